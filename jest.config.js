@@ -1,0 +1,22 @@
+/** Unit tests sit next to pure code; integration tests under test/ run against a real PostgreSQL. */
+const swc = ['@swc/jest', { swcrc: true }];
+module.exports = {
+  projects: [
+    {
+      displayName: 'unit',
+      testMatch: ['<rootDir>/src/**/*.test.ts'],
+      transform: { '^.+\\.ts$': swc },
+      testEnvironment: 'node',
+    },
+    {
+      displayName: 'integration',
+      testMatch: ['<rootDir>/test/**/*.int.test.ts'],
+      transform: { '^.+\\.ts$': swc },
+      testEnvironment: 'node',
+      globalSetup: '<rootDir>/test/helpers/global-setup.ts',
+      globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
+      setupFiles: ['reflect-metadata'],
+      testTimeout: 60000,
+    },
+  ],
+};

@@ -11,7 +11,9 @@ module.exports = {
     {
       displayName: 'integration',
       testMatch: ['<rootDir>/test/**/*.int.test.ts'],
-      transform: { '^.+\\.ts$': swc },
+      transform: { '^.+\\.[tj]s$': swc },
+      // light-my-request (fastify.inject) depends on `cookie`, which ships ES modules only.
+      transformIgnorePatterns: ['/node_modules/(?!cookie/)'],
       testEnvironment: 'node',
       globalSetup: '<rootDir>/test/helpers/global-setup.ts',
       globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',

@@ -1,0 +1,2 @@
+import 'reflect-metadata';
+export { default } from './src/config/mikro-orm.config';

@@ -1,0 +1,64 @@
+import type { Ctx, ClientActor, MerchantActor } from './context';
+import { DomainError, forbidden, notFound, unauthorized } from '../shared/errors';
+import { isUuid } from '../shared/ids';
+import { Company } from '../modules/company/company.entity';
+import { grants } from '../modules/company/permissions';
+
+/** The calling merchant key; 401 without credentials, 403 for a client token. */
+export function requireMerchant(ctx: Ctx): MerchantActor {
+  if (!ctx.actor) throw unauthorized();
+  if (ctx.actor.kind !== 'merchant') throw forbidden('this operation needs an API key');
+  return ctx.actor;
+}
+
+/** The calling client; 401 without a client access token. */
+export function requireClient(ctx: Ctx): ClientActor {
+  if (!ctx.actor) throw unauthorized();
+  if (ctx.actor.kind !== 'client') throw unauthorized('this operation needs a client access token');
+  return ctx.actor;
+}
+
+/** Checks a merchant-wide permission (held under `*`). */
+export function requireGlobalPermission(ctx: Ctx, permission: string): MerchantActor {
+  const actor = requireMerchant(ctx);
+  if (!grants(actor.permissions, '*', permission)) throw forbidden(`missing permission ${permission}`);
+  return actor;
+}
+
+/** Loads a company by id once per request (no access checks). */
+export async function findCompany(ctx: Ctx, companyId: string): Promise<Company> {
+  if (!isUuid(companyId)) throw new DomainError('invalid_request', 'company id must be a UUID', [{ path: 'companyID', message: 'must be a UUID' }]);
+  const id = companyId.toLowerCase();
+  let company = ctx.companies.get(id) as Company | undefined;
+  if (!company) {
+    const found = await ctx.em.findOne(Company, { id });
+    if (!found) throw notFound('company');
+    company = found;
+    ctx.companies.set(id, company);
+  }
+  return company;
+}
+
+/**
+ * The company addressed by a merchant call, after the tenancy checks: unknown id 404,
+ * another merchant's company 403, missing permission 403.
+ */
+export async function companyForMerchant(ctx: Ctx, companyId: string, permission: string): Promise<Company> {
+  const actor = requireMerchant(ctx);
+  const company = await findCompany(ctx, companyId);
+  if (company.merchantId !== actor.merchantId) throw forbidden('the company belongs to another merchant');
+  if (!grants(actor.permissions, company.id, permission)) throw forbidden(`missing permission ${permission}`);
+  return company;
+}
+
+/**
+ * The company addressed by a client-interface call: an API key holding `permission`
+ * (`client.read` or `client.create`) for it, or a client token of that very company.
+ */
+export async function companyForClientInterface(ctx: Ctx, companyId: string, permission: string): Promise<Company> {
+  if (!ctx.actor) throw unauthorized();
+  if (ctx.actor.kind === 'merchant') return companyForMerchant(ctx, companyId, permission);
+  const company = await findCompany(ctx, companyId);
+  if (company.id !== ctx.actor.companyId) throw forbidden('the token belongs to another company');
+  return company;
+}

@@ -1,0 +1,71 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config/env';
+import { ConfigError } from '../config/env';
+import { createOrm } from '../db/orm';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded';
+import { bootstrapAdminKey } from '../modules/company/apikey.service';
+import { systemClock, type AppDeps, type Clock } from './context';
+
+/** Decodes ENCRYPTION_KEY (32 bytes, base64) or derives a development key. */
+export function encryptionKeyFrom(config: Config, log?: FastifyBaseLogger): Buffer {
+  if (config.encryptionKey) {
+    const key = Buffer.from(config.encryptionKey, 'base64');
+    if (key.length !== 32) throw new ConfigError('ENCRYPTION_KEY must be 32 bytes, base64 encoded (openssl rand -base64 32)');
+    return key;
+  }
+  log?.warn('ENCRYPTION_KEY is not set: secrets at rest use a development key; set it in production');
+  return createHash('sha256').update('booking-platform development encryption key').digest();
+}
+
+/**
+ * The HMAC key of client access tokens: JWT_SECRET, or a random secret kept in the data
+ * directory so that tokens survive a restart of a single-process installation.
+ */
+export function jwtKeyFrom(config: Config, log?: FastifyBaseLogger): Uint8Array {
+  if (config.jwtSecret) return new TextEncoder().encode(config.jwtSecret);
+  const file = join(config.dataDir, 'jwt-secret');
+  if (!existsSync(file)) {
+    mkdirSync(config.dataDir, { recursive: true });
+    writeFileSync(file, randomBytes(48).toString('base64url'), { mode: 0o600 });
+    log?.warn(`JWT_SECRET is not set: generated one in ${file}; set JWT_SECRET when several processes serve the API`);
+  }
+  return new TextEncoder().encode(readFileSync(file, 'utf8').trim());
+}
+
+export interface Runtime {
+  deps: AppDeps;
+  embedded: EmbeddedDatabase | null;
+  close(): Promise<void>;
+}
+
+/** Connects the database (embedded when DATABASE_URL is unset), migrates, bootstraps the admin key. */
+export async function startRuntime(config: Config, log: FastifyBaseLogger, clock: Clock = systemClock): Promise<Runtime> {
+  let embedded: EmbeddedDatabase | null = null;
+  let url = config.databaseUrl;
+  if (!url) {
+    embedded = await startEmbeddedPostgres({ dir: join(config.dataDir, 'pg'), log: (m) => log.info(m) });
+    url = embedded.url;
+    log.info(`embedded PostgreSQL running (data in ${join(config.dataDir, 'pg')})`);
+  }
+  let orm: MikroORM;
+  try {
+    orm = await createOrm(url, { migrate: true, poolMax: config.dbPoolMax });
+  } catch (err) {
+    await embedded?.stop();
+    throw err;
+  }
+  if (config.adminApiKey) await bootstrapAdminKey(orm.em.fork() as never, config.adminApiKey);
+  const deps: AppDeps = { config, orm, clock, log, encryptionKey: encryptionKeyFrom(config, log), jwtKey: jwtKeyFrom(config, log) };
+  return {
+    deps,
+    embedded,
+    async close() {
+      await orm.close(true);
+      await embedded?.stop();
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { FastifyBaseLogger } from 'fastify';
+import type DataLoader from 'dataloader';
+import type { Config } from '../config/env';
+
+/** `{companyID | "*": ["area.action", "area.*", "*"]}` */
+export type Permissions = Record<string, string[]>;
+
+export interface MerchantActor {
+  kind: 'merchant';
+  merchantId: string;
+  apiKeyId: string;
+  permissions: Permissions;
+}
+
+export interface ClientActor {
+  kind: 'client';
+  clientId: string;
+  companyId: string;
+}
+
+/** Who is calling: a merchant's API key or a client's access token. */
+export type Actor = MerchantActor | ClientActor;
+
+export interface Clock {
+  now(): number;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+/** Process-wide dependencies, created once at start. */
+export interface AppDeps {
+  config: Config;
+  orm: MikroORM;
+  clock: Clock;
+  log: FastifyBaseLogger;
+  /** Encryption key for secrets at rest (32 bytes). */
+  encryptionKey: Buffer;
+  /** HMAC key for client access tokens. */
+  jwtKey: Uint8Array;
+}
+
+/** Per-request context handed first to every service method. */
+export interface Ctx {
+  em: EntityManager;
+  actor: Actor | null;
+  now: Date;
+  deps: AppDeps;
+  requestId: string;
+  log: FastifyBaseLogger;
+  loaders: Map<string, DataLoader<unknown, unknown>>;
+  /** Companies already loaded and checked during this request. */
+  companies: Map<string, unknown>;
+}
+
+/** A per-request DataLoader, created on first use under `name`. */
+export function loader<K, V>(ctx: Ctx, name: string, make: () => DataLoader<K, V>): DataLoader<K, V> {
+  let l = ctx.loaders.get(name) as DataLoader<K, V> | undefined;
+  if (!l) {
+    l = make();
+    ctx.loaders.set(name, l as DataLoader<unknown, unknown>);
+  }
+  return l;
+}
+
+export function createCtx(deps: AppDeps, actor: Actor | null, requestId: string, log: FastifyBaseLogger): Ctx {
+  return {
+    em: deps.orm.em.fork() as EntityManager,
+    actor,
+    now: new Date(deps.clock.now()),
+    deps,
+    requestId,
+    log,
+    loaders: new Map(),
+    companies: new Map(),
+  };
+}

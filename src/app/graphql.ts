@@ -1,0 +1,136 @@
+import 'reflect-metadata';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { GraphQLError, Kind, type ASTVisitor, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode, type ValidationContext, lexicographicSortSchema, printSchema } from 'graphql';
+import { DateTimeResolver, DurationResolver, JSONObjectResolver, JSONResolver, UUIDResolver } from 'graphql-scalars';
+import { buildSchemaSync, type NonEmptyArray } from 'type-graphql';
+import type { Ctx } from './context';
+import { allResolvers } from './registry';
+import { toDomainError } from '../shared/errors';
+
+export const MAX_DEPTH = 20;
+export const MAX_COMPLEXITY = 5000;
+
+let cached: GraphQLSchema | null = null;
+
+/** The code-first schema, built once per process. */
+export function buildGraphqlSchema(): GraphQLSchema {
+  if (!cached) {
+    cached = buildSchemaSync({
+      resolvers: allResolvers() as unknown as NonEmptyArray<Function>,
+      validate: false,
+      scalarsMap: [{ type: Date, scalar: DateTimeResolver }],
+      emitSchemaFile: false,
+    });
+  }
+  return cached;
+}
+
+/** The SDL stored in `schema.graphql` (sorted, so that the file is stable). */
+export function printGraphqlSchema(): string {
+  return `${printSchema(lexicographicSortSchema(buildGraphqlSchema()))}\n`;
+}
+
+export { DateTimeResolver as DateTimeScalar, DurationResolver as DurationScalar, JSONObjectResolver as JSONObjectScalar, JSONResolver as JSONScalar, UUIDResolver as UUIDScalar };
+
+type Fragments = Record<string, FragmentDefinitionNode>;
+
+/** Depth of a selection set, following fragment spreads (each fragment counted once per path). */
+function depthOf(set: SelectionSetNode | undefined, fragments: Fragments, seen: Set<string>): number {
+  if (!set) return 0;
+  let max = 0;
+  for (const sel of set.selections) {
+    let d = 0;
+    if (sel.kind === Kind.FIELD) d = sel.selectionSet ? 1 + depthOf(sel.selectionSet, fragments, seen) : 1;
+    else if (sel.kind === Kind.INLINE_FRAGMENT) d = depthOf(sel.selectionSet, fragments, seen);
+    else if (sel.kind === Kind.FRAGMENT_SPREAD && !seen.has(sel.name.value) && fragments[sel.name.value]) {
+      const next = new Set(seen).add(sel.name.value);
+      d = depthOf(fragments[sel.name.value].selectionSet, fragments, next);
+    }
+    if (d > max) max = d;
+  }
+  return max;
+}
+
+/**
+ * Complexity: every field costs 1, and a list field's selection is multiplied by 10 (the
+ * pages are bounded), so a nested list query grows geometrically and hits the cap.
+ */
+function complexityOf(set: SelectionSetNode | undefined, fragments: Fragments, seen: Set<string>): number {
+  if (!set) return 0;
+  let total = 0;
+  for (const sel of set.selections) {
+    if (sel.kind === Kind.FIELD) {
+      const inner = complexityOf(sel.selectionSet, fragments, seen);
+      total += 1 + (sel.selectionSet ? inner * 10 : 0);
+    } else if (sel.kind === Kind.INLINE_FRAGMENT) total += complexityOf(sel.selectionSet, fragments, seen);
+    else if (sel.kind === Kind.FRAGMENT_SPREAD && !seen.has(sel.name.value) && fragments[sel.name.value]) {
+      total += complexityOf(fragments[sel.name.value].selectionSet, fragments, new Set(seen).add(sel.name.value));
+    }
+    if (total > MAX_COMPLEXITY * 10) return total;
+  }
+  return total;
+}
+
+/** Refuses documents that are too deep or too expensive before anything executes. */
+export function limitsRule(context: ValidationContext): ASTVisitor {
+  const doc = context.getDocument();
+  const fragments: Fragments = {};
+  for (const def of doc.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments[def.name.value] = def;
+  return {
+    OperationDefinition(op: OperationDefinitionNode) {
+      const depth = depthOf(op.selectionSet, fragments, new Set());
+      if (depth > MAX_DEPTH) {
+        context.reportError(new GraphQLError(`query depth ${depth} exceeds the limit of ${MAX_DEPTH}`, { extensions: { code: 'invalid_request' } }));
+        return;
+      }
+      const cost = complexityOf(op.selectionSet, fragments, new Set());
+      if (cost > MAX_COMPLEXITY) {
+        context.reportError(new GraphQLError(`query complexity ${cost} exceeds the limit of ${MAX_COMPLEXITY}`, { extensions: { code: 'invalid_request' } }));
+      }
+    },
+  };
+}
+
+const APOLLO_INPUT_CODES = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'BAD_REQUEST', 'PERSISTED_QUERY_NOT_SUPPORTED', 'PERSISTED_QUERY_NOT_FOUND', 'OPERATION_RESOLUTION_FAILURE']);
+
+/** Maps every error to the contract's codes; unexpected ones say only `internal error`. */
+export function formatGraphqlError(formatted: { message: string; locations?: unknown; path?: unknown; extensions?: Record<string, unknown> }, error: unknown): Record<string, unknown> {
+  const original = (error as { originalError?: unknown })?.originalError;
+  const apolloCode = formatted.extensions?.code as string | undefined;
+  if (!original || original instanceof GraphQLError) {
+    if (apolloCode && APOLLO_INPUT_CODES.has(apolloCode)) {
+      return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code: 'invalid_request' } };
+    }
+    if (apolloCode === 'invalid_request') return { message: formatted.message, locations: formatted.locations, extensions: { code: 'invalid_request' } };
+  }
+  const domain = toDomainError(original ?? error);
+  return {
+    message: domain.message,
+    locations: formatted.locations,
+    path: formatted.path,
+    extensions: { code: domain.code, ...(domain.details ? { details: domain.details } : {}) },
+  };
+}
+
+export function createApollo(opts: { introspection: boolean; onInternalError: (err: unknown) => void }): ApolloServer<Ctx> {
+  const reportInternal: ApolloServerPlugin<Ctx> = {
+    async requestDidStart() {
+      return {
+        async didEncounterErrors(rc) {
+          for (const e of rc.errors) {
+            const original = e.originalError;
+            if (original && !(original instanceof GraphQLError) && toDomainError(original).code === 'internal_error') opts.onInternalError(original);
+          }
+        },
+      };
+    },
+  };
+  return new ApolloServer<Ctx>({
+    schema: buildGraphqlSchema(),
+    introspection: opts.introspection,
+    validationRules: [limitsRule],
+    formatError: (f, e) => formatGraphqlError(f as never, e) as never,
+    includeStacktraceInErrorResponses: false,
+    plugins: [reportInternal],
+  });
+}

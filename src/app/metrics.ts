@@ -1,0 +1,37 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { sqlStats } from '../db/stats';
+
+/** Prometheus metrics of one server process. */
+export function createMetrics(orm: MikroORM) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests by method, route and status', labelNames: ['method', 'route', 'status'], registers: [registry] });
+  const latency = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request latency by method and route',
+    labelNames: ['method', 'route'],
+    buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  new Counter({
+    name: 'db_statements_total',
+    help: 'SQL statements sent to the database',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(sqlStats.statements);
+    },
+  });
+  const pool = () => {
+    try {
+      return (orm.em.getConnection().getKnex().client as { pool?: { numUsed(): number; numFree(): number; numPendingAcquires(): number } }).pool ?? null;
+    } catch {
+      return null;
+    }
+  };
+  new Gauge({ name: 'db_pool_connections_in_use', help: 'Database connections in use', registers: [registry], collect() { this.set(pool()?.numUsed() ?? 0); } });
+  new Gauge({ name: 'db_pool_connections_idle', help: 'Idle database connections', registers: [registry], collect() { this.set(pool()?.numFree() ?? 0); } });
+  new Gauge({ name: 'db_pool_pending_acquires', help: 'Requests waiting for a database connection', registers: [registry], collect() { this.set(pool()?.numPendingAcquires() ?? 0); } });
+  return { registry, requests, latency };
+}

@@ -1,0 +1,14 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps, ClientActor } from './context';
+
+/** What a bounded context contributes to the application. */
+export interface AppModule {
+  name: string;
+  entities: Function[];
+  resolvers: Function[];
+  routes?: (app: FastifyInstance) => void;
+  /** Resolves a client access token (the client context provides it). */
+  bearer?: (token: string, deps: AppDeps) => Promise<ClientActor | null>;
+  /** Background work started with the server (e.g. sweepers); returns a stop function. */
+  start?: (deps: AppDeps) => (() => Promise<void>) | void;
+}

@@ -1,0 +1,126 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import type { Ctx } from './context';
+
+/**
+ * How a route authenticates: `none` (public), `key` (merchant API key), `bearer` (client
+ * access token), `key|bearer` (either; guests send a key and a `client` object), `optional`
+ * (resolve credentials when present, as for /graphql).
+ */
+export type AuthMode = 'none' | 'key' | 'bearer' | 'key|bearer' | 'optional';
+
+type JsonSchema = Record<string, unknown>;
+
+export interface RouteDef {
+  method: HTTPMethods;
+  url: string;
+  auth: AuthMode;
+  summary: string;
+  tags?: string[];
+  params?: JsonSchema;
+  querystring?: JsonSchema;
+  body?: JsonSchema;
+  /** Response schemas by status: documentation for the OpenAPI document (serialisation is plain JSON). */
+  response: Record<number, JsonSchema>;
+  /** Success status, 200 by default; 204 sends no body. */
+  status?: number;
+  handler: (ctx: Ctx, req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    ctx: Ctx;
+  }
+  interface FastifyContextConfig {
+    auth?: AuthMode;
+  }
+}
+
+/** Registers thin REST routes: schema-validated input, one service call, JSON out. */
+export function defineRoutes(app: FastifyInstance, routes: RouteDef[]): void {
+  for (const r of routes) {
+    const status = r.status ?? 200;
+    app.route({
+      method: r.method,
+      url: r.url,
+      config: { auth: r.auth },
+      schema: Object.fromEntries(
+        Object.entries({
+          summary: r.summary,
+          tags: r.tags,
+          params: r.params,
+          querystring: r.querystring,
+          body: r.body,
+          response: r.response,
+          security: r.auth === 'none' ? undefined : securityOf(r.auth),
+        }).filter(([, v]) => v !== undefined),
+      ),
+      handler: async (req, reply) => {
+        const result = await r.handler(req.ctx, req, reply);
+        if (reply.sent) return reply;
+        reply.code(status);
+        if (status === 204) return reply.send();
+        return reply.send(result);
+      },
+    });
+  }
+}
+
+function securityOf(auth: AuthMode): Record<string, string[]>[] {
+  switch (auth) {
+    case 'key':
+      return [{ apiKey: [] }];
+    case 'bearer':
+      return [{ bearer: [] }];
+    default:
+      return [{ apiKey: [] }, { bearer: [] }];
+  }
+}
+
+/** JSON-schema building blocks shared by the route files. */
+export const S = {
+  uuid: { type: 'string', format: 'uuid' } as JsonSchema,
+  str: { type: 'string' } as JsonSchema,
+  nstr: { type: ['string', 'null'] } as JsonSchema,
+  int: { type: 'integer' } as JsonSchema,
+  nint: { type: ['integer', 'null'] } as JsonSchema,
+  num: { type: 'number' } as JsonSchema,
+  bool: { type: 'boolean' } as JsonSchema,
+  ts: { type: 'string', format: 'date-time' } as JsonSchema,
+  nts: { type: ['string', 'null'], format: 'date-time' } as JsonSchema,
+  obj: { type: 'object', additionalProperties: true } as JsonSchema,
+  nobj: { type: ['object', 'null'], additionalProperties: true } as JsonSchema,
+  any: {} as JsonSchema,
+  uuids: { type: 'array', items: { type: 'string', format: 'uuid' } } as JsonSchema,
+  strs: { type: 'array', items: { type: 'string' } } as JsonSchema,
+  /** An object schema; `required` lists mandatory keys. Unknown keys are accepted and ignored. */
+  object(properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema {
+    return { type: 'object', properties, required, additionalProperties: true };
+  },
+  array(items: JsonSchema): JsonSchema {
+    return { type: 'array', items };
+  },
+  params(...names: string[]): JsonSchema {
+    return { type: 'object', properties: Object.fromEntries(names.map((n) => [n, { type: 'string' }])), required: names };
+  },
+  error: {
+    type: 'object',
+    properties: {
+      code: { type: 'string' },
+      message: { type: 'string' },
+      details: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } } },
+    },
+    required: ['code', 'message'],
+  } as JsonSchema,
+  metaDataUpdate: {
+    type: 'object',
+    properties: { expectedVersion: { type: ['integer', 'null'] }, path: { type: 'string' }, value: {} },
+    required: ['path'],
+  } as JsonSchema,
+};
+
+/** Parses a comma-separated query list (`a,b,c`), dropping blanks. */
+export function csv(v: unknown): string[] | undefined {
+  if (v === undefined || v === null || v === '') return undefined;
+  const parts = (Array.isArray(v) ? v.join(',') : String(v)).split(',').map((s) => s.trim()).filter(Boolean);
+  return parts;
+}

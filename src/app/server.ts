@@ -1,0 +1,142 @@
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import swagger from '@fastify/swagger';
+import { fastifyApolloHandler } from '@as-integrations/fastify';
+import { randomUUID } from 'node:crypto';
+import type { AppDeps, Actor } from './context';
+import { createCtx } from './context';
+import { installErrorHandlers } from './errors';
+import { createApollo } from './graphql';
+import { createMetrics } from './metrics';
+import { RateLimiter } from './rate-limit';
+import { modules } from './registry';
+import { authenticateKey } from '../modules/company/apikey.service';
+import { DomainError } from '../shared/errors';
+
+export const BODY_LIMIT = 1024 * 1024;
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** Builds the HTTP server: REST adapter, GraphQL, operational endpoints. Does not listen. */
+export async function buildServer(deps: AppDeps, opts: { logger?: boolean | object } = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger ?? {
+      level: deps.config.logLevel,
+      // Credentials never reach the log, whatever the serialisers print.
+      redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', '*.signing_secret', '*.password'], censor: '[redacted]' },
+    },
+    bodyLimit: BODY_LIMIT,
+    requestIdHeader: 'x-request-id',
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    return503OnClosing: true,
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true, useDefaults: false, strict: false } },
+  });
+  // Response schemas document the API; serialisation is plain JSON so nothing is silently dropped.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  // JSON only (contract section 1); other content types are 415.
+  app.removeContentTypeParser('text/plain');
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Booking platform API', version: '1.0.0', description: 'REST adapter of the booking platform (Bookla Platform API 1.0 paths).' },
+      servers: [{ url: deps.config.publicUrl }],
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        },
+      },
+    },
+  });
+  installErrorHandlers(app);
+  // Every route, as registered; the OpenAPI test compares it with the generated document.
+  const registered: { method: string; url: string }[] = [];
+  app.decorate('registeredRoutes', registered);
+  app.addHook('onRoute', (r) => {
+    for (const method of [r.method].flat()) if (method !== 'HEAD') registered.push({ method, url: r.url });
+  });
+
+  const metrics = createMetrics(deps.orm);
+  const limiter = new RateLimiter(deps.config.rateLimitPerSecond, deps.config.rateLimitBurst);
+  const bearer = modules.find((m) => m.bearer)?.bearer;
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+    const mode = req.routeOptions.config?.auth ?? 'none';
+    let actor: Actor | null = null;
+    if (mode !== 'none') {
+      actor = await resolveActor(req, deps, bearer);
+      if (actor?.kind === 'merchant') {
+        const wait = limiter.take(actor.apiKeyId, deps.clock.now());
+        if (wait > 0) {
+          reply.header('retry-after', String(wait));
+          throw new DomainError('rate_limited', 'too many requests for this API key');
+        }
+      }
+      if (!actor && mode !== 'optional') throw new DomainError('unauthorized', 'missing or invalid credentials');
+    }
+    req.ctx = createCtx(deps, actor, req.id, req.log);
+  });
+
+  app.addHook('onResponse', async (req, reply) => {
+    const route = req.routeOptions.url ?? 'unmatched';
+    metrics.requests.inc({ method: req.method, route, status: String(reply.statusCode) });
+    metrics.latency.observe({ method: req.method, route }, reply.elapsedTime / 1000);
+  });
+
+  // Operational endpoints
+  app.get('/health', { schema: { hide: true } as object }, async () => ({ status: 'ok' }));
+  app.get('/ready', { schema: { hide: true } as object }, async (_req, reply) => {
+    try {
+      await deps.orm.em.getConnection().execute('select 1');
+      return { status: 'ready' };
+    } catch {
+      return reply.code(503).send({ code: 'internal_error', message: 'database unreachable' });
+    }
+  });
+  app.get('/metrics', { schema: { hide: true } as object }, async (_req, reply) => {
+    reply.type(metrics.registry.contentType);
+    return metrics.registry.metrics();
+  });
+  app.get('/v1/openapi.json', { schema: { hide: true } as object }, async () => app.swagger());
+
+  for (const m of modules) m.routes?.(app);
+
+  const apollo = createApollo({
+    introspection: deps.config.graphqlIntrospection,
+    onInternalError: (err) => deps.log.error({ err }, 'unexpected GraphQL error'),
+  });
+  await apollo.start();
+  app.addHook('onClose', async () => apollo.stop());
+  app.route({
+    url: '/graphql',
+    method: ['GET', 'POST', 'OPTIONS'],
+    config: { auth: 'optional' },
+    schema: { hide: true } as object,
+    handler: fastifyApolloHandler(apollo, { context: async (req: FastifyRequest) => req.ctx }),
+  });
+  return app;
+}
+
+/**
+ * Credentials of a request: `X-API-Key`, else `Authorization: Bearer <access token>`.
+ * Credentials that are present but wrong are refused even where auth is optional.
+ */
+async function resolveActor(req: FastifyRequest, deps: AppDeps, bearer: ((t: string, d: AppDeps) => Promise<Actor | null>) | undefined): Promise<Actor | null> {
+  const key = req.headers['x-api-key'];
+  if (typeof key === 'string' && key.length > 0) {
+    const actor = await authenticateKey(deps.orm.em.fork() as never, key.trim());
+    if (!actor) throw new DomainError('unauthorized', 'invalid or revoked API key');
+    return actor;
+  }
+  const auth = req.headers.authorization;
+  if (typeof auth === 'string' && /^bearer\s+/i.test(auth)) {
+    const token = auth.replace(/^bearer\s+/i, '').trim();
+    const actor = bearer ? await bearer(token, deps) : null;
+    if (!actor) throw new DomainError('unauthorized', 'invalid or expired access token');
+    return actor;
+  }
+  return null;
+}

@@ -1,0 +1,69 @@
+import { resolve } from 'node:path';
+
+/** Process configuration, read and validated once at start. */
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string | null;
+  dataDir: string;
+  adminApiKey: string | null;
+  encryptionKey: string | null;
+  jwtSecret: string | null;
+  publicUrl: string;
+  logLevel: string;
+  redisUrl: string | null;
+  rateLimitPerSecond: number;
+  rateLimitBurst: number;
+  paymentTimeoutSec: number;
+  graphqlIntrospection: boolean;
+  accessTokenTtlSec: number;
+  dbPoolMax: number;
+}
+
+export class ConfigError extends Error {}
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be an integer between ${min} and ${max}`);
+  return n;
+}
+
+function str(env: NodeJS.ProcessEnv, name: string): string | null {
+  const v = env[name];
+  return v === undefined || v.trim() === '' ? null : v.trim();
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = int(env, 'PORT', 4000, 0, 65535);
+  const logLevel = str(env, 'LOG_LEVEL') ?? 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent');
+  }
+  const adminApiKey = str(env, 'ADMIN_API_KEY');
+  if (adminApiKey !== null && adminApiKey.length < 16) throw new ConfigError('ADMIN_API_KEY must be at least 16 characters');
+  const jwtSecret = str(env, 'JWT_SECRET');
+  if (jwtSecret !== null && jwtSecret.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters');
+  const rate = int(env, 'RATE_LIMIT_PER_SECOND', 100, 0);
+  const publicUrl = (str(env, 'PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, '');
+  if (!/^https?:\/\//.test(publicUrl)) throw new ConfigError('PUBLIC_URL must be an http(s) URL');
+  return {
+    port,
+    host: str(env, 'HOST') ?? '0.0.0.0',
+    databaseUrl: str(env, 'DATABASE_URL'),
+    dataDir: resolve(str(env, 'DATA_DIR') ?? './.data'),
+    adminApiKey,
+    encryptionKey: str(env, 'ENCRYPTION_KEY'),
+    jwtSecret,
+    publicUrl,
+    logLevel,
+    redisUrl: str(env, 'REDIS_URL'),
+    rateLimitPerSecond: rate,
+    rateLimitBurst: int(env, 'RATE_LIMIT_BURST', rate * 2, 0),
+    paymentTimeoutSec: int(env, 'PAYMENT_TIMEOUT', 900, 1),
+    graphqlIntrospection: (str(env, 'GRAPHQL_INTROSPECTION') ?? 'true') !== 'false',
+    accessTokenTtlSec: int(env, 'ACCESS_TOKEN_TTL', 900, 1),
+    dbPoolMax: int(env, 'DB_POOL_MAX', 20, 1, 1000),
+  };
+}

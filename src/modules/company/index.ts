@@ -1,0 +1,11 @@
+import type { AppModule } from '../../app/module';
+import { ApiKey, Company, Merchant } from './company.entity';
+import { ApiKeyResolver, CompanyResolver } from './company.resolver';
+import { companyRoutes } from './company.routes';
+
+export const companyModule: AppModule = {
+  name: 'company',
+  entities: [Merchant, ApiKey, Company],
+  resolvers: [CompanyResolver, ApiKeyResolver],
+  routes: companyRoutes,
+};

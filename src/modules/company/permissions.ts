@@ -1,0 +1,54 @@
+import type { Permissions } from '../../app/context';
+
+/**
+ * Permission strings are `area.action`, `area.*` or `*`, held per company id or under `*`
+ * (every company of the merchant).
+ */
+
+export const AREAS = [
+  'companies', 'services', 'resources', 'rules', 'slots', 'bookings', 'clients', 'subscriptions',
+  'giftcards', 'promocodes', 'payments', 'pdf',
+] as const;
+
+export const PERMISSIONS: readonly string[] = [
+  ...AREAS.flatMap((a) => [`${a}.read`, `${a}.write`]),
+  'apikeys.write', 'client.read', 'client.create',
+];
+
+const PATTERN_AREAS = new Set([...AREAS, 'apikeys', 'client']);
+
+/** True when a string is a grantable permission or wildcard. */
+export function isPermission(p: string): boolean {
+  if (p === '*') return true;
+  const [area, action, ...rest] = p.split('.');
+  if (rest.length || !PATTERN_AREAS.has(area)) return false;
+  return action === '*' || PERMISSIONS.includes(p);
+}
+
+/** Does pattern `held` grant `wanted` (itself a permission or a pattern)? */
+export function patternCovers(held: string, wanted: string): boolean {
+  if (held === '*' || held === wanted) return true;
+  if (held.endsWith('.*')) {
+    const area = held.slice(0, -2);
+    return wanted.startsWith(`${area}.`);
+  }
+  return false;
+}
+
+/** Does the key grant `permission` for `companyId` (or for every company, when `companyId` is `*`)? */
+export function grants(perms: Permissions, companyId: string, permission: string): boolean {
+  const scopes = companyId === '*' ? ['*'] : ['*', companyId];
+  return scopes.some((s) => (perms[s] ?? []).some((held) => patternCovers(held, permission)));
+}
+
+/**
+ * A key may only hand out what it holds: every requested (scope, pattern) must be covered by
+ * one of the creator's patterns in the same scope or under `*`.
+ */
+export function escalations(creator: Permissions, requested: Permissions): string[] {
+  const out: string[] = [];
+  for (const [scope, list] of Object.entries(requested)) {
+    for (const p of list) if (!grants(creator, scope, p)) out.push(`${scope}: ${p}`);
+  }
+  return out;
+}

@@ -1,0 +1,108 @@
+/** The error model of the REST contract, shared by REST and GraphQL. */
+
+export type ErrorCode =
+  | 'invalid_request'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'version_conflict'
+  | 'time_unavailable'
+  | 'insufficient_balance'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limited'
+  | 'internal_error';
+
+export const STATUS_OF: Record<ErrorCode, number> = {
+  invalid_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  version_conflict: 409,
+  time_unavailable: 409,
+  insufficient_balance: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal_error: 500,
+};
+
+export interface ErrorDetail {
+  path: string;
+  message: string;
+}
+
+/** A failure the client can act on; thrown by services, mapped once to HTTP and GraphQL. */
+export class DomainError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetail[],
+  ) {
+    super(message);
+    this.name = 'DomainError';
+  }
+
+  get status(): number {
+    return STATUS_OF[this.code];
+  }
+}
+
+export const invalid = (message: string, details?: ErrorDetail[]) => new DomainError('invalid_request', message, details);
+export const notFound = (what: string) => new DomainError('not_found', `${what} not found`);
+export const forbidden = (message = 'forbidden') => new DomainError('forbidden', message);
+export const unauthorized = (message = 'missing or invalid credentials') => new DomainError('unauthorized', message);
+export const conflict = (message: string, details?: ErrorDetail[]) => new DomainError('conflict', message, details);
+
+/** Postgres error codes we translate; everything else is internal. */
+interface PgLike {
+  code?: string;
+  constraint?: string;
+}
+
+function pgCode(err: unknown): PgLike | null {
+  if (!err || typeof err !== 'object') return null;
+  const e = err as PgLike & { cause?: unknown; original?: unknown };
+  if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) return e;
+  // MikroORM wraps driver errors; the driver error sits in `cause` or `original`.
+  return pgCode(e.cause) ?? pgCode(e.original);
+}
+
+/**
+ * Translates a database error into a domain error, the single place where SQLSTATEs
+ * become API codes. Returns null for errors that are not the client's doing.
+ */
+export function translateDbError(err: unknown): DomainError | null {
+  const pg = pgCode(err);
+  if (!pg) return null;
+  switch (pg.code) {
+    case '23P01':
+      return new DomainError('time_unavailable', 'the requested time is no longer available');
+    case '23505':
+      return new DomainError('conflict', 'a record with the same unique value already exists');
+    case '40001':
+    case '40P01':
+      return new DomainError('conflict', 'the request collided with a concurrent change; retry it');
+    case '23514':
+      return pg.constraint?.includes('balance')
+        ? new DomainError('insufficient_balance', 'the balance is insufficient')
+        : new DomainError('conflict', 'the change violates a constraint');
+    case '22P02':
+    case '22007':
+    case '22008':
+    case '22003':
+      return new DomainError('invalid_request', 'a value is out of range or malformed');
+    case '23503':
+      return new DomainError('not_found', 'a referenced record does not exist');
+    default:
+      return null;
+  }
+}
+
+/** Any thrown value as a domain error; unknown failures become a bare internal error. */
+export function toDomainError(err: unknown): DomainError {
+  if (err instanceof DomainError) return err;
+  return translateDbError(err) ?? new DomainError('internal_error', 'internal error');
+}

@@ -1,0 +1,84 @@
+import { DomainError, invalid, type ErrorDetail } from './errors';
+
+/** `metaData` objects and the `metaDataUpdate` semantics of the contract (section 1). */
+
+export type MetaData = Record<string, unknown>;
+
+export interface MetaDataUpdate {
+  expectedVersion?: number | null;
+  path: string;
+  value: unknown;
+}
+
+export const METADATA_MAX_BYTES = 64 * 1024;
+
+const isPlainObject = (v: unknown): v is MetaData => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Validates an incoming `metaData` value; returns the problems found (empty when fine). */
+export function checkMetaData(value: unknown, path = 'metaData'): ErrorDetail[] {
+  if (value === undefined || value === null) return [];
+  if (!isPlainObject(value)) return [{ path, message: 'must be a JSON object' }];
+  if (Buffer.byteLength(JSON.stringify(value)) > METADATA_MAX_BYTES) return [{ path, message: 'must be at most 64 KiB' }];
+  return [];
+}
+
+// Keys that would reach Object.prototype if used as path segments.
+const FORBIDDEN = new Set(['__proto__', 'prototype', 'constructor']);
+
+/** Parses and checks a `metaDataUpdate` object; throws 400 on a malformed one. */
+export function parseMetaDataUpdate(raw: unknown, path = 'metaDataUpdate'): MetaDataUpdate {
+  if (!isPlainObject(raw)) throw invalid(`${path} must be an object`, [{ path, message: 'must be an object' }]);
+  const { expectedVersion, path: keyPath, value } = raw as Record<string, unknown>;
+  const details: ErrorDetail[] = [];
+  if (expectedVersion !== undefined && expectedVersion !== null && (!Number.isInteger(expectedVersion) || (expectedVersion as number) < 1)) {
+    details.push({ path: `${path}.expectedVersion`, message: 'must be a positive integer' });
+  }
+  if (typeof keyPath !== 'string') details.push({ path: `${path}.path`, message: 'must be a string' });
+  else if (keyPath !== '' && keyPath.split('.').some((s) => s === '' || FORBIDDEN.has(s))) {
+    details.push({ path: `${path}.path`, message: 'must be a dot-separated key path without empty segments' });
+  }
+  if (!('value' in raw)) details.push({ path: `${path}.value`, message: 'is required (null removes the key)' });
+  if (keyPath === '' && !isPlainObject(value)) details.push({ path: `${path}.value`, message: 'must be an object when path is ""' });
+  if (details.length) throw invalid('invalid metaDataUpdate', details);
+  return { expectedVersion: (expectedVersion as number | null | undefined) ?? null, path: keyPath as string, value };
+}
+
+/**
+ * Applies an update to a metadata object and returns the new object (the input is not
+ * mutated). A stale `expectedVersion` is a 409 `version_conflict`.
+ */
+export function applyMetaDataUpdate(current: MetaData | null | undefined, currentVersion: number, update: MetaDataUpdate): MetaData {
+  if (update.expectedVersion !== null && update.expectedVersion !== undefined && update.expectedVersion !== currentVersion) {
+    throw new DomainError('version_conflict', `metaData is at version ${currentVersion}, not ${update.expectedVersion}`);
+  }
+  if (update.path === '') {
+    const next = structuredClone(update.value) as MetaData;
+    if (checkMetaData(next).length) throw invalid('metaData must be at most 64 KiB', [{ path: 'metaDataUpdate.value', message: 'must be at most 64 KiB' }]);
+    return next;
+  }
+  const root: MetaData = structuredClone(current ?? {});
+  const segments = update.path.split('.');
+  let node: MetaData = root;
+  for (let i = 0; i < segments.length - 1; i++) {
+    const key = segments[i];
+    const child = node[key];
+    if (!isPlainObject(child)) {
+      if (update.value === null) return root; // removing under a missing branch changes nothing
+      node[key] = {};
+    }
+    node = node[key] as MetaData;
+  }
+  const last = segments[segments.length - 1];
+  if (update.value === null) delete node[last];
+  else node[last] = structuredClone(update.value);
+  if (checkMetaData(root).length) throw invalid('metaData must be at most 64 KiB', [{ path: 'metaDataUpdate.value', message: 'would make metaData larger than 64 KiB' }]);
+  return root;
+}
+
+/** Applies an optional update to a record carrying `metaData` and `metaDataVersion`. */
+export function updateRecordMetaData(record: { metaData: MetaData; metaDataVersion: number }, raw: unknown): void {
+  if (raw === undefined || raw === null) return;
+  const update = parseMetaDataUpdate(raw);
+  record.metaData = applyMetaDataUpdate(record.metaData, record.metaDataVersion, update);
+  record.metaDataVersion += 1;
+}

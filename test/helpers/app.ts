@@ -1,0 +1,148 @@
+import 'reflect-metadata';
+import type { FastifyInstance } from 'fastify';
+import { Client } from 'pg';
+import pino from 'pino';
+import type { AddressInfo } from 'node:net';
+import { loadConfig, type Config } from '../../src/config/env';
+import { createOrm } from '../../src/db/orm';
+import { buildServer } from '../../src/app/server';
+import type { AppDeps, Clock } from '../../src/app/context';
+import { createMerchant } from '../../src/modules/company/apikey.service';
+import { sqlStats } from '../../src/db/stats';
+
+export interface Res<T = any> {
+  status: number;
+  body: T;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+export interface CallOpts {
+  key?: string | null;
+  token?: string | null;
+  body?: unknown;
+  headers?: Record<string, string>;
+  query?: Record<string, string | number | boolean | undefined>;
+}
+
+/** A controllable clock: tests move time explicitly. */
+export class TestClock implements Clock {
+  constructor(public ms = Date.now()) {}
+  now(): number {
+    return this.ms;
+  }
+  set(iso: string | number): void {
+    this.ms = typeof iso === 'number' ? iso : Date.parse(iso);
+  }
+  advance(ms: number): void {
+    this.ms += ms;
+  }
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  deps: AppDeps;
+  /** An all-powerful key of a fresh merchant. */
+  adminKey: string;
+  call<T = any>(method: string, url: string, opts?: CallOpts): Promise<Res<T>>;
+  gql<T = any>(query: string, variables?: Record<string, unknown>, opts?: { key?: string | null; token?: string | null }): Promise<Res<{ data?: T; errors?: any[] }>>;
+  newMerchant(name?: string): Promise<string>;
+  /** Creates an API key with the given permissions using `creatorKey` (default the admin key). */
+  keyWith(permissions: Record<string, string[]>, creatorKey?: string): Promise<string>;
+  company(name?: string, timeZone?: string, key?: string): Promise<{ id: string; [k: string]: any }>;
+  /** Number of SQL statements `fn` sends. */
+  countStatements(fn: () => Promise<unknown>): Promise<number>;
+  /** Starts listening on a free loopback port, for tests that need real parallel HTTP. */
+  listen(): Promise<string>;
+  close(): Promise<void>;
+}
+
+let counter = 0;
+
+export async function createTestApp(opts: { clock?: Clock; config?: Partial<Config>; logStream?: NodeJS.WritableStream } = {}): Promise<TestApp> {
+  const adminUrl = process.env.BOOKING_TEST_ADMIN_URL;
+  const template = process.env.BOOKING_TEST_TEMPLATE;
+  if (!adminUrl || !template) throw new Error('integration tests need the global setup (run them through jest)');
+  const name = `${template}_${process.pid}_${++counter}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database "${name}" template "${template}"`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const config: Config = { ...loadConfig({ DATA_DIR: '/tmp/booking-test-data', JWT_SECRET: 'test-jwt-secret-0123456789abcdefghijklmnop', RATE_LIMIT_PER_SECOND: '0' }), ...opts.config };
+  const orm = await createOrm(url.toString(), { poolMax: 30 });
+  const log = opts.logStream ? pino({ level: 'info' }, opts.logStream) : pino({ level: 'silent' });
+  const deps: AppDeps = {
+    config,
+    orm,
+    clock: opts.clock ?? { now: () => Date.now() },
+    log,
+    encryptionKey: Buffer.alloc(32, 7),
+    jwtKey: new TextEncoder().encode(config.jwtSecret!),
+  };
+  const app = await buildServer(deps, { logger: opts.logStream ? { level: 'info', stream: opts.logStream } : false });
+  await app.ready();
+  const { secret: adminKey } = await createMerchant(orm.em.fork() as never, 'Test merchant');
+
+  const call = async <T>(method: string, path: string, o: CallOpts = {}): Promise<Res<T>> => {
+    const headers: Record<string, string> = { ...(o.headers ?? {}) };
+    const key = o.key === undefined ? (o.token ? null : adminKey) : o.key;
+    if (key) headers['x-api-key'] = key;
+    if (o.token) headers.authorization = `Bearer ${o.token}`;
+    let payload: string | undefined;
+    if (o.body !== undefined) {
+      payload = typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const query = o.query ? Object.fromEntries(Object.entries(o.query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)])) : undefined;
+    const res = await app.inject({ method: method as never, url: path, headers, payload, query });
+    let body: any = res.body;
+    try {
+      body = res.body ? JSON.parse(res.body) : undefined;
+    } catch {
+      /* not JSON */
+    }
+    return { status: res.statusCode, body, headers: res.headers as Res['headers'], text: res.body };
+  };
+
+  const t: TestApp = {
+    app,
+    deps,
+    adminKey,
+    call,
+    gql: (query, variables, o = {}) => call('POST', '/graphql', { body: { query, variables }, key: o.key, token: o.token }),
+    async newMerchant(n = 'Other merchant') {
+      return (await createMerchant(orm.em.fork() as never, n)).secret;
+    },
+    async keyWith(permissions, creatorKey = adminKey) {
+      const r = await call('POST', '/v1/api-keys', { key: creatorKey, body: { name: 'scoped', permissions } });
+      if (r.status !== 201) throw new Error(`key creation failed: ${r.status} ${r.text}`);
+      return r.body.key;
+    },
+    async company(n = 'Acme', timeZone = 'Europe/Riga', key = adminKey) {
+      const r = await call('POST', '/v1/companies', { key, body: { name: n, timeZone } });
+      if (r.status !== 201) throw new Error(`company creation failed: ${r.status} ${r.text}`);
+      return r.body;
+    },
+    async countStatements(fn) {
+      const before = sqlStats.statements;
+      await fn();
+      return sqlStats.statements - before;
+    },
+    async listen() {
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const addr = app.server.address() as AddressInfo;
+      return `http://127.0.0.1:${addr.port}`;
+    },
+    async close() {
+      await app.close();
+      await orm.close(true);
+      const a = new Client({ connectionString: adminUrl });
+      await a.connect();
+      await a.query(`drop database if exists "${name}" with (force)`);
+      await a.end();
+    },
+  };
+  return t;
+}

@@ -15,6 +15,7 @@ export function ormConfig(clientUrl: string, opts: { poolMax?: number; debug?: b
       transactional: true,
       allOrNothing: true,
       snapshot: false,
+      silent: true,
       path: 'src/migrations',
       pathTs: 'src/migrations',
     },

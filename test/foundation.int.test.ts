@@ -69,7 +69,7 @@ describe('auth matrix', () => {
     const key = await t.keyWith({ '*': ['companies.read'] });
     expect((await t.call('GET', '/v1/companies', { key })).status).toBe(200);
     const list = await t.call('GET', '/v1/api-keys');
-    const entry = list.body.find((k: { keyPrefix: string }) => key.startsWith(k.keyPrefix) && k.state === 'active');
+    const entry = list.body.find((k: { keyPrefix: string; state: string }) => key.startsWith(k.keyPrefix) && k.state === 'active');
     expect(entry).toBeDefined();
     expect(JSON.stringify(list.body)).not.toContain(key);
     const revoked = await t.call('DELETE', `/v1/api-keys/${entry.id}`);
@@ -130,7 +130,7 @@ describe('error shapes', () => {
     expect(r.body.details[0].path).toContain('name');
     const missing = await t.call('POST', '/v1/companies', { body: { name: 'x' } });
     expect(missing.status).toBe(400);
-    expect(missing.body.details[0].path).toBe('body.timeZone');
+    expect(missing.body.details[0].path).toBe('timeZone');
   });
   it('answers an oversize body with 413', async () => {
     const r = await t.call('POST', '/v1/companies', { body: { name: 'x'.repeat(1024 * 1024 + 10), timeZone: 'UTC' } });

@@ -9,7 +9,8 @@ export function installErrorHandlers(app: FastifyInstance): void {
       const where = err.validationContext ?? 'body';
       const details = err.validation.map((v) => {
         const missing = v.params && typeof v.params.missingProperty === 'string' ? `/${v.params.missingProperty}` : '';
-        const path = `${where}${v.instancePath ?? ''}${missing}`.replace(/\//g, '.');
+        // Body fields are named as the services name them (`timeZone`), other parts keep their prefix.
+        const path = `${where === 'body' ? '' : where}${v.instancePath ?? ''}${missing}`.replace(/\//g, '.').replace(/^\./, '');
         return { path, message: v.message ?? 'is invalid' };
       });
       domain = new DomainError('invalid_request', `invalid request: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}`, details);

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import { GraphQLError, Kind, type ASTVisitor, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode, type ValidationContext, lexicographicSortSchema, printSchema } from 'graphql';
+import { GraphQLError, Kind, getNullableType, isListType, type ASTVisitor, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode, type ValidationContext, lexicographicSortSchema, printSchema } from 'graphql';
 import { DateTimeResolver, DurationResolver, JSONObjectResolver, JSONResolver, UUIDResolver } from 'graphql-scalars';
 import { buildSchemaSync, type NonEmptyArray } from 'type-graphql';
 import type { Ctx } from './context';
@@ -51,42 +51,39 @@ function depthOf(set: SelectionSetNode | undefined, fragments: Fragments, seen: 
   return max;
 }
 
-/**
- * Complexity: every field costs 1, and a list field's selection is multiplied by 10 (the
- * pages are bounded), so a nested list query grows geometrically and hits the cap.
- */
-function complexityOf(set: SelectionSetNode | undefined, fragments: Fragments, seen: Set<string>): number {
-  if (!set) return 0;
-  let total = 0;
-  for (const sel of set.selections) {
-    if (sel.kind === Kind.FIELD) {
-      const inner = complexityOf(sel.selectionSet, fragments, seen);
-      total += 1 + (sel.selectionSet ? inner * 10 : 0);
-    } else if (sel.kind === Kind.INLINE_FRAGMENT) total += complexityOf(sel.selectionSet, fragments, seen);
-    else if (sel.kind === Kind.FRAGMENT_SPREAD && !seen.has(sel.name.value) && fragments[sel.name.value]) {
-      total += complexityOf(fragments[sel.name.value].selectionSet, fragments, new Set(seen).add(sel.name.value));
-    }
-    if (total > MAX_COMPLEXITY * 10) return total;
-  }
-  return total;
-}
-
 /** Refuses documents that are too deep or too expensive before anything executes. */
 export function limitsRule(context: ValidationContext): ASTVisitor {
   const doc = context.getDocument();
   const fragments: Fragments = {};
   for (const def of doc.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments[def.name.value] = def;
+  // Complexity: every field costs its multiplier; below a list field the multiplier grows
+  // tenfold (pages are bounded), so nested lists grow geometrically and hit the cap.
+  let cost = 0;
+  const multipliers = [1];
+  let reported = false;
   return {
     OperationDefinition(op: OperationDefinitionNode) {
       const depth = depthOf(op.selectionSet, fragments, new Set());
       if (depth > MAX_DEPTH) {
+        reported = true;
         context.reportError(new GraphQLError(`query depth ${depth} exceeds the limit of ${MAX_DEPTH}`, { extensions: { code: 'invalid_request' } }));
-        return;
       }
-      const cost = complexityOf(op.selectionSet, fragments, new Set());
-      if (cost > MAX_COMPLEXITY) {
-        context.reportError(new GraphQLError(`query complexity ${cost} exceeds the limit of ${MAX_COMPLEXITY}`, { extensions: { code: 'invalid_request' } }));
-      }
+    },
+    Field: {
+      enter(node) {
+        const m = multipliers[multipliers.length - 1];
+        cost += m;
+        const def = context.getFieldDef();
+        const isList = !!def && isListType(getNullableType(def.type));
+        multipliers.push(isList && node.selectionSet ? m * 10 : m);
+        if (cost > MAX_COMPLEXITY && !reported) {
+          reported = true;
+          context.reportError(new GraphQLError(`query complexity exceeds the limit of ${MAX_COMPLEXITY}`, { extensions: { code: 'invalid_request' } }));
+        }
+      },
+      leave() {
+        multipliers.pop();
+      },
     },
   };
 }

@@ -1,8 +1,11 @@
 import type { AppModule } from './module';
 import { companyModule } from '../modules/company';
+import { clientModule } from '../modules/client';
+import { availabilityModule } from '../modules/availability';
+import { catalogModule } from '../modules/catalog';
 
 /** Every bounded context, in registration order. */
-export const modules: AppModule[] = [companyModule];
+export const modules: AppModule[] = [companyModule, clientModule, availabilityModule, catalogModule];
 
 export const allEntities = (): Function[] => modules.flatMap((m) => m.entities);
 export const allResolvers = (): Function[] => modules.flatMap((m) => m.resolvers);

@@ -1,5 +1,10 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122000100Company } from './Migration20261122000100Company';
+import { Migration20261122000200Catalog } from './Migration20261122000200Catalog';
+import { Migration20261122000400Booking } from './Migration20261122000400Booking';
+import { Migration20261122000500Payment } from './Migration20261122000500Payment';
+import { Migration20261122000250Client } from './Migration20261122000250Client';
+import { Migration20261122000300Rules } from './Migration20261122000300Rules';
 
 /**
  * Every migration in order. Listed explicitly (not discovered from files) so that the
@@ -7,4 +12,9 @@ import { Migration20261122000100Company } from './Migration20261122000100Company
  */
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122000100Company', class: Migration20261122000100Company },
+  { name: 'Migration20261122000200Catalog', class: Migration20261122000200Catalog },
+  { name: 'Migration20261122000250Client', class: Migration20261122000250Client },
+  { name: 'Migration20261122000300Rules', class: Migration20261122000300Rules },
+  { name: 'Migration20261122000400Booking', class: Migration20261122000400Booking },
+  { name: 'Migration20261122000500Payment', class: Migration20261122000500Payment },
 ];

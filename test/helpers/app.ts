@@ -45,7 +45,7 @@ export interface TestApp {
   /** An all-powerful key of a fresh merchant. */
   adminKey: string;
   call<T = any>(method: string, url: string, opts?: CallOpts): Promise<Res<T>>;
-  gql<T = any>(query: string, variables?: Record<string, unknown>, opts?: { key?: string | null; token?: string | null }): Promise<Res<{ data?: T; errors?: any[] }>>;
+  gql<T = any>(query: string, variables?: Record<string, unknown>, opts?: { key?: string | null; token?: string | null }): Promise<Res<{ data: T; errors?: any }>>;
   newMerchant(name?: string): Promise<string>;
   /** Creates an API key with the given permissions using `creatorKey` (default the admin key). */
   keyWith(permissions: Record<string, string[]>, creatorKey?: string): Promise<string>;
@@ -85,7 +85,7 @@ export async function createTestApp(opts: { clock?: Clock; config?: Partial<Conf
   await app.ready();
   const { secret: adminKey } = await createMerchant(orm.em.fork() as never, 'Test merchant');
 
-  const call = async <T>(method: string, path: string, o: CallOpts = {}): Promise<Res<T>> => {
+  const call = async <T = any>(method: string, path: string, o: CallOpts = {}): Promise<Res<T>> => {
     const headers: Record<string, string> = { ...(o.headers ?? {}) };
     const key = o.key === undefined ? (o.token ? null : adminKey) : o.key;
     if (key) headers['x-api-key'] = key;
@@ -116,12 +116,12 @@ export async function createTestApp(opts: { clock?: Clock; config?: Partial<Conf
       return (await createMerchant(orm.em.fork() as never, n)).secret;
     },
     async keyWith(permissions, creatorKey = adminKey) {
-      const r = await call('POST', '/v1/api-keys', { key: creatorKey, body: { name: 'scoped', permissions } });
+      const r = await call<any>('POST', '/v1/api-keys', { key: creatorKey, body: { name: 'scoped', permissions } });
       if (r.status !== 201) throw new Error(`key creation failed: ${r.status} ${r.text}`);
       return r.body.key;
     },
     async company(n = 'Acme', timeZone = 'Europe/Riga', key = adminKey) {
-      const r = await call('POST', '/v1/companies', { key, body: { name: n, timeZone } });
+      const r = await call<any>('POST', '/v1/companies', { key, body: { name: n, timeZone } });
       if (r.status !== 201) throw new Error(`company creation failed: ${r.status} ${r.text}`);
       return r.body;
     },

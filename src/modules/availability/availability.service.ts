@@ -1,0 +1,273 @@
+import type { Ctx } from '../../app/context';
+import { companyForClientInterface, companyForMerchant } from '../../app/access';
+import type { Company } from '../company/company.entity';
+import type { Service } from '../catalog/catalog.entity';
+import { DomainError, invalid, notFound } from '../../shared/errors';
+import { formatDuration, parseDuration, SECONDS_PER_DAY } from '../../shared/duration';
+import { isUuid } from '../../shared/ids';
+import { formatTimestamp } from '../../shared/time';
+import { Check } from '../../shared/validate';
+import { computeAvailability, computeAvailableDates } from './engine';
+import type { AvailabilityRequest, AvailableTime } from './engine/types';
+import { loadSnapshot, type LoadedSnapshot } from './snapshot';
+import { validateFlexibleDuration } from '../pricing/engine/pricer';
+import { matchContextAt } from '../pricing/engine/context';
+import type { Money, TicketQuote } from '../pricing/engine/types';
+
+export const MAX_RANGE_DAYS = 93;
+
+export interface TimesInput {
+  from?: unknown;
+  to?: unknown;
+  resourceIDs?: unknown;
+  duration?: unknown;
+  spots?: unknown;
+  tickets?: unknown;
+  includePastTimes?: unknown;
+}
+
+export interface TimeEntryJson {
+  startTime: string;
+  duration: string;
+  price: Money;
+  spotsAvailable?: number;
+  totalSpots?: number;
+  bookedSpots?: number;
+  bookedSpotsPerTicket?: Record<string, number>;
+  totalSpotsPerTicket?: Record<string, number>;
+  ticketPrices?: Record<string, Money>;
+}
+
+interface ParsedQuery {
+  from: number;
+  to: number;
+  resourceIds: string[] | null;
+  durationSec: number | null;
+  spots: number | null;
+  tickets: Record<string, number> | null;
+  includePast: boolean;
+}
+
+function parseTickets(c: Check, raw: unknown): Record<string, number> | null {
+  if (raw === undefined || raw === null) return null;
+  const obj = c.object('tickets', raw);
+  if (!obj) return null;
+  const out: Record<string, number> = {};
+  for (const [id, n] of Object.entries(obj)) {
+    if (!isUuid(id)) c.fail(`tickets.${id}`, 'ticket id must be a UUID');
+    const count = c.int(`tickets.${id}`, n, { required: true, min: 0, max: 10_000 });
+    if (count !== undefined && isUuid(id)) out[id.toLowerCase()] = count;
+  }
+  return out;
+}
+
+function parseQuery(input: TimesInput, allowPast: boolean): ParsedQuery {
+  const c = new Check();
+  const from = c.timestamp('from', input.from, true);
+  const to = c.timestamp('to', input.to, true);
+  const resourceIds = c.uuids('resourceIDs', input.resourceIDs);
+  const duration = c.duration('duration', input.duration, { positive: true });
+  const spots = c.int('spots', input.spots, { min: 1, max: 10_000 });
+  const tickets = parseTickets(c, input.tickets);
+  const includePast = allowPast ? c.bool('includePastTimes', input.includePastTimes) ?? false : false;
+  if (from !== undefined && to !== undefined) {
+    if (to <= from) c.fail('to', 'must be after from');
+    else if (to - from > MAX_RANGE_DAYS * SECONDS_PER_DAY * 1000) c.fail('to', `must be at most ${MAX_RANGE_DAYS} days after from`);
+  }
+  c.done('invalid availability request');
+  return {
+    from: from!,
+    to: to!,
+    resourceIds: resourceIds && resourceIds.length ? resourceIds : null,
+    durationSec: duration?.seconds ?? null,
+    spots: spots ?? null,
+    tickets,
+    includePast,
+  };
+}
+
+/** Checks what only the loaded data can tell: linked resources, tickets, flexible steps, stays. */
+function checkAgainstService(loaded: LoadedSnapshot, q: ParsedQuery): void {
+  const type = loaded.snapshot.service.type;
+  if (q.resourceIds) {
+    const linked = new Set(loaded.linked.map((l) => l.id));
+    const unknown = q.resourceIds.filter((id) => !linked.has(id));
+    if (unknown.length) throw notFound(`resource ${unknown[0]} linked to this service`);
+  }
+  if (q.tickets) {
+    if (type !== 'ticket') throw invalid('tickets apply to ticket services only', [{ path: 'tickets', message: 'only for ticket services' }]);
+    const known = new Set(loaded.ticketIds);
+    const bad = Object.keys(q.tickets).find((id) => !known.has(id));
+    if (bad) throw invalid(`ticket ${bad} is not an enabled ticket of this service`, [{ path: `tickets.${bad}`, message: 'unknown ticket' }]);
+  }
+  if (type === 'flexible') {
+    if (q.durationSec === null) throw invalid('duration is required for flexible services', [{ path: 'duration', message: 'is required for flexible services' }]);
+    const first = loaded.snapshot.resources[0]?.id ?? loaded.linked[0]?.id ?? '';
+    const step = loaded.snapshot.pricer.step(matchContextAt(loaded.snapshot.zone, q.from, first));
+    const problem = validateFlexibleDuration(step, q.durationSec);
+    if (problem) throw invalid(problem, [{ path: 'duration', message: problem }]);
+  }
+  if (type === 'days' && q.durationSec !== null && (q.durationSec % SECONDS_PER_DAY !== 0 || q.durationSec > MAX_RANGE_DAYS * SECONDS_PER_DAY)) {
+    throw invalid('duration of a days service must be whole days (P1D ... P93D)', [{ path: 'duration', message: 'must be whole days' }]);
+  }
+}
+
+function engineRequest(q: ParsedQuery): AvailabilityRequest {
+  return { from: q.from, to: q.to, includePast: q.includePast, durationSec: q.durationSec, spots: q.spots, tickets: q.tickets };
+}
+
+export function entryJson(e: AvailableTime, withSpots: boolean): TimeEntryJson {
+  const out: TimeEntryJson = { startTime: formatTimestamp(e.startTime)!, duration: formatDuration(e.durationSec), price: e.price };
+  if (withSpots) {
+    out.spotsAvailable = e.spotsAvailable ?? 0;
+    out.totalSpots = e.totalSpots ?? 0;
+    out.bookedSpots = e.bookedSpots ?? 0;
+    out.bookedSpotsPerTicket = e.bookedSpotsPerTicket ?? {};
+    out.totalSpotsPerTicket = e.totalSpotsPerTicket ?? {};
+    out.ticketPrices = e.ticketPrices ?? {};
+  }
+  return out;
+}
+
+async function load(ctx: Ctx, company: Company, serviceId: unknown, q: ParsedQuery, clientView: boolean): Promise<LoadedSnapshot> {
+  if (!isUuid(serviceId)) throw invalid('service id must be a UUID', [{ path: 'serviceID', message: 'must be a UUID' }]);
+  const loaded = await loadSnapshot(ctx, company, serviceId.toLowerCase(), { from: q.from, to: q.to, resourceIds: q.resourceIds, reachSec: q.durationSec ?? 0 });
+  if (!loaded || (clientView && loaded.disabled)) throw notFound('service');
+  checkAgainstService(loaded, q);
+  // A disabled service offers nothing; the admin view answers with empty lists.
+  if (loaded.disabled) loaded.snapshot.resources = [];
+  return loaded;
+}
+
+async function times(ctx: Ctx, company: Company, serviceId: unknown, input: TimesInput, clientView: boolean) {
+  const q = parseQuery(input, !clientView);
+  const loaded = await load(ctx, company, serviceId, q, clientView);
+  const result = computeAvailability(loaded.snapshot, engineRequest(q));
+  const withSpots = loaded.snapshot.service.type === 'group' || loaded.snapshot.service.type === 'ticket';
+  const out: Record<string, TimeEntryJson[]> = {};
+  for (const r of loaded.snapshot.resources) out[r.id] = (result.times[r.id] ?? []).map((e) => entryJson(e, withSpots));
+  return { timeZone: company.timeZone, times: out };
+}
+
+async function dates(ctx: Ctx, company: Company, serviceId: unknown, input: TimesInput, clientView: boolean) {
+  const q = parseQuery(input, !clientView);
+  const loaded = await load(ctx, company, serviceId, q, clientView);
+  const result = computeAvailableDates(loaded.snapshot, engineRequest(q));
+  const out: Record<string, string[]> = {};
+  for (const r of loaded.snapshot.resources) out[r.id] = result[r.id] ?? [];
+  return { timeZone: company.timeZone, dates: out };
+}
+
+/** Admin: available times of a service (`includePastTimes` honoured). */
+export async function adminTimes(ctx: Ctx, companyId: string, serviceId: unknown, input: TimesInput) {
+  return times(ctx, await companyForMerchant(ctx, companyId, 'services.read'), serviceId, input, false);
+}
+
+/** Admin: dates with at least one available time. */
+export async function adminDates(ctx: Ctx, companyId: string, serviceId: unknown, input: TimesInput) {
+  return dates(ctx, await companyForMerchant(ctx, companyId, 'services.read'), serviceId, input, false);
+}
+
+/** Client interface: available times, never in the past. */
+export async function clientTimes(ctx: Ctx, companyId: string, serviceId: unknown, input: TimesInput) {
+  return times(ctx, await companyForClientInterface(ctx, companyId, 'client.read'), serviceId, input, true);
+}
+
+/** Client interface: available dates, never in the past. */
+export async function clientDates(ctx: Ctx, companyId: string, serviceId: unknown, input: TimesInput) {
+  return dates(ctx, await companyForClientInterface(ctx, companyId, 'client.read'), serviceId, input, true);
+}
+
+export interface BookableQuery {
+  resourceId?: string | null;
+  start: number;
+  durationSec?: number;
+  spots?: number;
+  tickets?: Record<string, number>;
+  ignoreSchedule?: boolean;
+  excludeBookingIds?: string[];
+  includePast?: boolean;
+}
+
+export interface BookableTime {
+  resourceId: string;
+  start: number;
+  /** null: a sharable booking that runs until it is finished */
+  end: number | null;
+  durationSec: number;
+  bufferBeforeSec: number;
+  bufferAfterSec: number;
+  price: Money;
+  tickets?: Record<string, TicketQuote>;
+  related: { all: string[]; any: string[] };
+  capacity?: { totalSpots: number; spotsPerTicket: Record<string, number> };
+}
+
+/**
+ * The time exactly as the availability endpoints report it, or null when it is not available.
+ * Without `resourceId` the first available linked resource by name is chosen. With
+ * `ignoreSchedule` working hours, closings, slot schedules and the horizon are skipped; overlap
+ * and capacity still count (and the database enforces them anyway).
+ */
+export async function findBookableTime(ctx: Ctx, company: Company, service: Service, q: BookableQuery): Promise<BookableTime | null> {
+  const type = service.type;
+  const settingsDuration = parseDuration(service.settings?.duration ?? null);
+  let durationSec = q.durationSec ?? null;
+  if (type === 'fixed') {
+    if (durationSec !== null && durationSec !== settingsDuration) throw invalid('duration must match the service duration', [{ path: 'duration', message: `must be ${formatDuration(settingsDuration ?? 0)}` }]);
+    durationSec = settingsDuration;
+  }
+  if (type === 'days' && durationSec === null) durationSec = SECONDS_PER_DAY;
+  const isSlot = type === 'group' || type === 'ticket';
+  const slotDuration = durationSec ?? settingsDuration ?? 3600;
+  const parsed: ParsedQuery = {
+    from: q.start,
+    to: q.start + 1,
+    resourceIds: q.resourceId ? [q.resourceId] : null,
+    durationSec: type === 'sharable' ? durationSec ?? null : durationSec,
+    spots: isSlot && type === 'group' ? q.spots ?? 1 : null,
+    tickets: type === 'ticket' ? q.tickets ?? {} : null,
+    includePast: !!q.includePast || !!q.ignoreSchedule,
+  };
+  const loaded = await loadSnapshot(ctx, company, service.id, {
+    from: parsed.from,
+    to: parsed.to,
+    resourceIds: parsed.resourceIds,
+    excludeBookingIds: q.excludeBookingIds,
+    ignoreSchedule: q.ignoreSchedule,
+    adHocSlot: q.ignoreSchedule && isSlot ? { start: q.start, durationSec: slotDuration } : null,
+    reachSec: durationSec ?? 0,
+  });
+  if (!loaded) throw notFound('service');
+  checkAgainstService(loaded, parsed);
+  if (loaded.disabled) throw new DomainError('forbidden', 'the service is disabled');
+  const result = computeAvailability(loaded.snapshot, engineRequest(parsed));
+  for (const r of loaded.snapshot.resources) {
+    const entry = (result.times[r.id] ?? []).find((e) => e.startTime === q.start);
+    if (!entry) continue;
+    const link = loaded.linked.find((l) => l.id === r.id)!;
+    const running = type === 'sharable' && q.durationSec === undefined;
+    const booked: BookableTime = {
+      resourceId: r.id,
+      start: entry.startTime,
+      end: running ? null : entry.startTime + (type === 'sharable' ? durationSec ?? entry.durationSec : entry.durationSec) * 1000,
+      durationSec: entry.durationSec,
+      bufferBeforeSec: loaded.snapshot.service.bufferBeforeSec,
+      bufferAfterSec: loaded.snapshot.service.bufferAfterSec,
+      price: entry.price,
+      related: link.related,
+    };
+    if (isSlot) {
+      booked.capacity = { totalSpots: entry.totalSpots ?? 0, spotsPerTicket: entry.totalSpotsPerTicket ?? {} };
+      if (type === 'ticket') {
+        const tickets = parsed.tickets ?? {};
+        const spots = Object.values(tickets).reduce((a, b) => a + b, 0);
+        const quote = loaded.snapshot.pricer.quote({ serviceType: type, durationSec: entry.durationSec, spots, tickets }, matchContextAt(loaded.snapshot.zone, entry.startTime, r.id));
+        booked.tickets = quote.tickets ?? {};
+        booked.price = { amount: quote.amount, comparedAmount: quote.comparedAmount, currency: quote.currency };
+      }
+    }
+    return booked;
+  }
+  return null;
+}

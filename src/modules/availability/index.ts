@@ -1,0 +1,10 @@
+import type { AppModule } from '../../app/module';
+import { AvailabilityResolver } from './availability.resolver';
+import { availabilityRoutes } from './availability.routes';
+
+export const availabilityModule: AppModule = {
+  name: 'availability',
+  entities: [],
+  resolvers: [AvailabilityResolver],
+  routes: availabilityRoutes,
+};

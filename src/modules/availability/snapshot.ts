@@ -1,0 +1,240 @@
+import type { Ctx } from '../../app/context';
+import type { Company } from '../company/company.entity';
+import type { RelatedResources, ServiceSettings } from '../catalog/catalog.entity';
+import type { ServiceType, LimitationInput, PriceRuleInput, DiscountInput } from '../pricing/engine/types';
+import { createPricer } from '../pricing/engine/pricer';
+import { compileLimitation } from '../pricing/engine/limitation';
+import { parseDuration, parseLocalTime } from '../../shared/duration';
+import { expandOccurrences } from '../scheduling/recurrence';
+import type { AvailabilitySnapshot, CapacityRuleInput, ResourceInput, ResourceSchedule, SlotOccurrence, TimeInterval, WorkingHoursRuleInput } from './engine/types';
+
+/**
+ * Loads everything one availability computation needs in ONE SQL statement (a JSON document
+ * built by PostgreSQL), whatever the number of resources, days or rules, and turns it into the
+ * engine's snapshot. Occupancy, closing periods and slots are limited to the requested range,
+ * widened by the longest stay and the buffers so that edge candidates are judged correctly.
+ */
+
+interface Row {
+  service: null | { id: string; type: ServiceType; settings: ServiceSettings; disabled_at: string | null; name: string };
+  links: { resourceId: string; name: string; disabled: boolean; related: RelatedResources | string[] | null }[];
+  resources: { id: string; disabled: boolean }[];
+  hours: { id: string; resourceId: string; priority: number; createdAt: number; start: number | null; end: number | null; serviceIds: string[]; days: { daysOfWeek: number; hours: { start: string; end: string }[] }[] }[];
+  closings: { resourceId: string; start: number; end: number; serviceIds: string[] }[];
+  occupancy: { r: string; s: number | null; e: number | null }[];
+  prices: { id: string; type: ServiceType; priority: number; createdAt: number; price: number; comparedPrice: number | null; durationSec: number | null; minDurationSec: number | null; maxDurationSec: number | null; ticketId: string | null; limitation: LimitationInput | null }[];
+  discounts: { id: string; type: 'ticket' | 'spots'; priority: number; createdAt: number; sumsUp: boolean; rules: DiscountInput['rules']; limitation: LimitationInput | null }[];
+  capacity: { id: string; type: 'group' | 'ticket'; priority: number; createdAt: number; spots: number; spotsPerTicket: Record<string, number>; limitation: LimitationInput | null }[];
+  slots: { id: string; resourceId: string | null; start: number; durationSec: number; rrule: string | null; timeZone: string | null; until: number | null; exdates: number[] }[];
+  usage: { resourceId: string; start: number; spots: number; perTicket: Record<string, number> }[];
+  tickets: { id: string; enabled: boolean }[];
+}
+
+const ms = (col: string) => `(extract(epoch from ${col}) * 1000)::float8`;
+
+const SQL = `
+with svc as (select id, type, settings, disabled_at, name from service where company_id = ? and id = ?),
+links as (
+  select l.resource_id, l.related_resource_ids, r.name, r.disabled_at
+  from service_resource_link l join resource r on r.company_id = l.company_id and r.id = l.resource_id
+  where l.company_id = ? and l.service_id = ?
+),
+related as (
+  select distinct x::uuid as id from links,
+    lateral jsonb_array_elements_text(case jsonb_typeof(related_resource_ids) when 'array' then related_resource_ids
+      else coalesce(related_resource_ids->'all', '[]'::jsonb) || coalesce(related_resource_ids->'any', '[]'::jsonb) end) as x
+),
+rids as (select resource_id as id from links union select id from related)
+select json_build_object(
+  'service', (select row_to_json(svc) from svc),
+  'links', coalesce((select json_agg(json_build_object('resourceId', resource_id, 'name', name, 'disabled', disabled_at is not null, 'related', related_resource_ids) order by name, resource_id) from links), '[]'),
+  'resources', coalesce((select json_agg(json_build_object('id', r.id, 'disabled', r.disabled_at is not null)) from resource r where r.company_id = ? and r.id in (select id from related)), '[]'),
+  'hours', coalesce((select json_agg(json_build_object('id', w.id, 'resourceId', w.resource_id, 'priority', w.priority, 'createdAt', ${ms('w.created_at')},
+      'start', ${ms('w.start_time')}, 'end', ${ms('w.end_time')}, 'serviceIds', w.service_ids, 'days', w.working_hours))
+    from working_hours_rule w where w.company_id = ? and w.resource_id in (select id from rids)), '[]'),
+  'closings', coalesce((select json_agg(json_build_object('resourceId', c.resource_id, 'start', ${ms('c.start_time')}, 'end', ${ms('c.end_time')}, 'serviceIds', c.service_ids))
+    from closing_period c where c.company_id = ? and c.resource_id in (select id from rids) and c.end_time > ?::timestamptz and c.start_time < ?::timestamptz), '[]'),
+  'occupancy', coalesce((select json_agg(json_build_object('r', o.resource_id, 's', ${ms('lower(o.during)')}, 'e', ${ms('upper(o.during)')}))
+    from booking_occupancy o where o.company_id = ? and o.resource_id in (select id from rids) and o.during && tstzrange(?::timestamptz, ?::timestamptz) %EXCLUDE%), '[]'),
+  'prices', coalesce((select json_agg(json_build_object('id', p.id, 'type', p.type, 'priority', p.priority, 'createdAt', ${ms('p.created_at')}, 'price', p.price,
+      'comparedPrice', p.compared_price, 'durationSec', p.duration_sec, 'minDurationSec', p.min_duration_sec, 'maxDurationSec', p.max_duration_sec, 'ticketId', p.ticket_id, 'limitation', p.limitation))
+    from price_rule p where p.company_id = ? and p.service_id = ?), '[]'),
+  'discounts', coalesce((select json_agg(json_build_object('id', d.id, 'type', d.type, 'priority', d.priority, 'createdAt', ${ms('d.created_at')}, 'sumsUp', d.sums_up, 'rules', d.rules, 'limitation', d.limitation))
+    from discount d where d.company_id = ? and d.service_id = ?), '[]'),
+  'capacity', coalesce((select json_agg(json_build_object('id', k.id, 'type', k.type, 'priority', k.priority, 'createdAt', ${ms('k.created_at')}, 'spots', k.spots, 'spotsPerTicket', k.spots_per_ticket, 'limitation', k.limitation))
+    from capacity_rule k where k.company_id = ? and k.service_id = ?), '[]'),
+  'slots', coalesce((select json_agg(json_build_object('id', s.id, 'resourceId', s.resource_id, 'start', ${ms('s.start_time')}, 'durationSec', s.duration_sec, 'rrule', s.rrule,
+      'timeZone', s.time_zone, 'until', ${ms('s.until')}, 'exdates', s.exdates))
+    from slot s where s.company_id = ? and s.service_id = ? and s.start_time < ?::timestamptz and (s.rrule is not null or s.start_time + make_interval(secs => s.duration_sec) > ?::timestamptz)), '[]'),
+  'usage', coalesce((select json_agg(json_build_object('resourceId', u.resource_id, 'start', ${ms('u.start_time')}, 'spots', u.booked_spots, 'perTicket', u.booked_per_ticket))
+    from slot_usage u where u.company_id = ? and u.service_id = ? and u.start_time >= ?::timestamptz and u.start_time < ?::timestamptz), '[]'),
+  'tickets', coalesce((select json_agg(json_build_object('id', t.id, 'enabled', t.enabled)) from ticket t where t.company_id = ? and t.service_id = ?), '[]')
+) as snap`;
+
+export interface SnapshotOptions {
+  from: number;
+  to: number;
+  /** resources to compute; null = every linked, enabled resource */
+  resourceIds: string[] | null;
+  /** how far past `to` a candidate can reach (the requested length), in seconds */
+  reachSec?: number;
+  /** bookings whose occupancy is ignored (a booking being moved does not block itself) */
+  excludeBookingIds?: string[];
+  /** replace working hours, closings and the horizon with "always open" (admin ignoreSchedule) */
+  ignoreSchedule?: boolean;
+  /** ignoreSchedule on group/ticket services: the occurrence to book */
+  adHocSlot?: { start: number; durationSec: number } | null;
+}
+
+export interface LoadedSnapshot {
+  snapshot: AvailabilitySnapshot;
+  serviceName: string;
+  /** linked resources in answer order (enabled or not) */
+  linked: { id: string; name: string; disabled: boolean; related: { all: string[]; any: string[] } }[];
+  ticketIds: string[];
+  disabled: boolean;
+}
+
+const DAY = 86_400_000;
+
+export function normaliseRelated(raw: RelatedResources | string[] | null | undefined): { all: string[]; any: string[] } {
+  if (!raw) return { all: [], any: [] };
+  if (Array.isArray(raw)) return { all: raw, any: [] };
+  return { all: raw.all ?? [], any: raw.any ?? [] };
+}
+
+/** Seconds of a setting, or a fallback. */
+const secs = (v: string | null | undefined, fallback: number | null): number | null => (v ? parseDuration(v) ?? fallback : fallback);
+
+export async function loadSnapshot(ctx: Ctx, company: Company, serviceId: string, opts: SnapshotOptions): Promise<LoadedSnapshot | null> {
+  // Bookings, stays and buffers reach beyond the candidates' start range: widen the occupancy
+  // and closing windows by the requested length plus two days of margin for buffers.
+  const wideFrom = new Date(opts.from - 2 * DAY).toISOString();
+  const wideTo = new Date(opts.to + Math.max(0, opts.reachSec ?? 0) * 1000 + 2 * DAY).toISOString();
+  const from = new Date(opts.from - DAY).toISOString();
+  const to = new Date(opts.to + DAY).toISOString();
+  const exclude = (opts.excludeBookingIds ?? []).filter(Boolean);
+  const sql = SQL.replace('%EXCLUDE%', exclude.length ? `and o.booking_id not in (${exclude.map(() => '?').join(', ')})` : '');
+  const c = company.id;
+  const params = [c, serviceId, c, serviceId, c, c, c, wideFrom, wideTo, c, wideFrom, wideTo, ...exclude, c, serviceId, c, serviceId, c, serviceId, c, serviceId, to, from, c, serviceId, from, to, c, serviceId];
+  const rows = await ctx.em.getConnection().execute<{ snap: Row }[]>(sql, params);
+  const row = rows[0].snap;
+  if (!row.service) return null;
+  return buildSnapshot(ctx, company, row, opts);
+}
+
+function buildSnapshot(ctx: Ctx, company: Company, row: Row, opts: SnapshotOptions): LoadedSnapshot {
+  const svc = row.service!;
+  const zone = company.timeZone;
+  const settings = svc.settings ?? {};
+  const durationSec = secs(settings.duration, null) ?? secs(settings.timeInterval, null) ?? 3600;
+  const ignore = !!opts.ignoreSchedule;
+
+  const disabledRelated = new Set(row.resources.filter((r) => r.disabled).map((r) => r.id));
+  const hoursBy = new Map<string, WorkingHoursRuleInput[]>();
+  for (const h of row.hours) {
+    const list = hoursBy.get(h.resourceId) ?? [];
+    list.push({
+      id: h.id,
+      priority: h.priority,
+      createdAt: h.createdAt,
+      windowStart: h.start,
+      windowEnd: h.end,
+      serviceIDs: h.serviceIds ?? [],
+      days: (h.days ?? []).map((d) => ({ daysOfWeek: d.daysOfWeek, hours: d.hours.map((x) => ({ start: parseLocalTime(x.start, true) ?? 0, end: parseLocalTime(x.end, true) ?? 0 })) })),
+    });
+    hoursBy.set(h.resourceId, list);
+  }
+  const closingsBy = new Map<string, { start: number; end: number; serviceIDs: string[] }[]>();
+  for (const cl of row.closings) {
+    const list = closingsBy.get(cl.resourceId) ?? [];
+    list.push({ start: cl.start, end: cl.end, serviceIDs: cl.serviceIds ?? [] });
+    closingsBy.set(cl.resourceId, list);
+  }
+  const occBy = new Map<string, TimeInterval[]>();
+  for (const o of row.occupancy) {
+    const list = occBy.get(o.r) ?? [];
+    list.push({ start: o.s ?? -Infinity, end: o.e ?? Infinity });
+    occBy.set(o.r, list);
+  }
+  const ALWAYS_OPEN: WorkingHoursRuleInput[] = [{ id: 'always', priority: 0, createdAt: 0, windowStart: null, windowEnd: null, serviceIDs: [], days: [{ daysOfWeek: 127, hours: [{ start: 0, end: 1440 }] }] }];
+  const schedule = (id: string): ResourceSchedule => ({
+    id,
+    workingHours: ignore ? ALWAYS_OPEN : hoursBy.get(id) ?? [],
+    closingPeriods: ignore ? [] : closingsBy.get(id) ?? [],
+    occupied: occBy.get(id) ?? [],
+  });
+
+  const linked = row.links.map((l) => ({ id: l.resourceId, name: l.name, disabled: l.disabled, related: normaliseRelated(l.related) }));
+  const wanted = opts.resourceIds ? new Set(opts.resourceIds) : null;
+  const resources: ResourceInput[] = [];
+  for (const l of linked) {
+    if (l.disabled || (wanted && !wanted.has(l.id))) continue;
+    // A disabled related resource can never be booked alongside.
+    const related = { all: l.related.all, any: l.related.any.filter((id) => !disabledRelated.has(id)) };
+    const blockedAll = l.related.all.some((id) => disabledRelated.has(id));
+    resources.push({ ...schedule(l.id), related: blockedAll ? { all: ['00000000-0000-4000-8000-000000000000'], any: [] } : related.all.length || related.any.length ? related : null });
+  }
+  const inAnswer = new Set(resources.map((r) => r.id));
+  const relatedResources = row.resources.filter((r) => !r.disabled && !inAnswer.has(r.id)).map((r) => schedule(r.id));
+
+  let slots: SlotOccurrence[] = [];
+  if (svc.type === 'group' || svc.type === 'ticket') {
+    const usage = new Map<string, { spots: number; perTicket: Record<string, number> }>();
+    for (const u of row.usage) usage.set(`${u.resourceId}|${u.start}`, { spots: u.spots, perTicket: u.perTicket ?? {} });
+    const occurrence = (resourceID: string, start: number, durationSec: number): SlotOccurrence => {
+      const u = usage.get(`${resourceID}|${start}`);
+      return { resourceID, start, durationSec, bookedSpots: u?.spots ?? 0, bookedSpotsPerTicket: u?.perTicket ?? {} };
+    };
+    if (ignore && opts.adHocSlot) {
+      slots = resources.map((r) => occurrence(r.id, opts.adHocSlot!.start, opts.adHocSlot!.durationSec));
+    } else {
+      for (const s of row.slots) {
+        const starts = s.rrule && s.timeZone
+          ? expandOccurrences({ rrule: s.rrule, timeZone: s.timeZone, until: s.until, start: s.start, exdates: s.exdates ?? [] }, { from: opts.from - s.durationSec * 1000, to: opts.to })
+          : [s.start];
+        const targets = s.resourceId ? [s.resourceId] : resources.map((r) => r.id);
+        for (const rid of targets) {
+          if (!inAnswer.has(rid)) continue;
+          for (const st of starts) slots.push(occurrence(rid, st, s.durationSec));
+        }
+      }
+    }
+  }
+
+  const capacityRules: CapacityRuleInput[] = row.capacity.map((k) => ({
+    id: k.id,
+    type: k.type,
+    priority: k.priority,
+    createdAt: k.createdAt,
+    spots: k.spots,
+    spotsPerTicket: k.spotsPerTicket ?? {},
+    matches: k.limitation ? compileLimitation(k.limitation, zone) : null,
+  }));
+  const currency = settings.currency ?? 'EUR';
+  const ticketIds = row.tickets.filter((t) => t.enabled).map((t) => t.id);
+  const priceRules: PriceRuleInput[] = row.prices.map((p) => ({ id: p.id, type: p.type, priority: p.priority, createdAt: p.createdAt, durationSec: p.durationSec, minDurationSec: p.minDurationSec, maxDurationSec: p.maxDurationSec, price: p.price, comparedPrice: p.comparedPrice, ticketID: p.ticketId, limitation: p.limitation }));
+  const discounts: DiscountInput[] = row.discounts.map((d) => ({ id: d.id, type: d.type, priority: d.priority, createdAt: d.createdAt, sumsUp: d.sumsUp, rules: d.rules ?? [], limitation: d.limitation }));
+  const snapshot: AvailabilitySnapshot = {
+    zone,
+    now: ctx.now.getTime(),
+    service: {
+      id: svc.id,
+      type: svc.type,
+      durationSec,
+      timeIntervalSec: secs(settings.timeInterval, null),
+      bufferBeforeSec: secs(settings.bufferBefore, 0) ?? 0,
+      bufferAfterSec: secs(settings.bufferAfter, 0) ?? 0,
+      availabilityPeriodSec: ignore ? null : secs(settings.availabilityPeriod, null),
+      checkInMinute: settings.checkInTime ? parseLocalTime(settings.checkInTime) : null,
+      checkOutMinute: settings.checkOutTime ? parseLocalTime(settings.checkOutTime) : null,
+      currency,
+    },
+    resources,
+    relatedResources,
+    slots,
+    capacityRules,
+    pricer: createPricer({ serviceType: svc.type, currency, zone, priceRules, discounts, ticketIDs: ticketIds }),
+  };
+  return { snapshot, serviceName: svc.name, linked, ticketIds, disabled: svc.disabled_at !== null };
+}

@@ -1,0 +1,62 @@
+import type { Ctx } from '../../app/context';
+import { invalid, notFound } from '../../shared/errors';
+import { isUuid } from '../../shared/ids';
+import { Resource, Service, ServiceResourceLink, Ticket } from './catalog.entity';
+
+/**
+ * Lookups other contexts use to reach catalog records. They only scope by company: the caller
+ * has already checked the actor against the company (`companyForMerchant` and friends).
+ * Disabled records are returned too; whether a disabled one may be used is the caller's rule.
+ */
+
+function parseId(id: unknown, path: string): string {
+  if (!isUuid(id)) throw invalid(`${path} must be a UUID`, [{ path, message: 'must be a UUID' }]);
+  return id.toLowerCase();
+}
+
+/**
+ * A record by primary key: a plain `{id}` lookup is answered from the identity map when this
+ * request already loaded it, so repeated lookups cost no statements. Another company's record
+ * is reported exactly like a missing one.
+ */
+async function byId<T extends { companyId: string }>(ctx: Ctx, entity: new () => T, companyId: string, id: string): Promise<T | null> {
+  const found = await ctx.em.findOne(entity as never, { id } as never) as T | null;
+  return found && found.companyId === companyId.toLowerCase() ? found : null;
+}
+
+/** A service of the company; 400 for a malformed id, 404 when it is not in the company. */
+export async function getServiceInCompany(ctx: Ctx, companyId: string, serviceId: unknown, path = 'serviceID'): Promise<Service> {
+  const id = parseId(serviceId, path);
+  const s = await byId(ctx, Service, companyId, id);
+  if (!s) throw notFound('service');
+  return s;
+}
+
+/** A resource of the company; 400 for a malformed id, 404 when it is not in the company. */
+export async function getResourceInCompany(ctx: Ctx, companyId: string, resourceId: unknown, path = 'resourceID'): Promise<Resource> {
+  const id = parseId(resourceId, path);
+  const r = await byId(ctx, Resource, companyId, id);
+  if (!r) throw notFound('resource');
+  return r;
+}
+
+/** A ticket of the service (which must be in the company); 400 for malformed ids, 404 otherwise. */
+export async function getTicketInService(ctx: Ctx, companyId: string, serviceId: unknown, ticketId: unknown, path = 'ticketID'): Promise<Ticket> {
+  const service = await getServiceInCompany(ctx, companyId, serviceId);
+  const id = parseId(ticketId, path);
+  const t = await byId(ctx, Ticket, companyId, id);
+  if (!t || t.serviceId !== service.id) throw notFound('ticket');
+  return t;
+}
+
+/**
+ * The service's resource links and the linked resources (disabled ones included), resources
+ * ordered by name. The service itself is not checked; pair with `getServiceInCompany`.
+ */
+export async function linkedResources(ctx: Ctx, companyId: string, serviceId: string): Promise<{ links: ServiceResourceLink[]; resources: Resource[] }> {
+  const cid = companyId.toLowerCase();
+  const links = await ctx.em.find(ServiceResourceLink, { companyId: cid, serviceId: serviceId.toLowerCase() }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  if (!links.length) return { links, resources: [] };
+  const resources = await ctx.em.find(Resource, { companyId: cid, id: { $in: links.map((l) => l.resourceId) } }, { orderBy: { name: 'asc', id: 'asc' } });
+  return { links, resources };
+}

@@ -1,0 +1,16 @@
+import type { AppModule } from '../../app/module';
+import { Resource, Service, ServiceResourceLink, Ticket } from './catalog.entity';
+import { CompanyCatalogResolver, ResourceResolver, ServiceResolver } from './catalog.resolver';
+import { catalogRoutes } from './catalog.routes';
+import { ClientCatalogResolver } from './client-catalog.resolver';
+import { ServiceResourceLinkResolver } from './link.resolver';
+import { TicketResolver } from './ticket.resolver';
+
+export const catalogModule: AppModule = {
+  name: 'catalog',
+  entities: [Service, Resource, ServiceResourceLink, Ticket],
+  resolvers: [ServiceResolver, ResourceResolver, CompanyCatalogResolver, TicketResolver, ServiceResourceLinkResolver, ClientCatalogResolver],
+  routes: catalogRoutes,
+};
+
+export { getResourceInCompany, getServiceInCompany, getTicketInService, linkedResources } from './catalog.lookup';

@@ -1,0 +1,13 @@
+import type { AppModule } from '../../app/module';
+import { Client, ClientRefreshToken } from './client.entity';
+import { ClientResolver } from './client.resolver';
+import { clientRoutes } from './client.routes';
+import { bearer } from './client-auth.service';
+
+export const clientModule: AppModule = {
+  name: 'client',
+  entities: [Client, ClientRefreshToken],
+  resolvers: [ClientResolver],
+  routes: clientRoutes,
+  bearer,
+};

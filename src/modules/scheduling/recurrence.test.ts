@@ -1,0 +1,474 @@
+import { RRule } from 'rrule';
+import {
+  countOccurrences,
+  excludeOccurrence,
+  expandOccurrences,
+  isOccurrence,
+  parseRepeat,
+  parseTimestamp,
+  splitSeries,
+  truncateBefore,
+  type SeriesSpec,
+} from './recurrence';
+
+// Expectations are literal UTC instants so that a run under any process TZ checks the same thing:
+// run with TZ=UTC, TZ=America/New_York and TZ=Asia/Kolkata.
+
+const t = (iso: string) => Date.parse(iso);
+const iso = (list: number[]) => list.map((ms) => new Date(ms).toISOString().replace('.000Z', 'Z'));
+const RIGA = 'Europe/Riga';
+const NY = 'America/New_York';
+
+function expand(spec: SeriesSpec, from: string, to: string, limit?: number): string[] {
+  return iso(expandOccurrences(spec, { from: t(from), to: t(to) }, limit));
+}
+
+function errorsOf(raw: unknown) {
+  const result = parseRepeat(raw);
+  expect(result.value).toBeUndefined();
+  return result.errors ?? [];
+}
+
+/** The messages about the rule, one per line. */
+function rruleError(rrule: string): string {
+  const errors = errorsOf({ rrule, timeZone: RIGA });
+  expect(errors.length).toBeGreaterThan(0);
+  expect(errors.every((e) => e.path === 'repeat.rrule')).toBe(true);
+  return errors.map((e) => e.message).join('\n');
+}
+
+describe('parseRepeat', () => {
+  it('accepts a rule with or without the RRULE: prefix and normalises it', () => {
+    const plain = parseRepeat({ rrule: 'FREQ=WEEKLY;BYDAY=MO', timeZone: RIGA });
+    const prefixed = parseRepeat({ rrule: ' rrule:freq=weekly;byday=mo; ', timeZone: RIGA });
+    expect(plain).toEqual({ value: { rrule: 'FREQ=WEEKLY;BYDAY=MO', timeZone: RIGA, until: null } });
+    expect(prefixed).toEqual(plain);
+  });
+
+  it('orders parts canonically and keeps UNTIL in the form given', () => {
+    const { value } = parseRepeat({ rrule: 'WKST=SU;BYSETPOS=-1;BYDAY=MO,TU,+2WE;UNTIL=20261231;INTERVAL=2;FREQ=MONTHLY', timeZone: NY });
+    expect(value?.rrule).toBe('FREQ=MONTHLY;INTERVAL=2;UNTIL=20261231;BYDAY=MO,TU,2WE;BYSETPOS=-1;WKST=SU');
+    expect(parseRepeat({ rrule: 'FREQ=DAILY;UNTIL=20261231T120000Z', timeZone: NY }).value?.rrule).toBe('FREQ=DAILY;UNTIL=20261231T120000Z');
+    expect(parseRepeat({ rrule: 'FREQ=DAILY;BYHOUR=17,8,8;BYMINUTE=0,30', timeZone: NY }).value?.rrule).toBe('FREQ=DAILY;BYHOUR=17,8;BYMINUTE=0,30');
+  });
+
+  it('parses until as an instant with its offset', () => {
+    const { value } = parseRepeat({ rrule: 'FREQ=DAILY', timeZone: RIGA, until: '2026-12-31T23:59:59+02:00' });
+    expect(value?.until).toBe(t('2026-12-31T21:59:59Z'));
+    expect(parseRepeat({ rrule: 'FREQ=DAILY', timeZone: RIGA, until: null }).value?.until).toBeNull();
+    expect(parseTimestamp('2026-06-01T10:00:00.250Z')).toBe(t('2026-06-01T10:00:00.250Z'));
+  });
+
+  it('rejects values that are not a repeat object', () => {
+    expect(errorsOf(null)).toEqual([{ path: 'repeat', message: expect.any(String) }]);
+    expect(errorsOf('FREQ=DAILY')).toHaveLength(1);
+    expect(parseRepeat([], 'input.repeat').errors?.[0].path).toBe('input.repeat');
+    expect(errorsOf({ timeZone: RIGA }).map((e) => e.path)).toEqual(['repeat.rrule']);
+  });
+
+  it('reports every bad field', () => {
+    const errors = errorsOf({ rrule: 'FREQ=FORTNIGHTLY', timeZone: 'Mars/Base', until: '2026-12-31T23:59:59' });
+    expect(errors.map((e) => e.path)).toEqual(['repeat.rrule', 'repeat.timeZone', 'repeat.until']);
+  });
+
+  it.each([
+    ['2026-12-31', 'date only'],
+    ['2026-02-30T10:00:00Z', 'no such day'],
+    ['2026-12-31T24:00:00Z', 'hour 24'],
+    ['2026-12-31T10:00:00+25:00', 'offset out of range'],
+    [1767225599000, 'a number'],
+  ])('rejects until %p (%s)', (until) => {
+    expect(errorsOf({ rrule: 'FREQ=DAILY', timeZone: RIGA, until }).map((e) => e.path)).toEqual(['repeat.until']);
+  });
+
+  it('rejects garbage', () => {
+    expect(rruleError('garbage')).toBe("invalid rule part 'garbage' (expected NAME=VALUE)\nFREQ is required");
+    expect(rruleError('')).toMatch(/empty/);
+    expect(rruleError('FREQ=DAILY;COUNT=abc')).toMatch(/COUNT must be an integer/);
+    expect(rruleError('FREQ=DAILY;BYDAY=XX')).toMatch(/BYDAY must list weekdays/);
+    expect(rruleError('FREQ=DAILY;BYHOUR=24')).toMatch(/BYHOUR/);
+    expect(rruleError('FREQ=DAILY;X-NAME=1')).toMatch(/unknown rule part 'X-NAME'/);
+    expect(rruleError('FREQ=DAILY;FREQ=WEEKLY')).toMatch(/more than once/);
+    expect(rruleError('FREQ=DAILY;UNTIL=2026-12-31')).toMatch(/UNTIL must be a date/);
+    expect(rruleError('FREQ=DAILY;UNTIL=20260230')).toMatch(/UNTIL must be a date/);
+    expect(rruleError('FREQ=DAILY\nFREQ=WEEKLY')).toMatch(/single RRULE line/);
+    expect(rruleError('FREQ=DAILY;'.repeat(60))).toMatch(/at most/);
+  });
+
+  it('rejects DTSTART and TZID inside the rule', () => {
+    expect(rruleError('DTSTART:20260101T090000Z\nRRULE:FREQ=DAILY')).toMatch(/must not contain DTSTART or TZID/);
+    expect(rruleError('FREQ=WEEKLY;DTSTART=20260101T090000Z')).toMatch(/DTSTART/);
+    expect(rruleError('DTSTART;TZID=Europe/Riga:20260101T090000')).toMatch(/DTSTART/);
+    expect(rruleError('FREQ=DAILY;TZID=Europe/Riga')).toMatch(/TZID/);
+  });
+
+  it('requires FREQ and rejects unsupported frequencies and parts', () => {
+    expect(rruleError('BYDAY=MO;COUNT=3')).toBe('FREQ is required');
+    expect(rruleError('FREQ=FORTNIGHTLY')).toMatch(/FREQ must be one of DAILY, WEEKLY, MONTHLY, YEARLY/);
+    expect(rruleError('FREQ=HOURLY')).toMatch(/FREQ=HOURLY is not supported: use FREQ=DAILY with BYHOUR/);
+    expect(rruleError('FREQ=YEARLY;BYWEEKNO=20')).toBe('BYWEEKNO is not supported');
+    expect(rruleError('FREQ=DAILY;BYSECOND=30')).toBe('BYSECOND is not supported');
+  });
+
+  it('rejects out-of-range and contradictory parts', () => {
+    expect(rruleError('FREQ=DAILY;COUNT=0')).toMatch(/COUNT must be an integer from 1 to 10000/);
+    expect(rruleError('FREQ=DAILY;COUNT=10001')).toMatch(/COUNT/);
+    expect(rruleError('FREQ=DAILY;INTERVAL=0')).toMatch(/INTERVAL must be an integer from 1/);
+    expect(rruleError('FREQ=MONTHLY;BYMONTHDAY=0')).toMatch(/BYMONTHDAY/);
+    expect(rruleError('FREQ=MONTHLY;BYMONTHDAY=32')).toMatch(/BYMONTHDAY/);
+    expect(rruleError('FREQ=DAILY;COUNT=3;UNTIL=20261231')).toBe('COUNT and UNTIL must not both be given');
+    expect(rruleError('FREQ=WEEKLY;BYDAY=1MO')).toMatch(/needs FREQ=MONTHLY or FREQ=YEARLY/);
+    expect(rruleError('FREQ=MONTHLY;BYDAY=6MO')).toMatch(/from -5 to 5/);
+    expect(rruleError('FREQ=MONTHLY;BYDAY=0MO')).toMatch(/BYDAY must list weekdays/);
+    expect(rruleError('FREQ=WEEKLY;BYMONTHDAY=1')).toMatch(/must not be used with FREQ=WEEKLY/);
+    expect(rruleError('FREQ=MONTHLY;BYSETPOS=1')).toMatch(/BYSETPOS needs another/);
+    expect(rruleError('FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30')).toBe('BYMONTH and BYMONTHDAY never coincide');
+    expect(parseRepeat({ rrule: 'FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29', timeZone: RIGA }).errors).toBeUndefined();
+  });
+});
+
+describe('expandOccurrences in local wall time', () => {
+  // Monday 2026-03-16 09:00 EET; Riga moves to EEST on 2026-03-29 and back on 2026-10-25.
+  const rigaWeekly: SeriesSpec = { rrule: 'FREQ=WEEKLY;BYDAY=MO', timeZone: RIGA, start: t('2026-03-16T07:00:00Z') };
+
+  it('keeps a weekly 09:00 class in Riga at 09:00 across both DST changes', () => {
+    expect(expand(rigaWeekly, '2026-03-01T00:00:00Z', '2026-04-10T00:00:00Z')).toEqual([
+      '2026-03-16T07:00:00Z',
+      '2026-03-23T07:00:00Z',
+      '2026-03-30T06:00:00Z',
+      '2026-04-06T06:00:00Z',
+    ]);
+    expect(expand(rigaWeekly, '2026-10-12T00:00:00Z', '2026-11-03T00:00:00Z')).toEqual([
+      '2026-10-12T06:00:00Z',
+      '2026-10-19T06:00:00Z',
+      '2026-10-26T07:00:00Z',
+      '2026-11-02T07:00:00Z',
+    ]);
+  });
+
+  it('keeps a daily 09:00 in New York at 09:00 across 2026-03-08 and 2026-11-01', () => {
+    const daily: SeriesSpec = { rrule: 'FREQ=DAILY', timeZone: NY, start: t('2026-03-06T14:00:00Z') };
+    expect(expand(daily, '2026-03-06T00:00:00Z', '2026-03-10T00:00:00Z')).toEqual([
+      '2026-03-06T14:00:00Z',
+      '2026-03-07T14:00:00Z',
+      '2026-03-08T13:00:00Z',
+      '2026-03-09T13:00:00Z',
+    ]);
+    expect(expand(daily, '2026-10-31T00:00:00Z', '2026-11-03T00:00:00Z')).toEqual([
+      '2026-10-31T13:00:00Z',
+      '2026-11-01T14:00:00Z',
+      '2026-11-02T14:00:00Z',
+    ]);
+  });
+
+  it('moves a wall time in the spring-forward gap forward (02:30 New York on 2026-03-08)', () => {
+    const daily: SeriesSpec = { rrule: 'FREQ=DAILY', timeZone: NY, start: t('2026-03-06T07:30:00Z') };
+    expect(expand(daily, '2026-03-06T00:00:00Z', '2026-03-10T00:00:00Z')).toEqual([
+      '2026-03-06T07:30:00Z',
+      '2026-03-07T07:30:00Z',
+      '2026-03-08T07:30:00Z', // 03:30 EDT
+      '2026-03-09T06:30:00Z',
+    ]);
+  });
+
+  it('gives one occurrence when a gap wall time lands on another occurrence', () => {
+    const twice: SeriesSpec = { rrule: 'FREQ=DAILY;BYHOUR=2,3;BYMINUTE=30', timeZone: NY, start: t('2026-03-07T07:30:00Z') };
+    expect(expand(twice, '2026-03-07T00:00:00Z', '2026-03-09T00:00:00Z')).toEqual([
+      '2026-03-07T07:30:00Z',
+      '2026-03-07T08:30:00Z',
+      '2026-03-08T07:30:00Z',
+    ]);
+  });
+
+  it('resolves a wall time in the fall-back overlap to the earlier instant', () => {
+    const daily: SeriesSpec = { rrule: 'FREQ=DAILY', timeZone: NY, start: t('2026-10-31T05:30:00Z') };
+    expect(expand(daily, '2026-10-31T00:00:00Z', '2026-11-03T00:00:00Z')).toEqual([
+      '2026-10-31T05:30:00Z',
+      '2026-11-01T05:30:00Z', // 01:30 EDT, not 01:30 EST
+      '2026-11-02T06:30:00Z',
+    ]);
+  });
+
+  it('keeps a start on the second pass of an overlap as it is', () => {
+    const daily: SeriesSpec = { rrule: 'FREQ=DAILY', timeZone: NY, start: t('2026-11-01T06:30:00Z') };
+    expect(expand(daily, '2026-11-01T00:00:00Z', '2026-11-03T00:00:00Z')).toEqual(['2026-11-01T06:30:00Z', '2026-11-02T06:30:00Z']);
+  });
+
+  it('treats from as inclusive and to as exclusive', () => {
+    expect(expand(rigaWeekly, '2026-03-23T07:00:00Z', '2026-03-30T06:00:00Z')).toEqual(['2026-03-23T07:00:00Z']);
+    expect(expand(rigaWeekly, '2026-03-23T07:00:00.001Z', '2026-03-30T06:00:00.001Z')).toEqual(['2026-03-30T06:00:00Z']);
+    expect(expand(rigaWeekly, '2026-03-23T07:00:00Z', '2026-03-23T07:00:00Z')).toEqual([]);
+    expect(expand(rigaWeekly, '2026-01-01T00:00:00Z', '2026-03-16T07:00:00Z')).toEqual([]);
+  });
+
+  it('caps the result at limit', () => {
+    expect(expand(rigaWeekly, '2026-01-01T00:00:00Z', '2027-01-01T00:00:00Z', 3)).toEqual([
+      '2026-03-16T07:00:00Z',
+      '2026-03-23T07:00:00Z',
+      '2026-03-30T06:00:00Z',
+    ]);
+    expect(expandOccurrences(rigaWeekly, { from: t('2026-01-01T00:00:00Z'), to: t('2126-01-01T00:00:00Z') })).toHaveLength(5000);
+  });
+
+  it('keeps the milliseconds and seconds of the start', () => {
+    const spec: SeriesSpec = { rrule: 'FREQ=DAILY', timeZone: RIGA, start: t('2026-03-28T07:00:30.250Z') };
+    expect(iso(expandOccurrences(spec, { from: t('2026-03-28T00:00:00Z'), to: t('2026-03-30T00:00:00Z') }))).toEqual([
+      '2026-03-28T07:00:30.250Z',
+      '2026-03-29T06:00:30.250Z',
+    ]);
+  });
+
+  it('includes the start even when the rule would not generate it', () => {
+    const tuesdayStart: SeriesSpec = { rrule: 'FREQ=WEEKLY;BYDAY=MO;COUNT=3', timeZone: RIGA, start: t('2026-03-17T07:00:00Z') };
+    expect(expand(tuesdayStart, '2026-03-01T00:00:00Z', '2026-05-01T00:00:00Z')).toEqual([
+      '2026-03-17T07:00:00Z',
+      '2026-03-23T07:00:00Z',
+      '2026-03-30T06:00:00Z',
+    ]);
+  });
+
+  it('expands whole weeks so BYSETPOS picks the same weekday in the first week', () => {
+    const midWeek: SeriesSpec = { rrule: 'FREQ=WEEKLY;BYDAY=MO,WE,FR;BYSETPOS=2', timeZone: RIGA, start: t('2026-03-18T07:00:00Z') };
+    expect(expand(midWeek, '2026-03-01T00:00:00Z', '2026-04-02T00:00:00Z')).toEqual([
+      '2026-03-18T07:00:00Z',
+      '2026-03-25T07:00:00Z',
+      '2026-04-01T06:00:00Z',
+    ]);
+  });
+
+  it('handles monthly positions, intervals and week starts', () => {
+    const lastFriday: SeriesSpec = { rrule: 'FREQ=MONTHLY;BYDAY=-1FR;BYHOUR=18', timeZone: RIGA, start: t('2026-01-30T16:00:00Z') };
+    expect(expand(lastFriday, '2026-01-01T00:00:00Z', '2026-05-01T00:00:00Z')).toEqual([
+      '2026-01-30T16:00:00Z',
+      '2026-02-27T16:00:00Z',
+      '2026-03-27T16:00:00Z',
+      '2026-04-24T15:00:00Z',
+    ]);
+    const every31st: SeriesSpec = { rrule: 'FREQ=MONTHLY;INTERVAL=2', timeZone: 'UTC', start: t('2026-01-31T10:00:00Z') };
+    expect(expand(every31st, '2026-01-01T00:00:00Z', '2027-01-01T00:00:00Z')).toEqual([
+      '2026-01-31T10:00:00Z',
+      '2026-03-31T10:00:00Z',
+      '2026-05-31T10:00:00Z',
+      '2026-07-31T10:00:00Z',
+    ]);
+    const fortnightly: SeriesSpec = { rrule: 'FREQ=WEEKLY;INTERVAL=2;BYDAY=SU,MO;WKST=SU', timeZone: 'UTC', start: t('2026-03-01T10:00:00Z') };
+    expect(expand(fortnightly, '2026-03-01T00:00:00Z', '2026-03-30T00:00:00Z')).toEqual([
+      '2026-03-01T10:00:00Z',
+      '2026-03-02T10:00:00Z',
+      '2026-03-15T10:00:00Z',
+      '2026-03-16T10:00:00Z',
+      '2026-03-29T10:00:00Z',
+    ]);
+  });
+});
+
+describe('series bounds', () => {
+  const nyDaily = (rrule: string, until?: number): SeriesSpec => ({ rrule, timeZone: NY, start: t('2026-03-06T14:00:00Z'), until });
+  const march = (spec: SeriesSpec) => expand(spec, '2026-03-01T00:00:00Z', '2026-04-01T00:00:00Z');
+  const throughMarch9 = ['2026-03-06T14:00:00Z', '2026-03-07T14:00:00Z', '2026-03-08T13:00:00Z', '2026-03-09T13:00:00Z'];
+
+  it('stops after COUNT occurrences, counted from the start even when the window starts later', () => {
+    expect(march(nyDaily('FREQ=DAILY;COUNT=4'))).toEqual(throughMarch9);
+    expect(expand(nyDaily('FREQ=DAILY;COUNT=4'), '2026-03-08T00:00:00Z', '2026-04-01T00:00:00Z')).toEqual(throughMarch9.slice(2));
+  });
+
+  it('treats UNTIL as inclusive in each of its forms', () => {
+    expect(march(nyDaily('FREQ=DAILY;UNTIL=20260309T130000Z'))).toEqual(throughMarch9);
+    expect(march(nyDaily('FREQ=DAILY;UNTIL=20260309T125959Z'))).toEqual(throughMarch9.slice(0, 3));
+    expect(march(nyDaily('FREQ=DAILY;UNTIL=20260309'))).toEqual(throughMarch9);
+    expect(march(nyDaily('FREQ=DAILY;UNTIL=20260309T090000'))).toEqual(throughMarch9);
+    expect(march(nyDaily('FREQ=DAILY;UNTIL=20260309T085959'))).toEqual(throughMarch9.slice(0, 3));
+  });
+
+  it('treats the until field as inclusive and applies the earlier of until and UNTIL', () => {
+    expect(march(nyDaily('FREQ=DAILY', t('2026-03-09T13:00:00Z')))).toEqual(throughMarch9);
+    expect(march(nyDaily('FREQ=DAILY', t('2026-03-09T12:59:59Z')))).toEqual(throughMarch9.slice(0, 3));
+    expect(march(nyDaily('FREQ=DAILY;UNTIL=20260308', t('2026-03-09T13:00:00Z')))).toEqual(throughMarch9.slice(0, 3));
+    expect(march(nyDaily('FREQ=DAILY;COUNT=2', t('2026-03-09T13:00:00Z')))).toEqual(throughMarch9.slice(0, 2));
+    expect(march(nyDaily('FREQ=DAILY', t('2026-03-01T00:00:00Z')))).toEqual([]);
+  });
+
+  it('skips exdates', () => {
+    const spec = { ...nyDaily('FREQ=DAILY;COUNT=4'), exdates: [t('2026-03-07T14:00:00Z'), t('2026-03-08T14:00:00Z')] };
+    expect(march(spec)).toEqual(['2026-03-06T14:00:00Z', '2026-03-08T13:00:00Z', '2026-03-09T13:00:00Z']);
+  });
+});
+
+describe('unbounded rules far from their start', () => {
+  it('jumps straight to a window centuries ahead', () => {
+    const began = Date.now();
+    const weekly: SeriesSpec = { rrule: 'FREQ=WEEKLY;BYDAY=MO', timeZone: RIGA, start: t('2026-03-16T07:00:00Z') };
+    expect(expand(weekly, '2399-12-20T00:00:00Z', '2400-01-15T00:00:00Z')).toEqual([
+      '2399-12-20T07:00:00Z',
+      '2399-12-27T07:00:00Z',
+      '2400-01-03T07:00:00Z',
+      '2400-01-10T07:00:00Z',
+    ]);
+    const lastFriday: SeriesSpec = { rrule: 'FREQ=MONTHLY;BYDAY=-1FR;BYHOUR=18', timeZone: RIGA, start: t('2026-01-30T16:00:00Z') };
+    expect(expand(lastFriday, '2100-02-01T00:00:00Z', '2100-05-01T00:00:00Z')).toEqual([
+      '2100-02-26T16:00:00Z',
+      '2100-03-26T16:00:00Z',
+      '2100-04-30T15:00:00Z',
+    ]);
+    const daily: SeriesSpec = { rrule: 'FREQ=DAILY;INTERVAL=3', timeZone: NY, start: t('2026-03-06T14:00:00Z') };
+    // New York moves to EDT on 2100-03-14.
+    expect(expand(daily, '2100-03-10T00:00:00Z', '2100-03-20T00:00:00Z')).toEqual([
+      '2100-03-11T14:00:00Z',
+      '2100-03-14T13:00:00Z',
+      '2100-03-17T13:00:00Z',
+    ]);
+    expect(Date.now() - began).toBeLessThan(500);
+  });
+
+  it('stays fast for rules that stop matching', () => {
+    const began = Date.now();
+    // Every seventh day from a Tuesday is never a Monday: only the start remains.
+    const never: SeriesSpec = { rrule: 'FREQ=DAILY;INTERVAL=7;BYDAY=MO', timeZone: RIGA, start: t('2026-03-17T07:00:00Z') };
+    expect(expand(never, '2026-01-01T00:00:00Z', '2126-01-01T00:00:00Z')).toEqual(['2026-03-17T07:00:00Z']);
+    expect(expand(never, '3000-01-01T00:00:00Z', '3001-01-01T00:00:00Z')).toEqual([]);
+    const onePerWeek: SeriesSpec = { rrule: 'FREQ=WEEKLY;BYDAY=MO;BYSETPOS=2', timeZone: RIGA, start: t('2026-03-16T07:00:00Z') };
+    expect(expand(onePerWeek, '2026-01-01T00:00:00Z', '2076-01-01T00:00:00Z')).toEqual(['2026-03-16T07:00:00Z']);
+    expect(countOccurrences({ ...never, rrule: 'FREQ=DAILY;INTERVAL=7;BYDAY=MO;COUNT=2' })).toMatchObject({ ok: false, reason: 'too_far' });
+    expect(Date.now() - began).toBeLessThan(1500);
+  });
+});
+
+describe('agreement with rrule (UTC, where wall time and instant coincide)', () => {
+  // Windows cross the boundaries of the proxy-year runs (2047/2048, 2099/2100/2101).
+  const cases: Array<[string, string]> = [
+    ['FREQ=DAILY', '2026-03-06T09:00:00Z'],
+    ['FREQ=DAILY;INTERVAL=3;BYHOUR=8,17;BYMINUTE=0,30', '2026-03-06T08:00:00Z'],
+    ['FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH', '2026-03-16T09:00:00Z'],
+    ['FREQ=WEEKLY;INTERVAL=3;BYDAY=SA,SU;WKST=SU', '2026-03-01T12:00:00Z'],
+    ['FREQ=MONTHLY;BYDAY=-1FR', '2026-01-30T18:00:00Z'],
+    ['FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1', '2026-01-30T18:00:00Z'],
+    ['FREQ=MONTHLY;INTERVAL=5;BYMONTHDAY=31,-1', '2026-01-31T07:00:00Z'],
+    ['FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29', '2028-02-29T10:00:00Z'],
+    ['FREQ=YEARLY;BYDAY=20MO', '2026-05-18T10:00:00Z'],
+    ['FREQ=YEARLY;INTERVAL=3;BYMONTH=1,7;BYDAY=1SU', '2026-01-04T10:00:00Z'],
+    ['FREQ=DAILY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO', '2044-02-29T10:00:00Z'],
+  ];
+  const windows = [
+    ['2026-01-01T00:00:00Z', '2026-12-31T00:00:00Z'],
+    ['2047-06-01T00:00:00Z', '2048-09-01T00:00:00Z'],
+    ['2098-11-01T00:00:00Z', '2101-03-01T00:00:00Z'],
+  ];
+
+  it.each(cases)('%s', (rrule, start) => {
+    const reference = new RRule({ ...RRule.parseString(rrule), dtstart: new Date(start) });
+    for (const [from, to] of windows) {
+      const expected = reference.between(new Date(from), new Date(to), true).map((d) => d.getTime()).filter((ms) => ms < t(to));
+      expect(expandOccurrences({ rrule, timeZone: 'UTC', start: t(start) }, { from: t(from), to: t(to) })).toEqual(expected);
+    }
+  });
+});
+
+describe('countOccurrences', () => {
+  const weekly = (rrule: string, until?: number): SeriesSpec => ({ rrule, timeZone: RIGA, start: t('2026-03-16T07:00:00Z'), until });
+
+  it('lists every occurrence of a bounded series', () => {
+    expect(countOccurrences(weekly('FREQ=WEEKLY;COUNT=3'))).toEqual({
+      ok: true,
+      occurrences: [t('2026-03-16T07:00:00Z'), t('2026-03-23T07:00:00Z'), t('2026-03-30T06:00:00Z')],
+    });
+    const result = countOccurrences(weekly('FREQ=WEEKLY', t('2026-04-06T06:00:00Z')));
+    expect(result.ok && iso(result.occurrences)).toEqual(['2026-03-16T07:00:00Z', '2026-03-23T07:00:00Z', '2026-03-30T06:00:00Z', '2026-04-06T06:00:00Z']);
+  });
+
+  it('allows 366 occurrences and refuses 367', () => {
+    const daily = (rrule: string): SeriesSpec => ({ rrule, timeZone: NY, start: t('2026-03-06T14:00:00Z') });
+    const ok = countOccurrences(daily('FREQ=DAILY;COUNT=366'), 366);
+    expect(ok.ok && ok.occurrences.length).toBe(366);
+    expect(ok.ok && iso(ok.occurrences.slice(-1))).toEqual(['2027-03-06T14:00:00Z']);
+    expect(countOccurrences(daily('FREQ=DAILY;COUNT=367'), 366)).toMatchObject({ ok: false, reason: 'too_many' });
+    expect(countOccurrences(daily('FREQ=DAILY;UNTIL=20300101'), 366)).toMatchObject({ ok: false, reason: 'too_many' });
+    expect(countOccurrences({ ...daily('FREQ=DAILY;COUNT=367'), exdates: [t('2026-03-07T14:00:00Z')] }, 366)).toMatchObject({ ok: true });
+  });
+
+  it('refuses a series without an end', () => {
+    expect(countOccurrences(weekly('FREQ=WEEKLY;BYDAY=MO'))).toMatchObject({ ok: false, reason: 'unbounded', message: expect.stringMatching(/COUNT or UNTIL/) });
+  });
+
+  it('refuses a series that runs past the horizon', () => {
+    expect(countOccurrences(weekly('FREQ=YEARLY;COUNT=30'), 366, 10)).toMatchObject({ ok: false, reason: 'too_far' });
+    expect(countOccurrences(weekly('FREQ=YEARLY;COUNT=10'), 366, 10)).toMatchObject({ ok: true });
+  });
+});
+
+describe('series edits', () => {
+  const weekly: SeriesSpec = { rrule: 'FREQ=WEEKLY;BYDAY=MO', timeZone: RIGA, start: t('2026-03-16T07:00:00Z') };
+  const spring = (spec: SeriesSpec) => expand(spec, '2026-03-01T00:00:00Z', '2026-05-01T00:00:00Z');
+
+  it('truncateBefore ends an open rule with UNTIL just before the occurrence', () => {
+    const cut = truncateBefore({ ...weekly, exdates: [t('2026-03-23T07:00:00Z'), t('2026-04-06T06:00:00Z')] }, t('2026-03-30T06:00:00Z'));
+    expect(cut).toEqual({ ...weekly, rrule: 'FREQ=WEEKLY;UNTIL=20260330T055959Z;BYDAY=MO', exdates: [t('2026-03-23T07:00:00Z')] });
+    expect(parseRepeat({ rrule: cut!.rrule, timeZone: RIGA }).errors).toBeUndefined();
+    expect(spring(cut!)).toEqual(['2026-03-16T07:00:00Z']);
+  });
+
+  it('truncateBefore lowers COUNT instead when the rule counts', () => {
+    const cut = truncateBefore({ ...weekly, rrule: 'FREQ=WEEKLY;COUNT=10' }, t('2026-04-06T06:00:00Z'));
+    expect(cut?.rrule).toBe('FREQ=WEEKLY;COUNT=3');
+    expect(truncateBefore({ ...weekly, rrule: 'FREQ=WEEKLY;COUNT=2' }, t('2026-04-06T06:00:00Z'))?.rrule).toBe('FREQ=WEEKLY;COUNT=2');
+  });
+
+  it('truncateBefore keeps an earlier UNTIL and returns null when nothing precedes the cut', () => {
+    const early = { ...weekly, rrule: 'FREQ=WEEKLY;UNTIL=20260324' };
+    expect(truncateBefore(early, t('2026-04-06T06:00:00Z'))?.rrule).toBe('FREQ=WEEKLY;UNTIL=20260324');
+    expect(truncateBefore(weekly, weekly.start)).toBeNull();
+  });
+
+  it('splitSeries divides the occurrences without loss or overlap', () => {
+    const spec: SeriesSpec = { rrule: 'FREQ=WEEKLY;COUNT=6', timeZone: RIGA, start: weekly.start, exdates: [t('2026-03-23T07:00:00Z'), t('2026-04-13T06:00:00Z')] };
+    const parts = splitSeries(spec, t('2026-04-06T06:00:00Z'));
+    expect(parts?.before?.rrule).toBe('FREQ=WEEKLY;COUNT=3');
+    expect(parts?.after).toEqual({ ...spec, rrule: 'FREQ=WEEKLY;COUNT=3', start: t('2026-04-06T06:00:00Z'), exdates: [t('2026-04-13T06:00:00Z')] });
+    expect([...spring(parts!.before!), ...spring(parts!.after)]).toEqual(spring(spec));
+    expect(splitSeries(spec, spec.start)).toEqual({ before: null, after: spec });
+    expect(splitSeries(spec, t('2026-03-23T07:00:00Z'))).toBeNull();
+    expect(splitSeries(spec, t('2026-04-07T06:00:00Z'))).toBeNull();
+  });
+
+  it('splitSeries pins the time of day when the split occurrence was moved out of a DST gap', () => {
+    const spec: SeriesSpec = { rrule: 'FREQ=DAILY', timeZone: NY, start: t('2026-03-06T07:30:00Z') };
+    const parts = splitSeries(spec, t('2026-03-08T07:30:00Z'));
+    expect(parts?.after.rrule).toBe('FREQ=DAILY;BYHOUR=2');
+    expect(expand(parts!.after, '2026-03-01T00:00:00Z', '2026-03-11T00:00:00Z')).toEqual([
+      '2026-03-08T07:30:00Z',
+      '2026-03-09T06:30:00Z',
+      '2026-03-10T06:30:00Z',
+    ]);
+  });
+
+  it('excludeOccurrence removes one occurrence and refuses instants that are not occurrences', () => {
+    expect(isOccurrence(weekly, t('2026-03-30T06:00:00Z'))).toBe(true);
+    expect(isOccurrence(weekly, t('2026-03-30T07:00:00Z'))).toBe(false);
+    const single = excludeOccurrence(weekly, t('2026-03-30T06:00:00Z'));
+    expect(single?.exdates).toEqual([t('2026-03-30T06:00:00Z')]);
+    expect(spring(single!).slice(0, 3)).toEqual(['2026-03-16T07:00:00Z', '2026-03-23T07:00:00Z', '2026-04-06T06:00:00Z']);
+    expect(excludeOccurrence(single!, t('2026-03-30T06:00:00Z'))).toBeNull();
+    expect(excludeOccurrence(weekly, t('2026-03-31T06:00:00Z'))).toBeNull();
+  });
+});
+
+describe('independence from the process time zone', () => {
+  const original = process.env.TZ;
+  afterAll(() => {
+    process.env.TZ = original;
+  });
+
+  it('gives the same instants whatever TZ the process runs in', () => {
+    const specs: SeriesSpec[] = [
+      { rrule: 'FREQ=WEEKLY;BYDAY=MO', timeZone: RIGA, start: t('2026-03-16T07:00:00Z') },
+      { rrule: 'FREQ=DAILY;BYHOUR=2,3;BYMINUTE=30', timeZone: NY, start: t('2026-03-07T07:30:00Z') },
+      { rrule: 'FREQ=MONTHLY;BYDAY=-1SU;UNTIL=20261231', timeZone: 'Asia/Kolkata', start: t('2026-01-25T04:30:00Z') },
+    ];
+    const run = () => specs.map((spec) => expandOccurrences(spec, { from: t('2026-01-01T00:00:00Z'), to: t('2027-01-01T00:00:00Z') }));
+    const results = ['UTC', 'America/New_York', 'Asia/Kolkata', 'Pacific/Chatham', 'America/Sao_Paulo'].map((zone) => {
+      process.env.TZ = zone;
+      return run();
+    });
+    for (const result of results) expect(result).toEqual(results[0]);
+    expect(results[0][0]).toHaveLength(42);
+  });
+});

@@ -1,14 +1,16 @@
-import { createTestApp, type TestApp } from './helpers/app';
+import { createTestApp, TestClock, type TestApp } from './helpers/app';
 
 /** Services: CRUD, settings, validation, metadata and tenancy, over REST and GraphQL. */
 
 let t: TestApp;
+// Each write happens a second after the previous one, so creation order is a stable sort key.
+const clock = new TestClock(Date.parse('2026-11-23T08:00:00Z'));
 let cid: string;
 let base: string;
 const UNKNOWN = '5b1f3c1e-0000-4000-8000-000000000000';
 
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ clock });
   cid = (await t.company('Catalog Co')).id;
   base = `/v1/companies/${cid}`;
 });
@@ -17,6 +19,7 @@ afterAll(async () => t?.close());
 const fixedBody = { name: 'Haircut', type: 'fixed', color: '#aa00ff', settings: { duration: 'PT60M', currency: 'EUR' } };
 
 async function create(body: Record<string, unknown>, url = `${base}/services`) {
+  clock.advance(1000);
   const r = await t.call('POST', url, { body });
   if (r.status !== 201) throw new Error(`service creation failed: ${r.status} ${r.text}`);
   return r.body;

@@ -50,6 +50,7 @@ export class Migration20261122000400Booking extends Migration {
     this.addSql(`create index booking_recurring_idx on booking (company_id, recurring_id, start_time) where recurring_id is not null`);
     this.addSql(`create table booking_status_change (
       id uuid primary key,
+      seq bigint generated always as identity,
       company_id uuid not null,
       booking_id uuid not null,
       old_status text,
@@ -58,7 +59,7 @@ export class Migration20261122000400Booking extends Migration {
       created_at timestamptz not null default now(),
       foreign key (company_id, booking_id) references booking (company_id, id) on delete cascade
     )`);
-    this.addSql(`create index booking_status_change_idx on booking_status_change (company_id, booking_id, created_at)`);
+    this.addSql(`create index booking_status_change_idx on booking_status_change (company_id, booking_id, seq)`);
     this.addSql(`create table booking_occupancy (
       id uuid not null default gen_random_uuid(),
       company_id uuid not null,

@@ -74,12 +74,14 @@ export class Migration20261122000500Payment extends Migration {
       provider_refund_id text,
       reason text,
       status text not null check (status in ('pending', 'succeeded', 'failed')),
+      -- Insertion order: "the latest refund" must not depend on two refunds' timestamps differing.
+      seq bigint generated always as identity,
       created_at timestamptz not null default now(),
       updated_at timestamptz not null default now(),
       foreign key (company_id, transaction_id) references payment_transaction (company_id, id) on delete cascade,
       constraint refund_idempotency_key unique (company_id, idempotency_key)
     )`);
-    this.addSql(`create index refund_item_idx on refund (item_id, created_at)`);
+    this.addSql(`create index refund_item_idx on refund (item_id, seq)`);
     this.addSql(`create index refund_transaction_idx on refund (company_id, transaction_id)`);
   }
 

@@ -17,10 +17,31 @@ export function parseTimestamp(v: unknown): number | null {
   return ms;
 }
 
-/** `2026-03-29T07:00:00Z` (milliseconds only when present). */
+const DAY_MS = 86_400_000;
+const MAX_FAST = 253_402_300_800_000; // 10000-01-01: beyond it toISOString uses an expanded year
+const dayPrefix = new Map<number, string>();
+const pad2 = (n: number) => (n < 10 ? `0${n}` : `${n}`);
+
+/**
+ * `2026-03-29T07:00:00Z` (milliseconds only when present). Availability answers format
+ * thousands of instants, so the date part is cached per day and the time part is arithmetic.
+ */
 export function formatTimestamp(v: Date | number | null | undefined): string | null {
   if (v === null || v === undefined) return null;
   const ms = typeof v === 'number' ? v : v.getTime();
   if (!Number.isFinite(ms)) return null;
-  return new Date(ms).toISOString().replace('.000Z', 'Z');
+  if (ms < 0 || ms >= MAX_FAST || !Number.isInteger(ms)) return new Date(ms).toISOString().replace('.000Z', 'Z');
+  const day = Math.floor(ms / DAY_MS);
+  let prefix = dayPrefix.get(day);
+  if (prefix === undefined) {
+    prefix = new Date(day * DAY_MS).toISOString().slice(0, 11);
+    if (dayPrefix.size > 20_000) dayPrefix.clear();
+    dayPrefix.set(day, prefix);
+  }
+  const rest = ms - day * DAY_MS;
+  const h = Math.floor(rest / 3_600_000);
+  const m = Math.floor((rest % 3_600_000) / 60_000);
+  const sec = Math.floor((rest % 60_000) / 1000);
+  const milli = rest % 1000;
+  return `${prefix}${pad2(h)}:${pad2(m)}:${pad2(sec)}${milli ? `.${String(milli).padStart(3, '0')}` : ''}Z`;
 }

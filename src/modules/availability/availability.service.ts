@@ -116,8 +116,18 @@ function engineRequest(q: ParsedQuery): AvailabilityRequest {
   return { from: q.from, to: q.to, includePast: q.includePast, durationSec: q.durationSec, spots: q.spots, tickets: q.tickets };
 }
 
+const durationText = new Map<number, string>();
+function durationOf(sec: number): string {
+  let text = durationText.get(sec);
+  if (text === undefined) {
+    text = formatDuration(sec);
+    if (durationText.size < 10_000) durationText.set(sec, text);
+  }
+  return text;
+}
+
 export function entryJson(e: AvailableTime, withSpots: boolean): TimeEntryJson {
-  const out: TimeEntryJson = { startTime: formatTimestamp(e.startTime)!, duration: formatDuration(e.durationSec), price: e.price };
+  const out: TimeEntryJson = { startTime: formatTimestamp(e.startTime)!, duration: durationOf(e.durationSec), price: e.price };
   if (withSpots) {
     out.spotsAvailable = e.spotsAvailable ?? 0;
     out.totalSpots = e.totalSpots ?? 0;

@@ -189,14 +189,22 @@ function buildSnapshot(ctx: Ctx, company: Company, row: Row, opts: SnapshotOptio
     if (ignore && opts.adHocSlot) {
       slots = resources.map((r) => occurrence(r.id, opts.adHocSlot!.start, opts.adHocSlot!.durationSec));
     } else {
-      for (const s of row.slots) {
+      // A resource's own slot wins over a service-wide one starting at the same instant.
+      const seen = new Set<string>();
+      const ordered = [...row.slots].sort((a, b) => (a.resourceId ? 0 : 1) - (b.resourceId ? 0 : 1));
+      for (const s of ordered) {
         const starts = s.rrule && s.timeZone
           ? expandOccurrences({ rrule: s.rrule, timeZone: s.timeZone, until: s.until, start: s.start, exdates: s.exdates ?? [] }, { from: opts.from - s.durationSec * 1000, to: opts.to })
           : [s.start];
         const targets = s.resourceId ? [s.resourceId] : resources.map((r) => r.id);
         for (const rid of targets) {
           if (!inAnswer.has(rid)) continue;
-          for (const st of starts) slots.push(occurrence(rid, st, s.durationSec));
+          for (const st of starts) {
+            const key = `${rid}|${st}`;
+            if (seen.has(key)) continue;
+            seen.add(key);
+            slots.push(occurrence(rid, st, s.durationSec));
+          }
         }
       }
     }

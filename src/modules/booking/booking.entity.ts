@@ -98,6 +98,10 @@ export class BookingStatusChange {
   @PrimaryKey({ type: 'uuid' })
   id!: string;
 
+  /** insertion order (identity column), which is the order the changes happened in */
+  @Property({ type: 'string', columnType: 'bigint', nullable: true })
+  seq?: string;
+
   @Property({ type: 'uuid', fieldName: 'company_id' })
   companyId!: string;
 

@@ -1,3 +1,4 @@
+import type { EntityClass, FilterQuery } from '@mikro-orm/core';
 import type { Ctx } from '../../app/context';
 import { invalid, notFound } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
@@ -15,13 +16,12 @@ function parseId(id: unknown, path: string): string {
 }
 
 /**
- * A record by primary key: a plain `{id}` lookup is answered from the identity map when this
- * request already loaded it, so repeated lookups cost no statements. Another company's record
- * is reported exactly like a missing one.
+ * A record of the company by id. The company is part of the condition, not checked afterwards,
+ * so that every statement stays on one company's shard (docs/scaling.md); another company's
+ * record is reported exactly like a missing one.
  */
-async function byId<T extends { companyId: string }>(ctx: Ctx, entity: new () => T, companyId: string, id: string): Promise<T | null> {
-  const found = await ctx.em.findOne(entity as never, { id } as never) as T | null;
-  return found && found.companyId === companyId.toLowerCase() ? found : null;
+async function byId<T extends object>(ctx: Ctx, entity: EntityClass<T>, companyId: string, id: string): Promise<T | null> {
+  return ctx.em.findOne(entity, { id, companyId: companyId.toLowerCase() } as FilterQuery<T>);
 }
 
 /** A service of the company; 400 for a malformed id, 404 when it is not in the company. */
@@ -44,8 +44,8 @@ export async function getResourceInCompany(ctx: Ctx, companyId: string, resource
 export async function getTicketInService(ctx: Ctx, companyId: string, serviceId: unknown, ticketId: unknown, path = 'ticketID'): Promise<Ticket> {
   const service = await getServiceInCompany(ctx, companyId, serviceId);
   const id = parseId(ticketId, path);
-  const t = await byId(ctx, Ticket, companyId, id);
-  if (!t || t.serviceId !== service.id) throw notFound('ticket');
+  const t = await ctx.em.findOne(Ticket, { id, companyId: service.companyId, serviceId: service.id });
+  if (!t) throw notFound('ticket');
   return t;
 }
 

@@ -22,6 +22,9 @@ const TIMES = ['checkInTime', 'checkOutTime'] as const;
  * settings update). Rules that depend on the service type are checked on the merged result, so
  * a settings update cannot leave a fixed service without its duration (`type` null: the type
  * itself was invalid, only the shapes are checked).
+ *
+ * `currency` may stay unset: a service can be set up before it is priced, so the currency is
+ * required where a price is computed, not here.
  */
 export function mergeSettings(c: Check, prefix: string, current: ServiceSettings, raw: unknown, type: ServiceType | null): ServiceSettings {
   const at = (k: string) => (prefix ? `${prefix}.${k}` : k);

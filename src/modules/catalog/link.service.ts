@@ -92,8 +92,8 @@ async function linkInService(ctx: Ctx, companyId: string, serviceId: string, lin
   const c = new Check();
   const id = c.uuid('linkID', linkId, true);
   c.done('invalid link id');
-  const link = await ctx.em.findOne(ServiceResourceLink, { id: id! });
-  if (!link || link.companyId !== companyId || link.serviceId !== serviceId) throw notFound('service-resource link');
+  const link = await ctx.em.findOne(ServiceResourceLink, { id: id!, companyId, serviceId });
+  if (!link) throw notFound('service-resource link');
   return link;
 }
 

@@ -163,7 +163,7 @@ export async function updateProviderSettings(ctx: Ctx, companyId: string, provid
       ]);
     }
     if (!p) {
-      p = em.create(PaymentProviderSettings, { id: newId(), companyId: company.id, provider: name, createdAt: ctx.now, updatedAt: ctx.now });
+      p = em.create(PaymentProviderSettings, { id: newId(), companyId: company.id, provider: name, enableUrlTemplating: templating, createdAt: ctx.now, updatedAt: ctx.now });
     }
     Object.assign(p, urls, { enableUrlTemplating: templating, updatedAt: ctx.now });
     if (secret !== undefined) p.signingSecretEnc = secret === null ? null : encryptSecret(secret, ctx.deps.encryptionKey, secretContext(company.id, name));

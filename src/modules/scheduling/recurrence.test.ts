@@ -5,7 +5,6 @@ import {
   expandOccurrences,
   isOccurrence,
   parseRepeat,
-  parseTimestamp,
   splitSeries,
   truncateBefore,
   type SeriesSpec,
@@ -22,110 +21,6 @@ const NY = 'America/New_York';
 function expand(spec: SeriesSpec, from: string, to: string, limit?: number): string[] {
   return iso(expandOccurrences(spec, { from: t(from), to: t(to) }, limit));
 }
-
-function errorsOf(raw: unknown) {
-  const result = parseRepeat(raw);
-  expect(result.value).toBeUndefined();
-  return result.errors ?? [];
-}
-
-/** The messages about the rule, one per line. */
-function rruleError(rrule: string): string {
-  const errors = errorsOf({ rrule, timeZone: RIGA });
-  expect(errors.length).toBeGreaterThan(0);
-  expect(errors.every((e) => e.path === 'repeat.rrule')).toBe(true);
-  return errors.map((e) => e.message).join('\n');
-}
-
-describe('parseRepeat', () => {
-  it('accepts a rule with or without the RRULE: prefix and normalises it', () => {
-    const plain = parseRepeat({ rrule: 'FREQ=WEEKLY;BYDAY=MO', timeZone: RIGA });
-    const prefixed = parseRepeat({ rrule: ' rrule:freq=weekly;byday=mo; ', timeZone: RIGA });
-    expect(plain).toEqual({ value: { rrule: 'FREQ=WEEKLY;BYDAY=MO', timeZone: RIGA, until: null } });
-    expect(prefixed).toEqual(plain);
-  });
-
-  it('orders parts canonically and keeps UNTIL in the form given', () => {
-    const { value } = parseRepeat({ rrule: 'WKST=SU;BYSETPOS=-1;BYDAY=MO,TU,+2WE;UNTIL=20261231;INTERVAL=2;FREQ=MONTHLY', timeZone: NY });
-    expect(value?.rrule).toBe('FREQ=MONTHLY;INTERVAL=2;UNTIL=20261231;BYDAY=MO,TU,2WE;BYSETPOS=-1;WKST=SU');
-    expect(parseRepeat({ rrule: 'FREQ=DAILY;UNTIL=20261231T120000Z', timeZone: NY }).value?.rrule).toBe('FREQ=DAILY;UNTIL=20261231T120000Z');
-    expect(parseRepeat({ rrule: 'FREQ=DAILY;BYHOUR=17,8,8;BYMINUTE=0,30', timeZone: NY }).value?.rrule).toBe('FREQ=DAILY;BYHOUR=17,8;BYMINUTE=0,30');
-  });
-
-  it('parses until as an instant with its offset', () => {
-    const { value } = parseRepeat({ rrule: 'FREQ=DAILY', timeZone: RIGA, until: '2026-12-31T23:59:59+02:00' });
-    expect(value?.until).toBe(t('2026-12-31T21:59:59Z'));
-    expect(parseRepeat({ rrule: 'FREQ=DAILY', timeZone: RIGA, until: null }).value?.until).toBeNull();
-    expect(parseTimestamp('2026-06-01T10:00:00.250Z')).toBe(t('2026-06-01T10:00:00.250Z'));
-  });
-
-  it('rejects values that are not a repeat object', () => {
-    expect(errorsOf(null)).toEqual([{ path: 'repeat', message: expect.any(String) }]);
-    expect(errorsOf('FREQ=DAILY')).toHaveLength(1);
-    expect(parseRepeat([], 'input.repeat').errors?.[0].path).toBe('input.repeat');
-    expect(errorsOf({ timeZone: RIGA }).map((e) => e.path)).toEqual(['repeat.rrule']);
-  });
-
-  it('reports every bad field', () => {
-    const errors = errorsOf({ rrule: 'FREQ=FORTNIGHTLY', timeZone: 'Mars/Base', until: '2026-12-31T23:59:59' });
-    expect(errors.map((e) => e.path)).toEqual(['repeat.rrule', 'repeat.timeZone', 'repeat.until']);
-  });
-
-  it.each([
-    ['2026-12-31', 'date only'],
-    ['2026-02-30T10:00:00Z', 'no such day'],
-    ['2026-12-31T24:00:00Z', 'hour 24'],
-    ['2026-12-31T10:00:00+25:00', 'offset out of range'],
-    [1767225599000, 'a number'],
-  ])('rejects until %p (%s)', (until) => {
-    expect(errorsOf({ rrule: 'FREQ=DAILY', timeZone: RIGA, until }).map((e) => e.path)).toEqual(['repeat.until']);
-  });
-
-  it('rejects garbage', () => {
-    expect(rruleError('garbage')).toBe("invalid rule part 'garbage' (expected NAME=VALUE)\nFREQ is required");
-    expect(rruleError('')).toMatch(/empty/);
-    expect(rruleError('FREQ=DAILY;COUNT=abc')).toMatch(/COUNT must be an integer/);
-    expect(rruleError('FREQ=DAILY;BYDAY=XX')).toMatch(/BYDAY must list weekdays/);
-    expect(rruleError('FREQ=DAILY;BYHOUR=24')).toMatch(/BYHOUR/);
-    expect(rruleError('FREQ=DAILY;X-NAME=1')).toMatch(/unknown rule part 'X-NAME'/);
-    expect(rruleError('FREQ=DAILY;FREQ=WEEKLY')).toMatch(/more than once/);
-    expect(rruleError('FREQ=DAILY;UNTIL=2026-12-31')).toMatch(/UNTIL must be a date/);
-    expect(rruleError('FREQ=DAILY;UNTIL=20260230')).toMatch(/UNTIL must be a date/);
-    expect(rruleError('FREQ=DAILY\nFREQ=WEEKLY')).toMatch(/single RRULE line/);
-    expect(rruleError('FREQ=DAILY;'.repeat(60))).toMatch(/at most/);
-  });
-
-  it('rejects DTSTART and TZID inside the rule', () => {
-    expect(rruleError('DTSTART:20260101T090000Z\nRRULE:FREQ=DAILY')).toMatch(/must not contain DTSTART or TZID/);
-    expect(rruleError('FREQ=WEEKLY;DTSTART=20260101T090000Z')).toMatch(/DTSTART/);
-    expect(rruleError('DTSTART;TZID=Europe/Riga:20260101T090000')).toMatch(/DTSTART/);
-    expect(rruleError('FREQ=DAILY;TZID=Europe/Riga')).toMatch(/TZID/);
-  });
-
-  it('requires FREQ and rejects unsupported frequencies and parts', () => {
-    expect(rruleError('BYDAY=MO;COUNT=3')).toBe('FREQ is required');
-    expect(rruleError('FREQ=FORTNIGHTLY')).toMatch(/FREQ must be one of DAILY, WEEKLY, MONTHLY, YEARLY/);
-    expect(rruleError('FREQ=HOURLY')).toMatch(/FREQ=HOURLY is not supported: use FREQ=DAILY with BYHOUR/);
-    expect(rruleError('FREQ=YEARLY;BYWEEKNO=20')).toBe('BYWEEKNO is not supported');
-    expect(rruleError('FREQ=DAILY;BYSECOND=30')).toBe('BYSECOND is not supported');
-  });
-
-  it('rejects out-of-range and contradictory parts', () => {
-    expect(rruleError('FREQ=DAILY;COUNT=0')).toMatch(/COUNT must be an integer from 1 to 10000/);
-    expect(rruleError('FREQ=DAILY;COUNT=10001')).toMatch(/COUNT/);
-    expect(rruleError('FREQ=DAILY;INTERVAL=0')).toMatch(/INTERVAL must be an integer from 1/);
-    expect(rruleError('FREQ=MONTHLY;BYMONTHDAY=0')).toMatch(/BYMONTHDAY/);
-    expect(rruleError('FREQ=MONTHLY;BYMONTHDAY=32')).toMatch(/BYMONTHDAY/);
-    expect(rruleError('FREQ=DAILY;COUNT=3;UNTIL=20261231')).toBe('COUNT and UNTIL must not both be given');
-    expect(rruleError('FREQ=WEEKLY;BYDAY=1MO')).toMatch(/needs FREQ=MONTHLY or FREQ=YEARLY/);
-    expect(rruleError('FREQ=MONTHLY;BYDAY=6MO')).toMatch(/from -5 to 5/);
-    expect(rruleError('FREQ=MONTHLY;BYDAY=0MO')).toMatch(/BYDAY must list weekdays/);
-    expect(rruleError('FREQ=WEEKLY;BYMONTHDAY=1')).toMatch(/must not be used with FREQ=WEEKLY/);
-    expect(rruleError('FREQ=MONTHLY;BYSETPOS=1')).toMatch(/BYSETPOS needs another/);
-    expect(rruleError('FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30')).toBe('BYMONTH and BYMONTHDAY never coincide');
-    expect(parseRepeat({ rrule: 'FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29', timeZone: RIGA }).errors).toBeUndefined();
-  });
-});
 
 describe('expandOccurrences in local wall time', () => {
   // Monday 2026-03-16 09:00 EET; Riga moves to EEST on 2026-03-29 and back on 2026-10-25.
@@ -334,31 +229,30 @@ describe('unbounded rules far from their start', () => {
 });
 
 describe('agreement with rrule (UTC, where wall time and instant coincide)', () => {
-  // Windows cross the boundaries of the proxy-year runs (2047/2048, 2099/2100/2101).
+  // The windows cross the seams between the runs of years evaluated together, 2100 included.
   const cases: Array<[string, string]> = [
     ['FREQ=DAILY', '2026-03-06T09:00:00Z'],
     ['FREQ=DAILY;INTERVAL=3;BYHOUR=8,17;BYMINUTE=0,30', '2026-03-06T08:00:00Z'],
+    ['FREQ=DAILY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO', '2044-02-29T10:00:00Z'],
     ['FREQ=WEEKLY;INTERVAL=2;BYDAY=MO,TH', '2026-03-16T09:00:00Z'],
     ['FREQ=WEEKLY;INTERVAL=3;BYDAY=SA,SU;WKST=SU', '2026-03-01T12:00:00Z'],
+    ['FREQ=WEEKLY;BYDAY=MO,WE,FR;BYSETPOS=-1', '2026-03-20T12:00:00Z'],
     ['FREQ=MONTHLY;BYDAY=-1FR', '2026-01-30T18:00:00Z'],
     ['FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1', '2026-01-30T18:00:00Z'],
     ['FREQ=MONTHLY;INTERVAL=5;BYMONTHDAY=31,-1', '2026-01-31T07:00:00Z'],
     ['FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29', '2028-02-29T10:00:00Z'],
     ['FREQ=YEARLY;BYDAY=20MO', '2026-05-18T10:00:00Z'],
+    ['FREQ=YEARLY;BYDAY=-1SU', '2026-12-27T10:00:00Z'],
     ['FREQ=YEARLY;INTERVAL=3;BYMONTH=1,7;BYDAY=1SU', '2026-01-04T10:00:00Z'],
-    ['FREQ=DAILY;BYMONTH=2;BYMONTHDAY=29;BYDAY=MO', '2044-02-29T10:00:00Z'],
-  ];
-  const windows = [
-    ['2026-01-01T00:00:00Z', '2026-12-31T00:00:00Z'],
-    ['2047-06-01T00:00:00Z', '2048-09-01T00:00:00Z'],
-    ['2098-11-01T00:00:00Z', '2101-03-01T00:00:00Z'],
   ];
 
   it.each(cases)('%s', (rrule, start) => {
     const reference = new RRule({ ...RRule.parseString(rrule), dtstart: new Date(start) });
-    for (const [from, to] of windows) {
-      const expected = reference.between(new Date(from), new Date(to), true).map((d) => d.getTime()).filter((ms) => ms < t(to));
-      expect(expandOccurrences({ rrule, timeZone: 'UTC', start: t(start) }, { from: t(from), to: t(to) })).toEqual(expected);
+    const windows = [['2026-01-01', '2031-01-01'], ['2095-06-01', '2106-01-01']];
+    if (!rrule.startsWith('FREQ=DAILY')) windows.push(['2026-01-01', '2230-01-01']);
+    for (const [from, to] of windows.map((w) => w.map((d) => t(`${d}T00:00:00Z`)))) {
+      const expected = reference.between(new Date(from), new Date(to), true).map((d) => d.getTime()).filter((ms) => ms < to);
+      expect(expandOccurrences({ rrule, timeZone: 'UTC', start: t(start) }, { from, to }, 100_000)).toEqual(expected);
     }
   });
 });
@@ -416,6 +310,7 @@ describe('series edits', () => {
     const early = { ...weekly, rrule: 'FREQ=WEEKLY;UNTIL=20260324' };
     expect(truncateBefore(early, t('2026-04-06T06:00:00Z'))?.rrule).toBe('FREQ=WEEKLY;UNTIL=20260324');
     expect(truncateBefore(weekly, weekly.start)).toBeNull();
+    expect(truncateBefore({ ...weekly, exdates: [weekly.start] }, t('2026-03-23T07:00:00Z'))).toBeNull();
   });
 
   it('splitSeries divides the occurrences without loss or overlap', () => {
@@ -451,24 +346,10 @@ describe('series edits', () => {
   });
 });
 
-describe('independence from the process time zone', () => {
-  const original = process.env.TZ;
-  afterAll(() => {
-    process.env.TZ = original;
-  });
-
-  it('gives the same instants whatever TZ the process runs in', () => {
-    const specs: SeriesSpec[] = [
-      { rrule: 'FREQ=WEEKLY;BYDAY=MO', timeZone: RIGA, start: t('2026-03-16T07:00:00Z') },
-      { rrule: 'FREQ=DAILY;BYHOUR=2,3;BYMINUTE=30', timeZone: NY, start: t('2026-03-07T07:30:00Z') },
-      { rrule: 'FREQ=MONTHLY;BYDAY=-1SU;UNTIL=20261231', timeZone: 'Asia/Kolkata', start: t('2026-01-25T04:30:00Z') },
-    ];
-    const run = () => specs.map((spec) => expandOccurrences(spec, { from: t('2026-01-01T00:00:00Z'), to: t('2027-01-01T00:00:00Z') }));
-    const results = ['UTC', 'America/New_York', 'Asia/Kolkata', 'Pacific/Chatham', 'America/Sao_Paulo'].map((zone) => {
-      process.env.TZ = zone;
-      return run();
-    });
-    for (const result of results) expect(result).toEqual(results[0]);
-    expect(results[0][0]).toHaveLength(42);
+describe('stored values', () => {
+  it('refuses an invalid stored rule or zone', () => {
+    const window = { from: 0, to: t('2026-01-01T00:00:00Z') };
+    expect(() => expandOccurrences({ rrule: 'FREQ=HOURLY', timeZone: RIGA, start: 0 }, window)).toThrow(RangeError);
+    expect(() => expandOccurrences({ rrule: 'FREQ=DAILY', timeZone: 'Mars/Base', start: 0 }, window)).toThrow(RangeError);
   });
 });

@@ -113,6 +113,9 @@ export async function updateSlot(ctx: Ctx, companyId: string, serviceId: string,
   const newResourceId = c.uuid('newResourceID', input.newResourceID);
   if (input.newRepeat !== undefined && input.newRepeat !== null && strategy === 'single') {
     c.fail('newRepeat', 'needs updateStrategy upcoming: a single occurrence does not repeat');
+  } else if (at !== undefined) {
+    // Shape problems are reported before looking for the occurrence; its series' zone is the default applied below.
+    checkRepeat(c, 'newRepeat', input.newRepeat, company.timeZone, newStart ?? at);
   }
   c.done('invalid slot update');
   if (newResourceId) await linkedResourceOf(ctx, company.id, service.id, newResourceId, 'newResourceID');

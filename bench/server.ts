@@ -1,0 +1,56 @@
+import 'reflect-metadata';
+import { mkdtempSync, chmodSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import type { AddressInfo } from 'node:net';
+import { loadConfig } from '../src/config/env';
+import { createOrm } from '../src/db/orm';
+import { startEmbeddedPostgres } from '../src/db/embedded';
+import { buildServer } from '../src/app/server';
+import { createMerchant } from '../src/modules/company/apikey.service';
+import type { AppDeps } from '../src/app/context';
+
+/**
+ * A real server for benchmarks: DATABASE_URL when set (a fresh database is not created), else
+ * an embedded PostgreSQL in a temporary directory. Rate limiting is off; logging is silent.
+ */
+export async function startBenchServer(): Promise<{ base: string; key: string; deps: AppDeps; databaseUrl: string; stop(): Promise<void> }> {
+  let url = process.env.DATABASE_URL;
+  let embedded: { stop(): Promise<void> } | null = null;
+  if (!url) {
+    const parent = mkdtempSync(join(tmpdir(), 'booking-bench-'));
+    chmodSync(parent, 0o755);
+    const db = await startEmbeddedPostgres({ dir: join(parent, 'pg'), database: 'bench', persistent: false });
+    embedded = db;
+    url = db.url;
+  }
+  const config = { ...loadConfig({ RATE_LIMIT_PER_SECOND: '0', LOG_LEVEL: 'silent', DATA_DIR: join(tmpdir(), 'booking-bench-data'), JWT_SECRET: 'bench-jwt-secret-0123456789abcdefghijklmn' }), dbPoolMax: 20 };
+  const orm = await createOrm(url, { migrate: true, poolMax: config.dbPoolMax });
+  const deps: AppDeps = { config, orm, clock: { now: () => Date.now() }, log: pino({ level: 'silent' }), encryptionKey: Buffer.alloc(32, 1), jwtKey: new TextEncoder().encode(config.jwtSecret!) };
+  const app = await buildServer(deps, { logger: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { secret } = await createMerchant(orm.em.fork() as never, 'Bench');
+  return {
+    base: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
+    key: secret,
+    deps,
+    databaseUrl: url,
+    async stop() {
+      await app.close();
+      await orm.close(true);
+      await embedded?.stop();
+    },
+  };
+}
+
+export async function sqlStatements(base: string): Promise<number> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const m = /^db_statements_total (\d+)/m.exec(text);
+  return m ? Number(m[1]) : NaN;
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}

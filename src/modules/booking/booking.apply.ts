@@ -1,0 +1,119 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Ctx } from '../../app/context';
+import { conflict, DomainError } from '../../shared/errors';
+import { formatTimestamp } from '../../shared/time';
+import { Booking } from './booking.entity';
+import { insertStatusChange, isTimeConflict, occupiedRange, occupy, occupyAny, releaseCapacity, releaseOccupancy, takeCapacity, ticketCounts, unavailable, usesCapacity } from './booking.hold';
+import { holds, transition } from './status';
+import type { Placement } from './booking.write';
+
+/**
+ * Applies changes to existing bookings in one transaction: the rows are locked and compared
+ * with what the change was computed from (a concurrent change is a 409 and nothing happens),
+ * released holds go first and new holds are taken after, so a series moved by an offset may
+ * land on its own old time.
+ */
+
+export interface BookingChange {
+  before: Booking;
+  after: Booking;
+  /** the time the booking holds from now on, when it is re-taken */
+  retake?: Placement;
+  /** metadata recorded on the status change row */
+  statusMeta?: Record<string, unknown>;
+}
+
+/** A detached copy to compute changes on. */
+export function copyOf(b: Booking): Booking {
+  return Object.assign(new Booking(), b, { metaData: structuredClone(b.metaData ?? {}), tickets: { ...(b.tickets ?? {}) }, relatedResourceIds: [...(b.relatedResourceIds ?? [])] });
+}
+
+interface Locked {
+  id: string;
+  status: string;
+  resource_id: string;
+  start_time: Date;
+  end_time: Date | null;
+  spots: number;
+  meta_data_version: number;
+  updated_at: Date;
+}
+
+const same = (a: Date | null, b: Date | null): boolean => (a === null ? b === null : b !== null && new Date(a).getTime() === b.getTime());
+
+async function lockUnchanged(em: EntityManager, companyId: string, befores: Booking[]): Promise<void> {
+  const rows = await em.execute<Locked[]>(
+    `select id, status, resource_id, start_time, end_time, spots, meta_data_version, updated_at from booking
+      where company_id = ? and id = any(?::uuid[]) order by id for update`,
+    [companyId, `{${befores.map((b) => b.id).join(',')}}`],
+  );
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  for (const b of befores) {
+    const r = byId.get(b.id);
+    const unchanged = r && r.status === b.status && r.resource_id === b.resourceId && same(r.start_time, b.startTime) && same(r.end_time, b.endTime)
+      && r.spots === b.spots && r.meta_data_version === b.metaDataVersion && same(r.updated_at, b.updatedAt);
+    if (!unchanged) throw conflict('the booking was changed by another request; reload it and retry');
+  }
+}
+
+async function release(em: EntityManager, b: Booking): Promise<void> {
+  if (usesCapacity(b.type)) {
+    await releaseCapacity(em, { companyId: b.companyId, serviceId: b.serviceId, resourceId: b.resourceId, start: b.startTime.getTime() }, b.spots, ticketCounts(b.tickets));
+  } else {
+    await releaseOccupancy(em, b.companyId, b.id);
+  }
+}
+
+async function take(em: EntityManager, b: Booking, p: Placement): Promise<void> {
+  if (usesCapacity(b.type)) {
+    if (!p.capacity) throw unavailable('no capacity rule applies to this time');
+    await takeCapacity(em, { companyId: b.companyId, serviceId: b.serviceId, resourceId: b.resourceId, start: b.startTime.getTime() }, b.spots, p.ticketCounts, p.capacity);
+    return;
+  }
+  const range = occupiedRange(b.startTime.getTime(), b.endTime ? b.endTime.getTime() : null, b.bufferBeforeSec, b.bufferAfterSec);
+  await occupy(em, b.companyId, b.id, [{ id: b.resourceId, source: 'booking' }, ...p.related.all.map((id) => ({ id, source: 'related_resource' as const }))], range);
+  b.relatedResourceIds = [...p.related.all];
+  if (p.related.any.length) b.relatedResourceIds.push(await occupyAny(em, b.companyId, b.id, p.related.any, range));
+}
+
+async function writeRow(em: EntityManager, b: Booking, now: Date): Promise<void> {
+  await em.execute(
+    `update booking set resource_id = ?, status = ?, start_time = ?::timestamptz, end_time = ?::timestamptz, duration_sec = ?, spots = ?, tickets = ?::jsonb,
+       price = ?, currency = ?, related_resource_ids = ?::jsonb, refund_percent = ?, buffer_before_sec = ?, buffer_after_sec = ?, meta_data = ?::jsonb,
+       meta_data_version = ?, updated_at = ?::timestamptz
+     where company_id = ? and id = ?`,
+    [b.resourceId, b.status, b.startTime.toISOString(), b.endTime ? b.endTime.toISOString() : null, b.durationSec, b.spots, JSON.stringify(b.tickets ?? {}),
+      b.price, b.currency, JSON.stringify(b.relatedResourceIds ?? []), b.refundPercent, b.bufferBeforeSec, b.bufferAfterSec, JSON.stringify(b.metaData ?? {}),
+      b.metaDataVersion, now.toISOString(), b.companyId, b.id],
+    'run',
+  );
+  b.updatedAt = now;
+}
+
+/** Commits every change or none; a time conflict names the booking's new start in `details`. */
+export async function applyChanges(ctx: Ctx, changes: BookingChange[]): Promise<void> {
+  if (!changes.length) return;
+  const companyId = changes[0].before.companyId;
+  await ctx.em.transactional(async (tx) => {
+    const em = tx as EntityManager;
+    await lockUnchanged(em, companyId, changes.map((c) => c.before));
+    for (const c of changes) {
+      if (c.before.status !== c.after.status) transition(c.before.status, c.after.status);
+      if (holds(c.before.status) && (!holds(c.after.status) || c.retake)) await release(em, c.before);
+    }
+    for (const c of changes) {
+      if (!holds(c.after.status) || !c.retake) continue;
+      try {
+        await take(em, c.after, c.retake);
+      } catch (err) {
+        if (!isTimeConflict(err) && !(err instanceof DomainError && err.code === 'time_unavailable')) throw err;
+        const at = formatTimestamp(c.after.startTime)!;
+        throw unavailable(err instanceof DomainError ? err.message : `${at} is not available`, [{ path: 'startTime', message: `${at} is not available` }]);
+      }
+    }
+    for (const c of changes) {
+      await writeRow(em, c.after, ctx.now);
+      if (c.before.status !== c.after.status) await insertStatusChange(em, companyId, c.after.id, c.before.status, c.after.status, ctx.now, c.statusMeta ?? {});
+    }
+  });
+}

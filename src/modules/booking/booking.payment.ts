@@ -1,0 +1,89 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Ctx } from '../../app/context';
+import { isUuid } from '../../shared/ids';
+import { startPayment } from '../payment/payment.api';
+import type { ServiceType } from '../pricing/engine/types';
+import type { BookedTicket } from './booking.entity';
+import { insertStatusChange, releaseCapacity, releaseOccupancy, ticketCounts, usesCapacity } from './booking.hold';
+import { transition, type BookingStatus } from './status';
+
+/** How bookings and payments meet: starting a booking's payment, and settling bookings once it ends. */
+
+export type PaymentOutcome = 'paid' | 'failed' | 'cancelled' | 'expired';
+
+export interface BookingPaymentInput {
+  companyId: string;
+  bookingId: string;
+  clientId: string | null;
+  email: string | null;
+  amount: number;
+  currency: string;
+  taxInclusive: boolean;
+  taxRate: number;
+  description: string | null;
+}
+
+/**
+ * Starts the payment of a client's booking inside the booking's transaction. Null when the
+ * company takes no payments (the booking then follows its bookingPolicy).
+ */
+export async function startBookingPayment(ctx: Ctx, em: EntityManager, p: BookingPaymentInput): Promise<{ transactionId: string; paymentURL: string } | null> {
+  return startPayment(ctx, em, {
+    companyId: p.companyId,
+    clientId: p.clientId,
+    email: p.email,
+    itemType: 'booking',
+    itemIDs: [p.bookingId],
+    perItemAmounts: { [p.bookingId]: p.amount },
+    amount: p.amount,
+    currency: p.currency,
+    taxInclusive: p.taxInclusive,
+    taxRate: p.taxRate,
+    description: p.description,
+  });
+}
+
+interface Row {
+  id: string;
+  status: BookingStatus;
+  booking_policy: 'instant' | 'manual';
+  type: ServiceType;
+  service_id: string;
+  resource_id: string;
+  start_time: Date | string;
+  spots: number;
+  tickets: Record<string, BookedTicket> | string;
+}
+
+/**
+ * Applies a payment's outcome to its bookings, in the caller's transaction: `paid` confirms an
+ * instant booking (a manual one stays pending for the merchant), any other outcome fails the
+ * booking and gives its time and capacity back. Only bookings still pending change; the rows
+ * are locked first so a concurrent cancel and a settlement cannot both win.
+ */
+export async function settleBookings(em: EntityManager, companyId: string, bookingIds: readonly string[], outcome: PaymentOutcome, now: Date): Promise<void> {
+  const ids = [...new Set(bookingIds.filter(isUuid).map((id) => id.toLowerCase()))];
+  if (!ids.length) return;
+  const rows = await em.execute<Row[]>(
+    `select id, status, booking_policy, type, service_id, resource_id, start_time, spots, tickets from booking
+      where company_id = ? and id = any(?::uuid[]) order by id for update`,
+    [companyId, `{${ids.join(',')}}`],
+  );
+  for (const b of rows) {
+    if (b.status !== 'pending') continue;
+    const to: BookingStatus | null = outcome === 'paid' ? (b.booking_policy === 'instant' ? 'confirmed' : null) : 'failed';
+    if (!to) continue;
+    const t = transition(b.status, to);
+    if (t.releases) {
+      if (usesCapacity(b.type)) {
+        const tickets = typeof b.tickets === 'string' ? JSON.parse(b.tickets) : b.tickets;
+        const start = new Date(b.start_time).getTime();
+        await releaseCapacity(em, { companyId, serviceId: b.service_id, resourceId: b.resource_id, start }, b.spots, ticketCounts(tickets));
+      } else {
+        await releaseOccupancy(em, companyId, b.id);
+      }
+    }
+    await em.execute('update booking set status = ?, updated_at = ?::timestamptz where company_id = ? and id = ?', [to, now.toISOString(), companyId, b.id], 'run');
+    await insertStatusChange(em, companyId, b.id, b.status, to, now, { payment: outcome });
+  }
+}

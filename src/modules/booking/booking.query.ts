@@ -1,0 +1,203 @@
+import type { Ctx } from '../../app/context';
+import { companyForMerchant } from '../../app/access';
+import { invalid, notFound } from '../../shared/errors';
+import { isUuid } from '../../shared/ids';
+import { parsePage } from '../../shared/pagination';
+import { formatTimestamp } from '../../shared/time';
+import { Check } from '../../shared/validate';
+import { Resource, Service, Ticket } from '../catalog/catalog.entity';
+import { resourceJson, serviceJson, ticketJson, type ResourceJson, type ServiceJson, type TicketJson } from '../catalog/catalog.json';
+import { loadClients } from '../client/client.lookup';
+import { clientJson, type ClientJson } from '../client/client.service';
+import { isOccurrence } from '../scheduling/recurrence';
+import { Slot } from '../scheduling/scheduling.entity';
+import { slotJson, type SlotJson } from '../scheduling/slot.input';
+import { Booking, BookingStatusChange } from './booking.entity';
+import { usesCapacity } from './booking.hold';
+import { bookingJson, type BlockedTimeJson, type BookingJson } from './booking.json';
+
+export const BOOKINGS_MAX_LIMIT = 100;
+
+/** A booking of the company (a detached copy: changes go through SQL in a transaction). 400 malformed id, 404 elsewhere. */
+export async function findBooking(ctx: Ctx, companyId: string, id: unknown): Promise<Booking> {
+  if (!isUuid(id)) throw invalid('booking id must be a UUID', [{ path: 'bookingID', message: 'must be a UUID' }]);
+  const b = await ctx.em.findOne(Booking, { id: id.toLowerCase(), companyId }, { disableIdentityMap: true });
+  if (!b) throw notFound('booking');
+  return b;
+}
+
+/** Status changes of the bookings, oldest first, in one statement. */
+export async function changesOf(ctx: Ctx, companyId: string, ids: string[]): Promise<Map<string, BookingStatusChange[]>> {
+  const out = new Map<string, BookingStatusChange[]>();
+  if (!ids.length) return out;
+  const rows = await ctx.em.find(BookingStatusChange, { companyId, bookingId: { $in: ids } }, { orderBy: { seq: 'asc' }, disableIdentityMap: true });
+  for (const r of rows) {
+    const list = out.get(r.bookingId);
+    if (list) list.push(r);
+    else out.set(r.bookingId, [r]);
+  }
+  return out;
+}
+
+/** The admin Booking of a stored booking, with its client, service and resource embedded. */
+export async function adminJsonOf(ctx: Ctx, b: Booking): Promise<BookingJson> {
+  const [changes, service, resource, clients] = await Promise.all([
+    changesOf(ctx, b.companyId, [b.id]),
+    ctx.em.findOne(Service, { id: b.serviceId }),
+    ctx.em.findOne(Resource, { id: b.resourceId }),
+    b.clientId ? loadClients(ctx, b.companyId, [b.clientId]) : Promise.resolve(new Map()),
+  ]);
+  const client = b.clientId ? clients.get(b.clientId) : null;
+  return bookingJson(b, ctx.deps.jwtKey, changes.get(b.id) ?? [], {
+    service: service ? serviceJson(service) : null,
+    resource: resource ? resourceJson(resource) : null,
+    client: client ? clientJson(client) : null,
+  });
+}
+
+/** Admin: one booking. */
+export async function getBooking(ctx: Ctx, companyId: string, id: unknown): Promise<BookingJson> {
+  const company = await companyForMerchant(ctx, companyId, 'bookings.read');
+  return adminJsonOf(ctx, await findBooking(ctx, company.id, id));
+}
+
+export interface BookingFilter {
+  clientID?: unknown;
+  from?: unknown;
+  to?: unknown;
+  includeFailures?: unknown;
+  resourceIDs?: unknown;
+  serviceIDs?: unknown;
+  limit?: unknown;
+  offset?: unknown;
+}
+
+export interface BookingPageJson {
+  blockedTimes: BlockedTimeJson[];
+  bookings: BookingJson[];
+  clients: ClientJson[];
+  resources: ResourceJson[];
+  services: ServiceJson[];
+  slots: SlotJson[];
+  tickets: TicketJson[];
+  limit: number;
+  offset: number;
+  total: number;
+}
+
+/** A comma-separated query value (REST) or a list (GraphQL). */
+function idList(c: Check, path: string, raw: unknown): string[] | undefined {
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',').map((s) => s.trim()).filter(Boolean) : raw;
+  return c.uuids(path, list);
+}
+
+function flag(c: Check, path: string, raw: unknown): boolean {
+  if (raw === undefined || raw === null || raw === '') return false;
+  if (raw === true || raw === 'true') return true;
+  if (raw === false || raw === 'false') return false;
+  c.fail(path, 'must be true or false');
+  return false;
+}
+
+const arr = (ids: readonly string[]): string => `{${ids.join(',')}}`;
+
+function where(companyId: string, f: BookingFilter): { sql: string; params: unknown[] } {
+  const c = new Check();
+  const clientId = f.clientID === '' ? undefined : c.uuid('clientID', f.clientID);
+  const from = c.timestamp('from', f.from);
+  const to = c.timestamp('to', f.to);
+  const includeFailures = flag(c, 'includeFailures', f.includeFailures);
+  const resourceIds = idList(c, 'resourceIDs', f.resourceIDs);
+  const serviceIds = idList(c, 'serviceIDs', f.serviceIDs);
+  if (from !== undefined && to !== undefined && to <= from) c.fail('to', 'must be after from');
+  c.done('invalid booking filter');
+  const parts = ['company_id = ?'];
+  const params: unknown[] = [companyId];
+  if (clientId) parts.push('client_id = ?') && params.push(clientId);
+  if (from !== undefined) parts.push('(end_time is null or end_time > ?::timestamptz)') && params.push(new Date(from).toISOString());
+  if (to !== undefined) parts.push('start_time < ?::timestamptz') && params.push(new Date(to).toISOString());
+  if (!includeFailures) parts.push(`status not in ('rejected', 'failed')`);
+  if (resourceIds?.length) {
+    parts.push('(resource_id = any(?::uuid[]) or jsonb_exists_any(related_resource_ids, ?::text[]))');
+    params.push(arr(resourceIds), arr(resourceIds));
+  }
+  if (serviceIds?.length) parts.push('service_id = any(?::uuid[])') && params.push(arr(serviceIds));
+  return { sql: parts.join(' and '), params };
+}
+
+/**
+ * Admin: a page of bookings ordered by startTime then id, with each referenced client,
+ * service, resource, ticket and slot listed once and the related-resource blocked times. The
+ * statements are a fixed set (page, count, one per side list), run in parallel.
+ */
+export async function listBookings(ctx: Ctx, companyId: string, f: BookingFilter): Promise<BookingPageJson> {
+  const company = await companyForMerchant(ctx, companyId, 'bookings.read');
+  const page = parsePage({ limit: f.limit, offset: f.offset }, BOOKINGS_MAX_LIMIT);
+  const w = where(company.id, f);
+  const conn = ctx.em.getConnection();
+  const [rows, counted] = await Promise.all([
+    conn.execute<Record<string, unknown>[]>(`select * from booking where ${w.sql} order by start_time, id limit ? offset ?`, [...w.params, page.limit, page.offset]),
+    conn.execute<{ n: string }[]>(`select count(*) as n from booking where ${w.sql}`, w.params),
+  ]);
+  const bookings = rows.map((r) => ctx.em.map(Booking, r));
+  const side = await sideLists(ctx, company.id, bookings);
+  const clients = new Map(side.clients.map((c) => [c.id, c]));
+  const services = new Map(side.services.map((s) => [s.id, s]));
+  const resources = new Map(side.resources.map((r) => [r.id, r]));
+  const { changes, ...lists } = side;
+  return {
+    ...lists,
+    bookings: bookings.map((b) => bookingJson(b, ctx.deps.jwtKey, changes.get(b.id) ?? [], {
+      client: b.clientId ? clients.get(b.clientId) ?? null : null,
+      service: services.get(b.serviceId) ?? null,
+      resource: resources.get(b.resourceId) ?? null,
+    })),
+    limit: page.limit,
+    offset: page.offset,
+    total: Number(counted[0]?.n ?? 0),
+  };
+}
+
+async function sideLists(ctx: Ctx, companyId: string, bookings: Booking[]) {
+  const ids = bookings.map((b) => b.id);
+  const uniq = (xs: (string | null)[]) => [...new Set(xs.filter((x): x is string => !!x))];
+  const serviceIds = uniq(bookings.map((b) => b.serviceId));
+  const resourceIds = uniq(bookings.flatMap((b) => [b.resourceId, ...(b.relatedResourceIds ?? [])]));
+  const ticketIds = uniq(bookings.flatMap((b) => Object.keys(b.tickets ?? {})));
+  const slotted = bookings.filter((b) => usesCapacity(b.type));
+  const none = <T>(): Promise<T[]> => Promise.resolve([]);
+  const opts = { disableIdentityMap: true } as const;
+  const [changes, clients, services, resources, tickets, slots, blocked] = await Promise.all([
+    changesOf(ctx, companyId, ids),
+    loadClients(ctx, companyId, uniq(bookings.map((b) => b.clientId))),
+    serviceIds.length ? ctx.em.find(Service, { companyId, id: { $in: serviceIds } }, { ...opts, orderBy: { name: 'asc', id: 'asc' } }) : none<Service>(),
+    resourceIds.length ? ctx.em.find(Resource, { companyId, id: { $in: resourceIds } }, { ...opts, orderBy: { name: 'asc', id: 'asc' } }) : none<Resource>(),
+    ticketIds.length ? ctx.em.find(Ticket, { companyId, id: { $in: ticketIds } }, { ...opts, orderBy: { name: 'asc', id: 'asc' } }) : none<Ticket>(),
+    slotted.length
+      ? ctx.em.find(Slot, { companyId, serviceId: { $in: uniq(slotted.map((b) => b.serviceId)) }, $or: [{ resourceId: null }, { resourceId: { $in: uniq(slotted.map((b) => b.resourceId)) } }] }, { ...opts, orderBy: { startTime: 'asc', id: 'asc' } })
+      : none<Slot>(),
+    ids.length
+      ? ctx.em.getConnection().execute<{ id: string; booking_id: string; resource_id: string; s: Date | null; e: Date | null }[]>(
+        `select id, booking_id, resource_id, lower(during) as s, upper(during) as e from booking_occupancy
+          where company_id = ? and booking_id = any(?::uuid[]) and source = 'related_resource' order by lower(during), resource_id`, [companyId, arr(ids)])
+      : none<{ id: string; booking_id: string; resource_id: string; s: Date | null; e: Date | null }>(),
+  ]);
+  return {
+    changes,
+    clients: [...clients.values()].sort((a, b) => a.email.localeCompare(b.email) || a.id.localeCompare(b.id)).map(clientJson),
+    services: services.map(serviceJson),
+    resources: resources.map(resourceJson),
+    tickets: tickets.map(ticketJson),
+    slots: slots.filter((s) => slotted.some((b) => slotHolds(s, b))).map((s) => slotJson(s)),
+    blockedTimes: blocked.map((o) => ({ id: o.id, bookingID: o.booking_id, resourceID: o.resource_id, startTime: formatTimestamp(o.s), endTime: formatTimestamp(o.e), source: 'related_resource' as const })),
+  };
+}
+
+/** True when booking `b` sits at an occurrence of slot `s`. */
+function slotHolds(s: Slot, b: Booking): boolean {
+  if (s.serviceId !== b.serviceId || (s.resourceId !== null && s.resourceId !== b.resourceId)) return false;
+  const at = b.startTime.getTime();
+  if (!s.rrule || !s.timeZone) return s.startTime.getTime() === at;
+  return isOccurrence({ rrule: s.rrule, timeZone: s.timeZone, until: s.until ? s.until.getTime() : null, start: s.startTime.getTime(), exdates: s.exdates ?? [] }, at);
+}

@@ -1,0 +1,11 @@
+import type { AppModule } from '../../app/module';
+import { Booking, BookingOccupancy, BookingStatusChange, IdempotencyKey, SlotUsage } from './booking.entity';
+import { BookingResolver, ClientBookingResolver } from './booking.resolver';
+import { bookingRoutes } from './booking.routes';
+
+export const bookingModule: AppModule = {
+  name: 'booking',
+  entities: [Booking, BookingStatusChange, BookingOccupancy, SlotUsage, IdempotencyKey],
+  resolvers: [BookingResolver, ClientBookingResolver],
+  routes: bookingRoutes,
+};

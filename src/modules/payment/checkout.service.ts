@@ -1,0 +1,77 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Ctx } from '../../app/context';
+import { conflict, invalid, notFound } from '../../shared/errors';
+import { isUuid } from '../../shared/ids';
+import { Check } from '../../shared/validate';
+import { checkoutPage, completedPage, type CheckoutView } from './checkout.html';
+import { PaymentTransaction } from './payment.entity';
+import { CHECKOUT_OUTCOMES, OUTCOME_EVENT, OUTCOME_SETTLEMENT, transitionPayment, type CheckoutOutcome } from './payment.status';
+import { renderFor } from './redirects';
+import { settleItems } from './settlement';
+import { loadRedirectSettings } from './settings.service';
+
+export type CheckoutAnswer = { kind: 'redirect'; location: string } | { kind: 'page'; html: string };
+
+function view(tx: PaymentTransaction): CheckoutView {
+  return { id: tx.id, amount: tx.amount, currency: tx.currency, status: tx.status, description: tx.purchaseName };
+}
+
+/** A transaction of the test provider by id; the id is the capability, so nothing else is checked. */
+async function testTransaction(em: EntityManager, id: string, lock: boolean): Promise<PaymentTransaction> {
+  if (!isUuid(id)) throw invalid('transaction id must be a UUID', [{ path: 'transactionID', message: 'must be a UUID' }]);
+  const tx = await em.findOne(PaymentTransaction, { id: id.toLowerCase() }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true } : {});
+  if (!tx || tx.providerType !== 'test') throw notFound('payment transaction');
+  return tx;
+}
+
+/** The hosted checkout page of a test-provider transaction. */
+export async function testCheckoutPage(ctx: Ctx, id: string): Promise<string> {
+  const tx = await testTransaction(ctx.em, id, false);
+  return checkoutPage(view(tx), `/v1/payments/test-checkout/${tx.id}/complete`);
+}
+
+/**
+ * Settles a test-provider transaction as a provider webhook would: under a row lock, the
+ * transaction and its bookings change in one database transaction. A transaction that is no
+ * longer pending is 409; one past its expiry is expired (and its bookings failed) and is 409.
+ * Answers the company's redirect URL for the outcome, templated and signed per the preferred
+ * provider's settings, or a small page when none is configured.
+ */
+export async function completeTestCheckout(ctx: Ctx, id: string, input: { outcome?: unknown }): Promise<CheckoutAnswer> {
+  const c = new Check();
+  const outcome = c.oneOf<CheckoutOutcome>('outcome', input?.outcome, CHECKOUT_OUTCOMES, true);
+  c.done('invalid checkout outcome');
+  const now = ctx.now;
+  const settled = await ctx.em.transactional(async (em) => {
+    const tx = await testTransaction(em as EntityManager, id, true);
+    if (tx.status !== 'pending') return { tx, refused: `the payment is already ${tx.status.replace('_', ' ')}` };
+    if (tx.expiresAt && tx.expiresAt.getTime() <= now.getTime()) {
+      // The sweeper had not reached it yet; expiring it here keeps the bookings' outcome the same.
+      tx.status = transitionPayment(tx.status, 'expire');
+      tx.updatedAt = now;
+      await settleItems(em as EntityManager, tx, 'expired', now);
+      return { tx, refused: 'the payment has expired' };
+    }
+    tx.status = transitionPayment(tx.status, OUTCOME_EVENT[outcome!]);
+    tx.updatedAt = now;
+    await settleItems(em as EntityManager, tx, OUTCOME_SETTLEMENT[outcome!], now);
+    return { tx, refused: null };
+  });
+  if (settled.refused) throw conflict(settled.refused);
+  const tx = settled.tx;
+
+  const { provider } = await loadRedirectSettings(ctx.em, tx.companyId);
+  if (provider) {
+    let rendered;
+    try {
+      rendered = renderFor(ctx.deps, provider, outcome!, tx, now);
+    } catch {
+      rendered = { ok: false as const, code: 'secret', message: 'the signing secret cannot be read' };
+    }
+    if (rendered?.ok) return { kind: 'redirect', location: rendered.url };
+    // The payment is settled either way; a broken redirect must not hide that from the client.
+    if (rendered) ctx.log.warn({ transactionId: tx.id, outcome, problem: rendered.message }, 'redirect URL could not be rendered; showing the completion page');
+  }
+  return { kind: 'page', html: completedPage(view(tx)) };
+}

@@ -1,0 +1,94 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AppDeps, Ctx } from '../../app/context';
+import { PaymentTransaction } from './payment.entity';
+import { transitionPayment } from './payment.status';
+import { settleItems } from './settlement';
+
+export const SWEEP_BATCH = 100;
+export const SWEEP_INTERVAL_MS = 5000;
+
+/**
+ * Expires one batch in one database transaction. `skip locked` lets several server processes
+ * sweep at once without waiting on or double-settling each other's rows (a row being completed
+ * at the checkout is skipped too; the checkout sees its expiry itself).
+ */
+async function sweepBatch(em: EntityManager, now: Date, limit: number, id?: string): Promise<number> {
+  return em.transactional(async (tem) => {
+    const due = await tem.find(
+      PaymentTransaction,
+      { status: 'pending', expiresAt: { $lte: now }, ...(id ? { id } : {}) },
+      { orderBy: { expiresAt: 'asc', id: 'asc' }, limit, lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE, refresh: true },
+    );
+    for (const tx of due) {
+      tx.status = transitionPayment(tx.status, 'expire');
+      tx.updatedAt = now;
+      await settleItems(tem as EntityManager, tx, 'expired', now);
+    }
+    return due.length;
+  });
+}
+
+/**
+ * Marks every pending transaction whose `expiresAt` is at or before `now` as failed and fails
+ * its bookings (outcome `expired`), in batches of 100. Returns how many were expired. When a
+ * batch fails, its rows are retried one by one so that one bad row cannot hold the rest back.
+ */
+export async function sweepExpiredPayments(source: AppDeps | Ctx, now?: Date): Promise<number> {
+  const deps: AppDeps = 'deps' in source ? source.deps : source;
+  const at = now ?? new Date(deps.clock.now());
+  let total = 0;
+  for (;;) {
+    const em = deps.orm.em.fork() as EntityManager;
+    let n: number;
+    try {
+      n = await sweepBatch(em, at, SWEEP_BATCH);
+    } catch (err) {
+      deps.log.error({ err }, 'payment expiry batch failed; retrying its rows one by one');
+      return total + (await sweepOneByOne(deps, at));
+    }
+    total += n;
+    if (n < SWEEP_BATCH) return total;
+  }
+}
+
+async function sweepOneByOne(deps: AppDeps, now: Date): Promise<number> {
+  const due = await (deps.orm.em.fork() as EntityManager).find(
+    PaymentTransaction,
+    { status: 'pending', expiresAt: { $lte: now } },
+    { orderBy: { expiresAt: 'asc', id: 'asc' }, limit: SWEEP_BATCH, fields: ['id'] },
+  );
+  let done = 0;
+  for (const { id } of due) {
+    try {
+      done += await sweepBatch(deps.orm.em.fork() as EntityManager, now, 1, id);
+    } catch (err) {
+      // The row stays pending (its transaction rolled back) and is tried again next sweep.
+      deps.log.error({ err, transactionId: id }, 'a payment could not be expired');
+    }
+  }
+  return done;
+}
+
+/** Starts the periodic sweep; the returned function stops it and waits for a running sweep. */
+export function startPaymentSweeper(deps: AppDeps, intervalMs = SWEEP_INTERVAL_MS): () => Promise<void> {
+  let running: Promise<unknown> | null = null;
+  let stopped = false;
+  const timer = setInterval(() => {
+    if (running || stopped) return;
+    running = sweepExpiredPayments(deps)
+      .then((n) => {
+        if (n > 0) deps.log.info({ expired: n }, 'expired pending payments');
+      })
+      .catch((err) => deps.log.error({ err }, 'payment expiry sweep failed'))
+      .finally(() => {
+        running = null;
+      });
+  }, intervalMs);
+  timer.unref();
+  return async () => {
+    stopped = true;
+    clearInterval(timer);
+    await running;
+  };
+}

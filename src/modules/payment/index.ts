@@ -1,0 +1,13 @@
+import type { AppModule } from '../../app/module';
+import { PaymentProviderSettings, PaymentSettings, PaymentTransaction, Refund } from './payment.entity';
+import { PaymentResolver } from './payment.resolver';
+import { paymentRoutes } from './payment.routes';
+import { startPaymentSweeper } from './expiry';
+
+export const paymentModule: AppModule = {
+  name: 'payment',
+  entities: [PaymentSettings, PaymentProviderSettings, PaymentTransaction, Refund],
+  resolvers: [PaymentResolver],
+  routes: paymentRoutes,
+  start: (deps) => startPaymentSweeper(deps),
+};

@@ -1,0 +1,111 @@
+import type { FastifyInstance } from 'fastify';
+import { defineRoutes, S } from '../../app/rest';
+import { notFound } from '../../shared/errors';
+import { PROVIDER_NAMES } from './providers/provider';
+import { PAYMENT_STATUSES, REFUND_STATUSES } from './payment.status';
+import { getPaymentSettings, getProviderSettings, updatePaymentSettings, updateProviderSettings } from './settings.service';
+import { getClientPayment, listClientPayments, listPayments } from './transaction.service';
+import { createRefund, getRefundByItem } from './refund.service';
+import { verifyRedirectSignature } from './verify.service';
+import { checkoutRoutes } from './checkout.routes';
+
+export const paymentSchema = S.object({
+  id: S.uuid, companyID: S.uuid, amount: S.int, currency: S.str, email: S.nstr, itemID: S.uuid, itemIDs: S.uuids, itemType: S.str,
+  perItemAmounts: S.obj, pluginNamespace: S.nstr, providerType: { type: 'string', enum: [...PROVIDER_NAMES] }, purchaseID: S.nstr, purchaseName: S.nstr,
+  referenceID: S.nstr, status: { type: 'string', enum: [...PAYMENT_STATUSES] }, taxInclusive: S.bool, taxRate: S.num, userID: S.nstr,
+  expiresAt: S.nts, createdAt: S.ts, updatedAt: S.ts,
+});
+
+const pageSchema = S.object({ transactions: S.array(paymentSchema), limit: S.int, offset: S.int, total: S.int });
+
+const refundSchema = S.object({
+  ID: S.uuid, companyID: S.uuid, transactionID: S.uuid, itemID: S.uuid, amount: S.int, currency: S.str, idempotencyKey: S.nstr,
+  metadata: S.obj, providerRefundID: S.nstr, reason: S.nstr, status: { type: 'string', enum: [...REFUND_STATUSES] }, createdAt: S.ts, updatedAt: S.ts,
+});
+
+const settingsSchema = S.object({ companyID: S.uuid, preferredProvider: { type: 'string', enum: [...PROVIDER_NAMES] }, createdAt: S.ts, updatedAt: S.ts });
+
+const providerSettingsSchema = S.object({
+  companyID: S.uuid, provider: { type: 'string', enum: [...PROVIDER_NAMES] }, success_redirect_url: S.nstr, failure_redirect_url: S.nstr,
+  cancel_redirect_url: S.nstr, enable_url_templating: S.bool, signing_secret_set: S.bool, createdAt: S.ts, updatedAt: S.ts,
+});
+
+const verifySchema = S.object({ valid: S.bool, reason: S.str }, ['valid']);
+
+const errors = { 400: S.error, 401: S.error, 403: S.error, 404: S.error };
+
+type P = { cid: string; provider: string; transaction_id: string; item_id: string };
+
+function found<T>(v: T | null, what: string): T {
+  if (v === null) throw notFound(what);
+  return v;
+}
+
+export function paymentRoutes(app: FastifyInstance): void {
+  defineRoutes(app, [
+    {
+      method: 'GET', url: '/v1/companies/:cid/payments', auth: 'key', summary: 'Get company payments list', tags: ['payments'], params: S.params('cid'),
+      querystring: S.object({ from: S.str, to: S.str, ids: S.str, itemIDs: S.str, pluginNamespaces: S.str, providerTypes: S.str, statuses: S.str, limit: S.str, offset: S.str }),
+      response: { 200: pageSchema, ...errors },
+      handler: (ctx, req) => listPayments(ctx, (req.params as P).cid, req.query as object, req.query as object),
+    },
+    {
+      method: 'GET', url: '/v1/companies/:cid/payments/verify-signature', auth: 'key', summary: 'Verify redirect signature', tags: ['payments'], params: S.params('cid'),
+      // Every received parameter is forwarded as is, repeated ones included.
+      querystring: S.obj,
+      response: { 200: verifySchema, ...errors },
+      handler: (ctx, req) => verifyRedirectSignature(ctx, (req.params as P).cid, req.query),
+    },
+    {
+      method: 'GET', url: '/v1/companies/:cid/payments/settings', auth: 'key', summary: 'Get payment settings', tags: ['payments'], params: S.params('cid'),
+      response: { 200: settingsSchema, ...errors },
+      handler: async (ctx, req) => found(await getPaymentSettings(ctx, (req.params as P).cid), 'payment settings'),
+    },
+    {
+      method: 'PUT', url: '/v1/companies/:cid/payments/settings', auth: 'key', summary: 'Update payment settings', tags: ['payments'], params: S.params('cid'),
+      body: S.object({ preferredProvider: S.str }, ['preferredProvider']),
+      response: { 200: settingsSchema, ...errors },
+      handler: (ctx, req) => updatePaymentSettings(ctx, (req.params as P).cid, req.body as object),
+    },
+    {
+      method: 'GET', url: '/v1/companies/:cid/payments/providers/:provider', auth: 'key', summary: 'Get provider settings', tags: ['payments'], params: S.params('cid', 'provider'),
+      response: { 200: providerSettingsSchema, ...errors },
+      handler: async (ctx, req) => found(await getProviderSettings(ctx, (req.params as P).cid, (req.params as P).provider), 'provider settings'),
+    },
+    {
+      method: 'PUT', url: '/v1/companies/:cid/payments/providers/:provider', auth: 'key', summary: 'Update provider settings (signing_secret is write-only; omitted, the stored one is kept)', tags: ['payments'],
+      params: S.params('cid', 'provider'),
+      body: S.object({ success_redirect_url: S.nstr, failure_redirect_url: S.nstr, cancel_redirect_url: S.nstr, enable_url_templating: S.bool, signing_secret: S.nstr }),
+      response: { 200: providerSettingsSchema, ...errors },
+      handler: (ctx, req) => updateProviderSettings(ctx, (req.params as P).cid, (req.params as P).provider, req.body as object),
+    },
+    {
+      method: 'POST', url: '/v1/companies/:cid/payments/:transaction_id/refunds', auth: 'key', status: 201, tags: ['payments'],
+      summary: 'Refund an item of a paid transaction (percent or amount; optional Idempotency-Key header)',
+      params: S.params('cid', 'transaction_id'),
+      body: S.object({ itemID: S.str, percent: S.int, amount: S.int, reason: S.nstr, metadata: S.nobj }, ['itemID']),
+      response: { 201: refundSchema, 409: S.error, ...errors },
+      handler: (ctx, req) => {
+        const key = req.headers['idempotency-key'];
+        return createRefund(ctx, (req.params as P).cid, (req.params as P).transaction_id, req.body as object, typeof key === 'string' ? key : null);
+      },
+    },
+    {
+      method: 'GET', url: '/v1/refunds/:item_id', auth: 'key', summary: 'Get refund by item ID', tags: ['payments'], params: S.params('item_id'),
+      response: { 200: refundSchema, ...errors },
+      handler: (ctx, req) => getRefundByItem(ctx, (req.params as P).item_id),
+    },
+    {
+      method: 'GET', url: '/v1/client/payments', auth: 'bearer', summary: 'Client payments list', tags: ['client interface'],
+      querystring: S.object({ limit: S.str, offset: S.str }),
+      response: { 200: pageSchema, ...errors },
+      handler: (ctx, req) => listClientPayments(ctx, req.query as object),
+    },
+    {
+      method: 'GET', url: '/v1/client/payments/:transaction_id', auth: 'bearer', summary: 'Get client payment', tags: ['client interface'], params: S.params('transaction_id'),
+      response: { 200: paymentSchema, ...errors },
+      handler: (ctx, req) => getClientPayment(ctx, (req.params as P).transaction_id),
+    },
+  ]);
+  checkoutRoutes(app);
+}

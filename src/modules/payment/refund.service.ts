@@ -1,0 +1,188 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Ctx } from '../../app/context';
+import { companyForMerchant, requireMerchant } from '../../app/access';
+import { conflict, forbidden, invalid, notFound } from '../../shared/errors';
+import { isUuid, newId } from '../../shared/ids';
+import { formatTimestamp } from '../../shared/time';
+import { Check } from '../../shared/validate';
+import { grants } from '../company/permissions';
+import { PaymentTransaction, Refund } from './payment.entity';
+import { refundEvent, transitionPayment } from './payment.status';
+import { providerFor } from './providers/provider';
+
+export interface RefundJson {
+  ID: string;
+  companyID: string;
+  transactionID: string;
+  itemID: string;
+  amount: number;
+  currency: string;
+  idempotencyKey: string | null;
+  metadata: Record<string, string>;
+  providerRefundID: string | null;
+  reason: string | null;
+  status: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function refundJson(r: Refund): RefundJson {
+  return {
+    ID: r.id,
+    companyID: r.companyId,
+    transactionID: r.transactionId,
+    itemID: r.itemId,
+    amount: r.amount,
+    currency: r.currency,
+    idempotencyKey: r.idempotencyKey,
+    metadata: r.metadata,
+    providerRefundID: r.providerRefundId,
+    reason: r.reason,
+    status: r.status,
+    createdAt: formatTimestamp(r.createdAt)!,
+    updatedAt: formatTimestamp(r.updatedAt)!,
+  };
+}
+
+export interface RefundItemInput {
+  companyId: string;
+  /** when absent, the latest paid transaction covering the item */
+  transactionId?: string | null;
+  itemId: string;
+  /** percent of the item's paid amount, 1..100; exactly one of percent and amount */
+  percent?: number | null;
+  /** smallest currency unit */
+  amount?: number | null;
+  reason?: string | null;
+  idempotencyKey?: string | null;
+  metadata?: Record<string, string> | null;
+}
+
+const REFUNDABLE = new Set(['paid', 'partially_refunded']);
+
+async function lockTransaction(em: EntityManager, companyId: string, transactionId: string | null | undefined, itemId: string): Promise<PaymentTransaction | null> {
+  let id = transactionId ?? null;
+  if (!id) {
+    const rows = await em.execute<{ id: string }[]>(
+      `select id from payment_transaction where company_id = ? and item_ids @> ?::jsonb and status in ('paid', 'partially_refunded') order by created_at desc, id desc limit 1`,
+      [companyId, JSON.stringify([itemId])],
+    );
+    id = rows[0]?.id ?? null;
+  }
+  if (!id) return null;
+  return em.findOne(PaymentTransaction, { id, companyId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+}
+
+/**
+ * Refunds part of one item of a paid transaction inside the caller's database transaction.
+ * amount = floor(item's paid amount * percent / 100) (rounded down, so percentages never pay
+ * out more than was paid), or the given amount. The transaction row is locked first, so
+ * concurrent refunds of the same transaction run one after the other: the total refunded for
+ * an item can never exceed what was paid for it (409 otherwise). A repeated idempotency key
+ * returns the refund it created; reused for a different refund it is 409. The transaction
+ * becomes `refunded` once everything was refunded, else `partially_refunded`.
+ */
+export async function refundItem(ctx: Ctx, em: EntityManager, input: RefundItemInput): Promise<Refund> {
+  const c = new Check();
+  const percent = c.int('percent', input.percent, { min: 1, max: 100 });
+  const fixed = c.int('amount', input.amount, { min: 1 });
+  if (percent === undefined && fixed === undefined && !c.details.length) c.fail('percent', 'percent or amount is required');
+  if (percent !== undefined && fixed !== undefined) c.fail('amount', 'give either percent or amount, not both');
+  const reason = c.string('reason', input.reason, { max: 500 }) ?? null;
+  const key = c.string('idempotencyKey', input.idempotencyKey, { max: 255 }) || null;
+  c.done('invalid refund');
+
+  const tx = await lockTransaction(em, input.companyId, input.transactionId, input.itemId);
+  if (!tx) throw notFound('payment transaction');
+  if (!tx.itemIds.includes(input.itemId)) throw notFound('item in the payment transaction');
+
+  const paid = tx.perItemAmounts[input.itemId] ?? (tx.itemIds.length === 1 ? tx.amount : 0);
+  const amount = percent !== undefined ? Math.floor((paid * percent) / 100) : fixed!;
+  if (key) {
+    const previous = await em.findOne(Refund, { companyId: tx.companyId, idempotencyKey: key });
+    if (previous) {
+      if (previous.transactionId !== tx.id || previous.itemId !== input.itemId || previous.amount !== amount) {
+        throw conflict('the idempotency key was already used for a different refund');
+      }
+      return previous;
+    }
+  }
+  if (!REFUNDABLE.has(tx.status)) throw conflict(`a ${tx.status.replace('_', ' ')} payment cannot be refunded`);
+  if (amount < 1) throw invalid(`${percent}% of ${paid} rounds down to nothing to refund`, [{ path: 'percent', message: 'gives a refund of 0' }]);
+  const rows = await em.execute<{ total: string | number }[]>(
+    `select coalesce(sum(amount), 0) as total from refund where company_id = ? and transaction_id = ? and item_id = ? and status in ('pending', 'succeeded')`,
+    [tx.companyId, tx.id, input.itemId],
+  );
+  const already = Number(rows[0]?.total ?? 0);
+  if (already + amount > paid) {
+    throw conflict(`refunding ${amount} would exceed the item's paid amount: ${already} of ${paid} is already refunded`);
+  }
+
+  const now = ctx.now;
+  const refund = new Refund();
+  Object.assign(refund, {
+    id: newId(), companyId: tx.companyId, transactionId: tx.id, itemId: input.itemId, amount, currency: tx.currency,
+    idempotencyKey: key, metadata: input.metadata ?? {}, reason, status: 'pending', createdAt: now, updatedAt: now,
+  });
+  const result = await providerFor(tx.providerType).refund(tx, refund);
+  refund.status = result.status;
+  refund.providerRefundId = result.providerRefundId;
+  if (refund.status !== 'failed') {
+    tx.refundedAmount += amount;
+    tx.status = transitionPayment(tx.status, refundEvent(tx.refundedAmount, tx.amount));
+    tx.updatedAt = now;
+  }
+  em.persist(refund);
+  await em.flush();
+  return refund;
+}
+
+export interface CreateRefundInput {
+  itemID?: unknown;
+  percent?: unknown;
+  amount?: unknown;
+  reason?: unknown;
+  metadata?: unknown;
+}
+
+function stringMap(c: Check, path: string, v: unknown): Record<string, string> | undefined {
+  const o = c.object(path, v);
+  if (!o) return undefined;
+  for (const [k, val] of Object.entries(o)) if (typeof val !== 'string') c.fail(`${path}.${k}`, 'must be a string');
+  if (Object.keys(o).length > 50) c.fail(path, 'must have at most 50 keys');
+  return o as Record<string, string>;
+}
+
+/** The merchant's refund of one item of a transaction (`payments.write`). */
+export async function createRefund(ctx: Ctx, companyId: string, transactionId: string, input: CreateRefundInput, idempotencyKey?: string | null): Promise<RefundJson> {
+  const company = await companyForMerchant(ctx, companyId, 'payments.write');
+  const c = new Check();
+  if (!isUuid(transactionId)) c.fail('transactionID', 'must be a UUID');
+  const itemId = c.uuid('itemID', input?.itemID, true);
+  const metadata = stringMap(c, 'metadata', input?.metadata);
+  c.done('invalid refund');
+  const refund = await ctx.em.transactional((em) =>
+    refundItem(ctx, em as EntityManager, {
+      companyId: company.id, transactionId: transactionId.toLowerCase(), itemId: itemId!,
+      percent: input?.percent as number | undefined, amount: input?.amount as number | undefined, reason: input?.reason as string | undefined,
+      idempotencyKey: idempotencyKey ?? null, metadata,
+    }),
+  );
+  return refundJson(refund);
+}
+
+/** The latest refund of an item in any company of the caller's merchant that the key may read. */
+export async function getRefundByItem(ctx: Ctx, itemId: string): Promise<RefundJson> {
+  const actor = requireMerchant(ctx);
+  if (!isUuid(itemId)) throw invalid('item id must be a UUID', [{ path: 'item_id', message: 'must be a UUID' }]);
+  const rows = await ctx.em.execute<{ id: string; company_id: string }[]>(
+    `select r.id, r.company_id from refund r join company c on c.id = r.company_id
+     where r.item_id = ? and c.merchant_id = ? order by r.seq desc limit 50`,
+    [itemId.toLowerCase(), actor.merchantId],
+  );
+  if (!rows.length) throw notFound('refund');
+  const readable = rows.find((r) => grants(actor.permissions, r.company_id, 'payments.read'));
+  if (!readable) throw forbidden('missing permission payments.read');
+  return refundJson((await ctx.em.findOne(Refund, { id: readable.id }))!);
+}

@@ -1,0 +1,13 @@
+import type { AppModule } from '../../app/module';
+import { Discount, PriceRule } from './pricing.entity';
+import { DiscountResolver, PriceRuleResolver } from './pricing.resolver';
+import { pricingRoutes } from './pricing.routes';
+
+export const pricingModule: AppModule = {
+  name: 'pricing',
+  entities: [PriceRule, Discount],
+  resolvers: [PriceRuleResolver, DiscountResolver],
+  routes: pricingRoutes,
+};
+
+export { loadDiscounts, loadPriceRules } from './pricing.lookup';

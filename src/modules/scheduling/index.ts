@@ -1,0 +1,14 @@
+import type { AppModule } from '../../app/module';
+import { CapacityRule, ClosingPeriod, Slot, WorkingHoursRule } from './scheduling.entity';
+import { CapacityRuleResolver, ClosingPeriodResolver, SlotResolver, WorkingHoursResolver } from './scheduling.resolver';
+import { schedulingRoutes } from './scheduling.routes';
+
+export const schedulingModule: AppModule = {
+  name: 'scheduling',
+  entities: [WorkingHoursRule, ClosingPeriod, CapacityRule, Slot],
+  resolvers: [WorkingHoursResolver, ClosingPeriodResolver, CapacityRuleResolver, SlotResolver],
+  routes: schedulingRoutes,
+};
+
+export { compileCapacityRules, loadCapacityRules, loadClosingPeriods, loadWorkingHours, type CapacityRuleRow } from './rules.lookup';
+export { loadSlotOccurrences, type SlotOccurrenceRow } from './slots.lookup';

@@ -1,0 +1,122 @@
+import { createTestApp, TestClock, type TestApp } from './helpers/app';
+
+/** GraphQL relations of the catalog: results, tenancy, and a constant statement count per list. */
+
+let t: TestApp;
+// Each write happens a second after the previous one, so creation order is a stable sort key.
+const clock = new TestClock(Date.parse('2026-11-23T08:00:00Z'));
+let small: string;
+let large: string;
+
+beforeAll(async () => {
+  t = await createTestApp({ clock });
+  small = await seed('Five services', 5);
+  large = await seed('Fifty services', 50);
+}, 120_000);
+afterAll(async () => t?.close());
+
+async function ok(method: string, url: string, body?: unknown) {
+  clock.advance(1000);
+  const r = await t.call(method, url, { body });
+  if (r.status >= 300) throw new Error(`${method} ${url} failed: ${r.status} ${r.text}`);
+  return r.body;
+}
+
+/** A company with `n` ticket services, each linked to two of four resources and holding two tickets. */
+async function seed(name: string, n: number): Promise<string> {
+  const cid = (await t.company(name)).id;
+  const base = `/v1/companies/${cid}`;
+  const resources: { id: string }[] = [];
+  for (let i = 0; i < 4; i++) resources.push(await ok('POST', `${base}/resources`, { name: `R${i}`, color: '#123456' }));
+  await Promise.all(Array.from({ length: n }, async (_, i) => {
+    const s = await ok('POST', `${base}/services`, { name: `S${String(i).padStart(2, '0')}`, type: 'ticket', position: i });
+    await ok('POST', `${base}/services/${s.id}/links`, { resourceID: resources[i % 4].id });
+    await ok('POST', `${base}/services/${s.id}/links`, { resourceID: resources[(i + 1) % 4].id });
+    await ok('POST', `${base}/services/${s.id}/tickets`, { name: 'Adult' });
+    await ok('POST', `${base}/services/${s.id}/tickets`, { name: 'Child' });
+  }));
+  return cid;
+}
+
+const SERVICES = 'query($c: ID!) { services(companyID: $c) { id resources { id } tickets { id } } }';
+
+describe('statement counts', () => {
+  it('lists services with resources and tickets in the same few statements for 5 and 50 services', async () => {
+    let smallResult: any;
+    let largeResult: any;
+    const n5 = await t.countStatements(async () => {
+      smallResult = await t.gql(SERVICES, { c: small });
+    });
+    const n50 = await t.countStatements(async () => {
+      largeResult = await t.gql(SERVICES, { c: large });
+    });
+    expect(smallResult.body.errors).toBeUndefined();
+    expect(largeResult.body.errors).toBeUndefined();
+    expect(smallResult.body.data.services).toHaveLength(5);
+    expect(largeResult.body.data.services).toHaveLength(50);
+    for (const s of largeResult.body.data.services) {
+      expect(s.resources).toHaveLength(2);
+      expect(s.tickets).toHaveLength(2);
+    }
+    // API key, company, services, resources through the links, tickets.
+    expect(n50).toBe(n5);
+    expect(n50).toBeLessThanOrEqual(6);
+  });
+
+  it('keeps deeper relations and the company entry point constant too', async () => {
+    const q = `query($c: ID!) {
+      company(id: $c) {
+        services { id links { id } resources { id services { id } } tickets { id } }
+        resources { id services { id } }
+      }
+    }`;
+    const n5 = await t.countStatements(() => t.gql(q, { c: small }));
+    let result: any;
+    const n50 = await t.countStatements(async () => {
+      result = await t.gql(q, { c: large });
+    });
+    expect(result.body.errors).toBeUndefined();
+    expect(result.body.data.company.services).toHaveLength(50);
+    expect(result.body.data.company.resources).toHaveLength(4);
+    expect(result.body.data.company.services[0].resources[0].services.length).toBeGreaterThan(0);
+    expect(n50).toBe(n5);
+  });
+
+  it('serves the client lists in a constant number of statements', async () => {
+    const keyFor = async (cid: string) => t.keyWith({ [cid]: ['client.read'] });
+    const [k5, k50] = [await keyFor(small), await keyFor(large)];
+    const count = async (cid: string, key: string, what: string) => {
+      let res: any;
+      const n = await t.countStatements(async () => {
+        res = await t.call('GET', `/v1/client/companies/${cid}/${what}`, { key });
+      });
+      expect(res.status).toBe(200);
+      return n;
+    };
+    expect(await count(large, k50, 'services')).toBe(await count(small, k5, 'services'));
+    expect(await count(large, k50, 'resources')).toBe(await count(small, k5, 'resources'));
+  });
+});
+
+describe('nested fields', () => {
+  it('resolves each relation to the right records', async () => {
+    const r = await t.gql(`query($c: ID!) { services(companyID: $c) { name resources { name } tickets { name } links { resourceID } } }`, { c: small });
+    const s0 = r.body.data.services[0];
+    expect(s0).toEqual({ name: 'S00', resources: [{ name: 'R0' }, { name: 'R1' }], tickets: [{ name: 'Adult' }, { name: 'Child' }], links: [{ resourceID: expect.any(String) }, { resourceID: expect.any(String) }] });
+    const res = await t.gql(`query($c: ID!) { resources(companyID: $c) { name services { name } } }`, { c: small });
+    expect(res.body.data.resources[0]).toEqual({ name: 'R0', services: [{ name: 'S00' }, { name: 'S03' }, { name: 'S04' }] });
+  });
+
+  it('checks the nested area’s permission and the company’s owner', async () => {
+    const servicesOnly = await t.keyWith({ [small]: ['services.read'] });
+    const r = await t.gql(`query($c: ID!) { services(companyID: $c) { id tickets { id } resources { id } } }`, { c: small }, { key: servicesOnly });
+    expect(r.body.errors[0].extensions.code).toBe('forbidden');
+    expect(r.body.errors[0].path).toEqual(['services', 0, 'resources']);
+    const stranger = await t.newMerchant();
+    const denied = await t.gql(`query($c: ID!) { company(id: $c) { services { id } } }`, { c: small }, { key: stranger });
+    expect(denied.body.errors[0].extensions.code).toBe('forbidden');
+    const mine = await t.gql(`query { companies { id services { id } } }`);
+    const counts = Object.fromEntries(mine.body.data.companies.map((c: { id: string; services: unknown[] }) => [c.id, c.services.length]));
+    expect(counts).toMatchObject({ [small]: 5, [large]: 50 });
+  });
+});

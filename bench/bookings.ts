@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'node:http';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { Pool } from 'pg';
 import { percentile, sqlStatements, startBenchServer } from './server';
@@ -73,22 +73,22 @@ function serverCpu(child: ChildProcess | null): Promise<{ user: number; system: 
   });
 }
 
-/** CPU seconds used so far by every local PostgreSQL process (Linux /proc; 0 elsewhere or for a remote DATABASE_URL). */
-function databaseCpu(): number {
+/**
+ * CPU seconds used so far by the benchmark database's own processes (its backends and
+ * background workers, from pg_stat_activity; Linux /proc). Other PostgreSQL servers on the
+ * machine are not counted. 0 for a remote DATABASE_URL.
+ */
+async function databaseCpu(pool: Pool): Promise<number> {
+  const { rows } = await pool.query<{ pid: number }>('select pid from pg_stat_activity');
   let ticks = 0;
-  try {
-    for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
-      try {
-        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-        if (!stat.includes('(postgres)')) continue;
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        ticks += Number(fields[11]) + Number(fields[12]);
-      } catch {
-        // the process ended meanwhile
-      }
+  for (const { pid } of rows) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // not on this machine, or ended meanwhile
     }
-  } catch {
-    return 0;
   }
   return ticks / 100;
 }
@@ -164,7 +164,8 @@ async function main(): Promise<void> {
   let failures = 0;
   const statementsBefore = await sqlStatements(base);
   const cpuBefore = await serverCpu(remote?.child ?? null);
-  const dbCpuBefore = databaseCpu();
+  const pool = new Pool({ connectionString: info.databaseUrl, max: CLIENTS });
+  const dbCpuBefore = await databaseCpu(pool);
   const started = performance.now();
   const deadline = started + HTTP_SECONDS * 1000;
   await Promise.all(Array.from({ length: CLIENTS }, async () => {
@@ -177,7 +178,7 @@ async function main(): Promise<void> {
     }
   }));
   const elapsed = (performance.now() - started) / 1000;
-  const dbCpu = databaseCpu() - dbCpuBefore;
+  const dbCpu = (await databaseCpu(pool)) - dbCpuBefore;
   const cpuAfter = await serverCpu(remote?.child ?? null);
   const cpu = { user: cpuAfter.user - cpuBefore.user, system: cpuAfter.system - cpuBefore.system };
   const load = loadavg()[0];
@@ -186,7 +187,6 @@ async function main(): Promise<void> {
   const created = latencies.length - failures;
 
   // The same rows straight through pg: booking, first status change and occupancy in one statement.
-  const pool = new Pool({ connectionString: info.databaseUrl, max: CLIENTS });
   const rawSource = times(resources, 7300);
   let raw = 0;
   const rawDeadline = performance.now() + RAW_SECONDS * 1000;

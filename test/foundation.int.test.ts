@@ -180,3 +180,38 @@ describe('companies over GraphQL', () => {
     expect(r.body.errors[0].extensions.code).toBe('invalid_request');
   });
 });
+
+describe('rate limit and introspection switch', () => {
+  let limited: TestApp;
+  beforeAll(async () => {
+    limited = await createTestApp({ config: { rateLimitPerSecond: 2, rateLimitBurst: 3, graphqlIntrospection: false } });
+  });
+  afterAll(async () => limited?.close());
+
+  it('answers 429 with Retry-After once a key has spent its burst', async () => {
+    const statuses: number[] = [];
+    let retryAfter: unknown;
+    for (let i = 0; i < 6; i++) {
+      const r = await limited.call('GET', '/v1/companies');
+      statuses.push(r.status);
+      if (r.status === 429) {
+        retryAfter = r.headers['retry-after'];
+        expect(r.body.code).toBe('rate_limited');
+      }
+    }
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(3);
+    expect(statuses).toContain(429);
+    expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
+    // another key has its own bucket
+    const other = await limited.newMerchant();
+    expect((await limited.call('GET', '/v1/companies', { key: other })).status).toBe(200);
+  });
+
+  it('refuses introspection when GRAPHQL_INTROSPECTION=false', async () => {
+    const r = await limited.gql('{ __schema { types { name } } }', undefined, { key: await limited.newMerchant() });
+    expect(r.body.data).toBeUndefined();
+    expect(r.body.errors[0].message).toMatch(/introspection/i);
+    const open = await t.gql('{ __schema { queryType { name } } }');
+    expect(open.body.data.__schema.queryType.name).toBe('Query');
+  });
+});

@@ -1,13 +1,12 @@
 import type { Ctx } from '../../app/context';
 import { companyForMerchant } from '../../app/access';
-import { invalid } from '../../shared/errors';
+import { invalid, notFound } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import { formatTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
 import { findBookableTime } from '../availability/availability.service';
-import type { Resource, Service } from '../catalog/catalog.entity';
+import { Resource, Service } from '../catalog/catalog.entity';
 import { resourceJson, serviceJson } from '../catalog/catalog.json';
-import { getResourceInCompany, getServiceInCompany } from '../catalog/catalog.lookup';
 import type { Client } from '../client/client.entity';
 import { getClientInCompany } from '../client/client.lookup';
 import { clientJson } from '../client/client.service';
@@ -107,9 +106,8 @@ export async function createBooking(ctx: Ctx, companyId: string, input: CreateBo
   const company = await companyForMerchant(ctx, companyId, 'bookings.write');
   const { p, clientId, ignoreSchedule, repeat } = parse(input);
   const idem = idempotencyOf(opts.idempotencyKey, 'booking.create', company.merchantId, input);
-  const [service, resource, client] = await Promise.all([
-    getServiceInCompany(ctx, company.id, p.serviceId),
-    getResourceInCompany(ctx, company.id, p.resourceId),
+  const [[service, resource], client] = await Promise.all([
+    serviceAndResource(ctx, company.id, p.serviceId!, p.resourceId!),
     clientId ? getClientInCompany(ctx, company.id, clientId) : Promise.resolve(null),
   ]);
   const amounts = amountsFor(service, p);
@@ -121,6 +119,29 @@ export async function createBooking(ctx: Ctx, companyId: string, input: CreateBo
     const change = await writeBooking(em, row, placement);
     return bookingJson(bookingOf(row), ctx.deps.jwtKey, [change], embed(service, resource, client));
   });
+}
+
+const DATES = ['created_at', 'updated_at', 'disabled_at'];
+
+function mapped<T extends object>(ctx: Ctx, entity: new () => T, json: Record<string, unknown>): T {
+  for (const k of DATES) if (typeof json[k] === 'string') json[k] = new Date(json[k] as string);
+  return ctx.em.map(entity, json as never);
+}
+
+/**
+ * The service and resource of a new booking in one statement: the booking hot path would
+ * otherwise spend two ORM lookups here. Scoped by company like the catalog lookups (404
+ * when either is not in the company); the ids are already checked UUIDs.
+ */
+export async function serviceAndResource(ctx: Ctx, companyId: string, serviceId: string, resourceId: string): Promise<[Service, Resource]> {
+  const rows = await ctx.em.getConnection().execute<{ s: Record<string, unknown> | null; r: Record<string, unknown> | null }[]>(
+    `select (select row_to_json(s) from service s where s.company_id = ? and s.id = ?) as s,
+            (select row_to_json(r) from resource r where r.company_id = ? and r.id = ?) as r`,
+    [companyId, serviceId, companyId, resourceId],
+  );
+  if (!rows[0]?.s) throw notFound('service');
+  if (!rows[0].r) throw notFound('resource');
+  return [mapped(ctx, Service, rows[0].s), mapped(ctx, Resource, rows[0].r)];
 }
 
 export const embed = (service: Service, resource: Resource, client: Client | null) => ({

@@ -29,7 +29,9 @@ describe('test provider checkout page', () => {
     expect(r.headers['content-type']).toMatch(/^text\/html/);
     expect(r.headers['content-security-policy']).toContain("default-src 'none'");
     expect(r.text).toContain('12.50 EUR');
-    expect(r.text).toContain(`action="/v1/payments/test-checkout/${started!.transactionId}/complete"`);
+    // Relative to the page: /v1/payments/test-checkout/{id} + {id}/complete.
+    expect(r.text).toContain(`action="${started!.transactionId}/complete"`);
+    expect(new URL(`${started!.transactionId}/complete`, started!.paymentURL).pathname).toBe(`/v1/payments/test-checkout/${started!.transactionId}/complete`);
     for (const [label, value] of [['Pay', 'success'], ['Fail', 'failure'], ['Cancel', 'cancel']]) {
       expect(r.text).toMatch(new RegExp(`name="outcome" value="${value}">${label}</button>`));
     }

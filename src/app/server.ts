@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppDeps, Actor } from './context';
 import { createCtx } from './context';
 import { installErrorHandlers } from './errors';
+import { redactUrl } from './log';
 import { createApollo } from './graphql';
 import { createMetrics } from './metrics';
 import { RateLimiter } from './rate-limit';
@@ -16,6 +17,7 @@ export const BODY_LIMIT = 1024 * 1024;
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
+
 /** Builds the HTTP server: REST adapter, GraphQL, operational endpoints. Does not listen. */
 export async function buildServer(deps: AppDeps, opts: { logger?: boolean | object } = {}): Promise<FastifyInstance> {
   const app = Fastify({
@@ -23,6 +25,9 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
       level: deps.config.logLevel,
       // Credentials never reach the log, whatever the serialisers print.
       redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', '*.signing_secret', '*.password'], censor: '[redacted]' },
+      serializers: {
+        req: (req: { method: string; url: string; hostname?: string; ip?: string }) => ({ method: req.method, url: redactUrl(req.url), host: req.hostname, remoteAddress: req.ip }),
+      },
     },
     bodyLimit: BODY_LIMIT,
     requestIdHeader: 'x-request-id',

@@ -71,6 +71,12 @@ export class Migration20261122000400Booking extends Migration {
       foreign key (company_id, booking_id) references booking (company_id, id) on delete cascade,
       constraint booking_occupancy_no_overlap exclude using gist (company_id with =, resource_id with =, during with &&)
     )`);
+    // Foreign-key checks against booking run as plans cached per connection; made while the
+    // table is nearly empty they scan it sequentially until statistics change. Analyzing the
+    // booking tables early (every 2 % of growth) replaces those plans soon after traffic starts.
+    for (const t of ['booking', 'booking_occupancy', 'booking_status_change']) {
+      this.addSql(`alter table ${t} set (autovacuum_analyze_scale_factor = 0.02, autovacuum_analyze_threshold = 200)`);
+    }
     this.addSql(`create table slot_usage (
       company_id uuid not null,
       service_id uuid not null,

@@ -3,6 +3,7 @@ import { Migration20261122000100Company } from './Migration20261122000100Company
 import { Migration20261122000200Catalog } from './Migration20261122000200Catalog';
 import { Migration20261122000400Booking } from './Migration20261122000400Booking';
 import { Migration20261122000500Payment } from './Migration20261122000500Payment';
+import { Migration20261122000600AvailabilitySnapshot } from './Migration20261122000600AvailabilitySnapshot';
 import { Migration20261122000250Client } from './Migration20261122000250Client';
 import { Migration20261122000300Rules } from './Migration20261122000300Rules';
 
@@ -17,4 +18,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122000300Rules', class: Migration20261122000300Rules },
   { name: 'Migration20261122000400Booking', class: Migration20261122000400Booking },
   { name: 'Migration20261122000500Payment', class: Migration20261122000500Payment },
+  { name: 'Migration20261122000600AvailabilitySnapshot', class: Migration20261122000600AvailabilitySnapshot },
 ];

@@ -6,8 +6,10 @@ import { DomainError, invalid, notFound } from '../../shared/errors';
 import { formatDuration, parseDuration, SECONDS_PER_DAY } from '../../shared/duration';
 import { isUuid } from '../../shared/ids';
 import { formatTimestamp } from '../../shared/time';
+import { addDays, localDate, localToEpoch, parseLocalDate } from '../../shared/zone';
 import { Check } from '../../shared/validate';
 import { computeAvailability, computeAvailableDates } from './engine';
+import { DEFAULT_CHECK_OUT_MINUTE } from './engine/limits';
 import type { AvailabilityRequest, AvailableTime } from './engine/types';
 import { loadSnapshot, type LoadedSnapshot } from './snapshot';
 import { validateFlexibleDuration } from '../pricing/engine/pricer';
@@ -188,6 +190,14 @@ export async function clientDates(ctx: Ctx, companyId: string, serviceId: unknow
   return dates(ctx, await companyForClientInterface(ctx, companyId, 'client.read'), serviceId, input, true);
 }
 
+/** A stay ends at check-out time `nights` local dates after its check-in date (contract section 4). */
+function stayEnd(loaded: LoadedSnapshot, checkIn: number, durationSec: number): number {
+  const zone = loaded.snapshot.zone;
+  const nights = Math.max(1, Math.round(durationSec / SECONDS_PER_DAY));
+  const { year, month, day } = parseLocalDate(addDays(localDate(zone, checkIn), nights));
+  return localToEpoch(zone, year, month, day, loaded.snapshot.service.checkOutMinute ?? DEFAULT_CHECK_OUT_MINUTE);
+}
+
 export interface BookableQuery {
   resourceId?: string | null;
   start: number;
@@ -255,17 +265,19 @@ export async function findBookableTime(ctx: Ctx, company: Company, service: Serv
   for (const r of loaded.snapshot.resources) {
     const entry = (result.times[r.id] ?? []).find((e) => e.startTime === q.start);
     if (!entry) continue;
-    const link = loaded.linked.find((l) => l.id === r.id)!;
     const running = type === 'sharable' && q.durationSec === undefined;
+    let end: number | null = running ? null : entry.startTime + (type === 'sharable' ? durationSec ?? entry.durationSec : entry.durationSec) * 1000;
+    if (type === 'days') end = stayEnd(loaded, entry.startTime, entry.durationSec);
     const booked: BookableTime = {
       resourceId: r.id,
       start: entry.startTime,
-      end: running ? null : entry.startTime + (type === 'sharable' ? durationSec ?? entry.durationSec : entry.durationSec) * 1000,
+      end,
       durationSec: entry.durationSec,
       bufferBeforeSec: loaded.snapshot.service.bufferBeforeSec,
       bufferAfterSec: loaded.snapshot.service.bufferAfterSec,
       price: entry.price,
-      related: link.related,
+      // The engine's view of the link: disabled related resources are already left out.
+      related: { all: [...(r.related?.all ?? [])], any: [...(r.related?.any ?? [])] },
     };
     if (isSlot) {
       booked.capacity = { totalSpots: entry.totalSpots ?? 0, spotsPerTicket: entry.totalSpotsPerTicket ?? {} };

@@ -30,46 +30,11 @@ interface Row {
   tickets: { id: string; enabled: boolean }[];
 }
 
-const ms = (col: string) => `(extract(epoch from ${col}) * 1000)::float8`;
+/** One statement: the `availability_snapshot` function (see its migration) builds the document. */
+const SQL = 'select availability_snapshot(?::uuid, ?::uuid, ?::timestamptz, ?::timestamptz, ?::timestamptz, ?::timestamptz, ?::uuid[], ?::uuid[]) as snap';
 
-const SQL = `
-with svc as (select id, type, settings, disabled_at, name from service where company_id = ? and id = ?),
-links as (
-  select l.resource_id, l.related_resource_ids, r.name, r.disabled_at
-  from service_resource_link l join resource r on r.company_id = l.company_id and r.id = l.resource_id
-  where l.company_id = ? and l.service_id = ?
-),
-related as (
-  select distinct x::uuid as id from links,
-    lateral jsonb_array_elements_text(case jsonb_typeof(related_resource_ids) when 'array' then related_resource_ids
-      else coalesce(related_resource_ids->'all', '[]'::jsonb) || coalesce(related_resource_ids->'any', '[]'::jsonb) end) as x
-),
-rids as (select resource_id as id from links union select id from related)
-select json_build_object(
-  'service', (select row_to_json(svc) from svc),
-  'links', coalesce((select json_agg(json_build_object('resourceId', resource_id, 'name', name, 'disabled', disabled_at is not null, 'related', related_resource_ids) order by name, resource_id) from links), '[]'),
-  'resources', coalesce((select json_agg(json_build_object('id', r.id, 'disabled', r.disabled_at is not null)) from resource r where r.company_id = ? and r.id in (select id from related)), '[]'),
-  'hours', coalesce((select json_agg(json_build_object('id', w.id, 'resourceId', w.resource_id, 'priority', w.priority, 'createdAt', ${ms('w.created_at')},
-      'start', ${ms('w.start_time')}, 'end', ${ms('w.end_time')}, 'serviceIds', w.service_ids, 'days', w.working_hours))
-    from working_hours_rule w where w.company_id = ? and w.resource_id in (select id from rids)), '[]'),
-  'closings', coalesce((select json_agg(json_build_object('resourceId', c.resource_id, 'start', ${ms('c.start_time')}, 'end', ${ms('c.end_time')}, 'serviceIds', c.service_ids))
-    from closing_period c where c.company_id = ? and c.resource_id in (select id from rids) and c.end_time > ?::timestamptz and c.start_time < ?::timestamptz), '[]'),
-  'occupancy', coalesce((select json_agg(json_build_object('r', o.resource_id, 's', ${ms('lower(o.during)')}, 'e', ${ms('upper(o.during)')}))
-    from booking_occupancy o where o.company_id = ? and o.resource_id in (select id from rids) and o.during && tstzrange(?::timestamptz, ?::timestamptz) %EXCLUDE%), '[]'),
-  'prices', coalesce((select json_agg(json_build_object('id', p.id, 'type', p.type, 'priority', p.priority, 'createdAt', ${ms('p.created_at')}, 'price', p.price,
-      'comparedPrice', p.compared_price, 'durationSec', p.duration_sec, 'minDurationSec', p.min_duration_sec, 'maxDurationSec', p.max_duration_sec, 'ticketId', p.ticket_id, 'limitation', p.limitation))
-    from price_rule p where p.company_id = ? and p.service_id = ?), '[]'),
-  'discounts', coalesce((select json_agg(json_build_object('id', d.id, 'type', d.type, 'priority', d.priority, 'createdAt', ${ms('d.created_at')}, 'sumsUp', d.sums_up, 'rules', d.rules, 'limitation', d.limitation))
-    from discount d where d.company_id = ? and d.service_id = ?), '[]'),
-  'capacity', coalesce((select json_agg(json_build_object('id', k.id, 'type', k.type, 'priority', k.priority, 'createdAt', ${ms('k.created_at')}, 'spots', k.spots, 'spotsPerTicket', k.spots_per_ticket, 'limitation', k.limitation))
-    from capacity_rule k where k.company_id = ? and k.service_id = ?), '[]'),
-  'slots', coalesce((select json_agg(json_build_object('id', s.id, 'resourceId', s.resource_id, 'start', ${ms('s.start_time')}, 'durationSec', s.duration_sec, 'rrule', s.rrule,
-      'timeZone', s.time_zone, 'until', ${ms('s.until')}, 'exdates', s.exdates))
-    from slot s where s.company_id = ? and s.service_id = ? and s.start_time < ?::timestamptz and (s.rrule is not null or s.start_time + make_interval(secs => s.duration_sec) > ?::timestamptz)), '[]'),
-  'usage', coalesce((select json_agg(json_build_object('resourceId', u.resource_id, 'start', ${ms('u.start_time')}, 'spots', u.booked_spots, 'perTicket', u.booked_per_ticket))
-    from slot_usage u where u.company_id = ? and u.service_id = ? and u.start_time >= ?::timestamptz and u.start_time < ?::timestamptz), '[]'),
-  'tickets', coalesce((select json_agg(json_build_object('id', t.id, 'enabled', t.enabled)) from ticket t where t.company_id = ? and t.service_id = ?), '[]')
-) as snap`;
+/** A PostgreSQL array literal of UUIDs (ids are validated UUIDs), or null. */
+const uuidArray = (ids: readonly string[] | null | undefined): string | null => (ids && ids.length ? `{${ids.join(',')}}` : null);
 
 export interface SnapshotOptions {
   from: number;
@@ -113,11 +78,8 @@ export async function loadSnapshot(ctx: Ctx, company: Company, serviceId: string
   const wideTo = new Date(opts.to + Math.max(0, opts.reachSec ?? 0) * 1000 + 2 * DAY).toISOString();
   const from = new Date(opts.from - DAY).toISOString();
   const to = new Date(opts.to + DAY).toISOString();
-  const exclude = (opts.excludeBookingIds ?? []).filter(Boolean);
-  const sql = SQL.replace('%EXCLUDE%', exclude.length ? `and o.booking_id not in (${exclude.map(() => '?').join(', ')})` : '');
-  const c = company.id;
-  const params = [c, serviceId, c, serviceId, c, c, c, wideFrom, wideTo, c, wideFrom, wideTo, ...exclude, c, serviceId, c, serviceId, c, serviceId, c, serviceId, to, from, c, serviceId, from, to, c, serviceId];
-  const rows = await ctx.em.getConnection().execute<{ snap: Row }[]>(sql, params);
+  const params = [company.id, serviceId, wideFrom, wideTo, from, to, uuidArray(opts.excludeBookingIds), opts.resourceIds ? `{${opts.resourceIds.join(',')}}` : null];
+  const rows = await ctx.em.getConnection().execute<{ snap: Row }[]>(SQL, params);
   const row = rows[0].snap;
   if (!row.service) return null;
   return buildSnapshot(ctx, company, row, opts);

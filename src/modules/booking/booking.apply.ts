@@ -32,26 +32,28 @@ interface Locked {
   id: string;
   status: string;
   resource_id: string;
-  start_time: Date;
-  end_time: Date | null;
+  start_ms: number;
+  end_ms: number | null;
   spots: number;
   meta_data_version: number;
-  updated_at: Date;
+  updated_ms: number;
 }
 
-const same = (a: Date | null, b: Date | null): boolean => (a === null ? b === null : b !== null && new Date(a).getTime() === b.getTime());
+const ms = (col: string) => `(extract(epoch from ${col}) * 1000)::float8 as ${col.replace('_time', '_ms').replace('_at', '_ms')}`;
+// Rows written elsewhere may carry microseconds; JavaScript dates keep milliseconds.
+const same = (a: number | null, b: Date | null): boolean => (a === null ? b === null : b !== null && Math.floor(a) === b.getTime());
 
 async function lockUnchanged(em: EntityManager, companyId: string, befores: Booking[]): Promise<void> {
   const rows = await em.execute<Locked[]>(
-    `select id, status, resource_id, start_time, end_time, spots, meta_data_version, updated_at from booking
+    `select id, status, resource_id, ${ms('start_time')}, ${ms('end_time')}, spots, meta_data_version, ${ms('updated_at')} from booking
       where company_id = ? and id = any(?::uuid[]) order by id for update`,
     [companyId, `{${befores.map((b) => b.id).join(',')}}`],
   );
   const byId = new Map(rows.map((r) => [r.id, r]));
   for (const b of befores) {
     const r = byId.get(b.id);
-    const unchanged = r && r.status === b.status && r.resource_id === b.resourceId && same(r.start_time, b.startTime) && same(r.end_time, b.endTime)
-      && r.spots === b.spots && r.meta_data_version === b.metaDataVersion && same(r.updated_at, b.updatedAt);
+    const unchanged = r && r.status === b.status && r.resource_id === b.resourceId && same(r.start_ms, b.startTime) && same(r.end_ms, b.endTime)
+      && r.spots === b.spots && r.meta_data_version === b.metaDataVersion && same(r.updated_ms, b.updatedAt);
     if (!unchanged) throw conflict('the booking was changed by another request; reload it and retry');
   }
 }
@@ -71,7 +73,7 @@ async function take(em: EntityManager, b: Booking, p: Placement): Promise<void> 
     return;
   }
   const range = occupiedRange(b.startTime.getTime(), b.endTime ? b.endTime.getTime() : null, b.bufferBeforeSec, b.bufferAfterSec);
-  await occupy(em, b.companyId, b.id, [{ id: b.resourceId, source: 'booking' }, ...p.related.all.map((id) => ({ id, source: 'related_resource' as const }))], range);
+  await occupy(em, b.companyId, b.id, [b.resourceId, ...p.related.all], range);
   b.relatedResourceIds = [...p.related.all];
   if (p.related.any.length) b.relatedResourceIds.push(await occupyAny(em, b.companyId, b.id, p.related.any, range));
 }
@@ -90,8 +92,12 @@ async function writeRow(em: EntityManager, b: Booking, now: Date): Promise<void>
   b.updatedAt = now;
 }
 
-/** Commits every change or none; a time conflict names the booking's new start in `details`. */
-export async function applyChanges(ctx: Ctx, changes: BookingChange[]): Promise<void> {
+/**
+ * Commits every change or none; a time conflict names the booking's new start in `details`.
+ * `alongside` runs last in the same transaction (the rows are still locked), and its failure
+ * undoes the changes.
+ */
+export async function applyChanges(ctx: Ctx, changes: BookingChange[], alongside?: (em: EntityManager) => Promise<void>): Promise<void> {
   if (!changes.length) return;
   const companyId = changes[0].before.companyId;
   await ctx.em.transactional(async (tx) => {
@@ -115,5 +121,6 @@ export async function applyChanges(ctx: Ctx, changes: BookingChange[]): Promise<
       await writeRow(em, c.after, ctx.now);
       if (c.before.status !== c.after.status) await insertStatusChange(em, companyId, c.after.id, c.before.status, c.after.status, ctx.now, c.statusMeta ?? {});
     }
+    if (alongside) await alongside(em);
   });
 }

@@ -9,6 +9,7 @@ import { applyChanges, copyOf } from './booking.apply';
 import { Booking } from './booking.entity';
 import { clientBookingJson, type ClientBookingJson } from './booking.json';
 import { BOOKINGS_MAX_LIMIT } from './booking.query';
+import { transition } from './status';
 
 /**
  * The client interface's own bookings. A booking is reached with the client's access token
@@ -59,9 +60,11 @@ export async function clientBooking(ctx: Ctx, id: unknown, accessToken?: unknown
 /** Client: cancels a booking; `metaData` is merged into the booking's metadata. */
 export async function cancelClientBooking(ctx: Ctx, id: unknown, input: { metaData?: unknown } | null | undefined, accessToken?: unknown): Promise<ClientBookingJson> {
   const c = new Check();
+  if (input !== undefined && input !== null && (typeof input !== 'object' || Array.isArray(input))) c.fail('body', 'must be an object');
   const metaData = c.metaData('metaData', input?.metaData);
   c.done('invalid cancellation');
   const before = await reachableBooking(ctx, id, accessToken);
+  transition(before.status, 'cancelled');
   const after = copyOf(before);
   after.status = 'cancelled';
   if (metaData && Object.keys(metaData).length) {

@@ -22,6 +22,16 @@ export const isTimeConflict = (err: unknown): boolean => translateDbError(err)?.
 const iso = (ms: number): string => new Date(ms).toISOString();
 const uuidArray = (ids: readonly string[]): string => `{${ids.join(',')}}`;
 
+/**
+ * The rows to occupy as two parallel arrays, in resource id order: concurrent bookings that
+ * need several of the same resources then wait on each other in one order and cannot deadlock.
+ * The first resource is the booked one, the rest related.
+ */
+function occupiedRows(resources: readonly string[], firstIsBooked = true): [string, string] {
+  const rows = resources.map((id, i) => [id, i === 0 && firstIsBooked ? 'booking' : 'related_resource'] as const).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return [uuidArray(rows.map((r) => r[0])), `{${rows.map((r) => r[1]).join(',')}}`];
+}
+
 /** The buffered interval a booking occupies; `end` null (a running sharable booking) is unbounded. */
 export function occupiedRange(start: number, end: number | null, bufferBeforeSec: number, bufferAfterSec: number): [string, string | null] {
   return [iso(start - bufferBeforeSec * 1000), end === null ? null : iso(end + bufferAfterSec * 1000)];
@@ -78,10 +88,10 @@ export function insertBookingSql(row: BookingRow, occupied: string[], statusChan
     const [lower, upper] = occupiedRange(row.start, row.end, row.bufferBeforeSec, row.bufferAfterSec);
     occupancy = `, o as (
       insert into booking_occupancy (company_id, booking_id, resource_id, source, during)
-      select b.company_id, b.id, r.id, case when r.n = 1 then 'booking' else 'related_resource' end, tstzrange(?::timestamptz, ?::timestamptz, '[)')
-      from b, unnest(?::uuid[]) with ordinality as r(id, n)
+      select b.company_id, b.id, r.id, r.source, tstzrange(?::timestamptz, ?::timestamptz, '[)')
+      from b, unnest(?::uuid[], ?::text[]) as r(id, source)
     )`;
-    params.push(lower, upper, uuidArray(occupied));
+    params.push(lower, upper, ...occupiedRows(occupied));
   }
   const sql = `with b as (
       insert into booking (id, company_id, service_id, resource_id, client_id, type, status, start_time, end_time, duration_sec,
@@ -109,14 +119,15 @@ export async function insertStatusChange(em: EntityManager, companyId: string, b
   return id;
 }
 
-/** Occupancy rows of the booked resource and its `all` related resources, in one statement. */
-export async function occupy(em: EntityManager, companyId: string, bookingId: string, resources: { id: string; source: 'booking' | 'related_resource' }[], range: [string, string | null]): Promise<void> {
+/** Occupancy rows in one statement; `resources[0]` is the booked resource unless `related` (then all are related ones). */
+export async function occupy(em: EntityManager, companyId: string, bookingId: string, resources: readonly string[], range: [string, string | null], related = false): Promise<void> {
   if (!resources.length) return;
+  const [ids, sources] = occupiedRows(resources, !related);
   await em.execute(
     `insert into booking_occupancy (company_id, booking_id, resource_id, source, during)
-     select ?, ?, r.id, case when r.n = 1 and ? then 'booking' else 'related_resource' end, tstzrange(?::timestamptz, ?::timestamptz, '[)')
-     from unnest(?::uuid[]) with ordinality as r(id, n)`,
-    [companyId, bookingId, resources[0].source === 'booking', range[0], range[1], uuidArray(resources.map((r) => r.id))],
+     select ?, ?, r.id, r.source, tstzrange(?::timestamptz, ?::timestamptz, '[)')
+     from unnest(?::uuid[], ?::text[]) as r(id, source)`,
+    [companyId, bookingId, range[0], range[1], ids, sources],
     'run',
   );
 }
@@ -129,7 +140,7 @@ export async function occupyAny(em: EntityManager, companyId: string, bookingId:
   for (const id of candidates) {
     await em.execute('savepoint booking_any', [], 'run');
     try {
-      await occupy(em, companyId, bookingId, [{ id, source: 'related_resource' }], range);
+      await occupy(em, companyId, bookingId, [id], range, true);
       await em.execute('release savepoint booking_any', [], 'run');
       return id;
     } catch (err) {

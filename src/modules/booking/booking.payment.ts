@@ -13,10 +13,10 @@ export type PaymentOutcome = 'paid' | 'failed' | 'cancelled' | 'expired';
 
 export interface BookingPaymentInput {
   companyId: string;
-  bookingId: string;
+  /** the bookings the payment covers, in request order, each with its price */
+  bookings: { id: string; amount: number }[];
   clientId: string | null;
   email: string | null;
-  amount: number;
   currency: string;
   taxInclusive: boolean;
   taxRate: number;
@@ -24,8 +24,10 @@ export interface BookingPaymentInput {
 }
 
 /**
- * Starts the payment of a client's booking inside the booking's transaction. Null when the
- * company takes no payments (the booking then follows its bookingPolicy).
+ * Starts the payment of a client's bookings (one, or a batch) inside their transaction: one
+ * payment transaction whose items are the bookings in order, the first being `itemID`. Null
+ * when the company takes no payments or the total is zero (the bookings then follow their
+ * bookingPolicy).
  */
 export async function startBookingPayment(ctx: Ctx, em: EntityManager, p: BookingPaymentInput): Promise<{ transactionId: string; paymentURL: string } | null> {
   return startPayment(ctx, em, {
@@ -33,9 +35,9 @@ export async function startBookingPayment(ctx: Ctx, em: EntityManager, p: Bookin
     clientId: p.clientId,
     email: p.email,
     itemType: 'booking',
-    itemIDs: [p.bookingId],
-    perItemAmounts: { [p.bookingId]: p.amount },
-    amount: p.amount,
+    itemIDs: p.bookings.map((b) => b.id),
+    perItemAmounts: Object.fromEntries(p.bookings.map((b) => [b.id, b.amount])),
+    amount: p.bookings.reduce((sum, b) => sum + b.amount, 0),
     currency: p.currency,
     taxInclusive: p.taxInclusive,
     taxRate: p.taxRate,
@@ -50,7 +52,7 @@ interface Row {
   type: ServiceType;
   service_id: string;
   resource_id: string;
-  start_time: Date | string;
+  start_ms: number;
   spots: number;
   tickets: Record<string, BookedTicket> | string;
 }
@@ -65,7 +67,7 @@ export async function settleBookings(em: EntityManager, companyId: string, booki
   const ids = [...new Set(bookingIds.filter(isUuid).map((id) => id.toLowerCase()))];
   if (!ids.length) return;
   const rows = await em.execute<Row[]>(
-    `select id, status, booking_policy, type, service_id, resource_id, start_time, spots, tickets from booking
+    `select id, status, booking_policy, type, service_id, resource_id, (extract(epoch from start_time) * 1000)::float8 as start_ms, spots, tickets from booking
       where company_id = ? and id = any(?::uuid[]) order by id for update`,
     [companyId, `{${ids.join(',')}}`],
   );
@@ -77,8 +79,7 @@ export async function settleBookings(em: EntityManager, companyId: string, booki
     if (t.releases) {
       if (usesCapacity(b.type)) {
         const tickets = typeof b.tickets === 'string' ? JSON.parse(b.tickets) : b.tickets;
-        const start = new Date(b.start_time).getTime();
-        await releaseCapacity(em, { companyId, serviceId: b.service_id, resourceId: b.resource_id, start }, b.spots, ticketCounts(tickets));
+        await releaseCapacity(em, { companyId, serviceId: b.service_id, resourceId: b.resource_id, start: b.start_ms }, b.spots, ticketCounts(tickets));
       } else {
         await releaseOccupancy(em, companyId, b.id);
       }

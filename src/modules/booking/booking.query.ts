@@ -114,15 +114,16 @@ function where(companyId: string, f: BookingFilter): { sql: string; params: unkn
   c.done('invalid booking filter');
   const parts = ['company_id = ?'];
   const params: unknown[] = [companyId];
-  if (clientId) parts.push('client_id = ?') && params.push(clientId);
-  if (from !== undefined) parts.push('(end_time is null or end_time > ?::timestamptz)') && params.push(new Date(from).toISOString());
-  if (to !== undefined) parts.push('start_time < ?::timestamptz') && params.push(new Date(to).toISOString());
-  if (!includeFailures) parts.push(`status not in ('rejected', 'failed')`);
-  if (resourceIds?.length) {
-    parts.push('(resource_id = any(?::uuid[]) or jsonb_exists_any(related_resource_ids, ?::text[]))');
-    params.push(arr(resourceIds), arr(resourceIds));
-  }
-  if (serviceIds?.length) parts.push('service_id = any(?::uuid[])') && params.push(arr(serviceIds));
+  const add = (sql: string, ...values: unknown[]) => {
+    parts.push(sql);
+    params.push(...values);
+  };
+  if (clientId) add('client_id = ?', clientId);
+  if (from !== undefined) add('(end_time is null or end_time > ?::timestamptz)', new Date(from).toISOString());
+  if (to !== undefined) add('start_time < ?::timestamptz', new Date(to).toISOString());
+  if (!includeFailures) add(`status not in ('rejected', 'failed')`);
+  if (resourceIds?.length) add('(resource_id = any(?::uuid[]) or jsonb_exists_any(related_resource_ids, ?::text[]))', arr(resourceIds), arr(resourceIds));
+  if (serviceIds?.length) add('service_id = any(?::uuid[])', arr(serviceIds));
   return { sql: parts.join(' and '), params };
 }
 
@@ -178,10 +179,10 @@ async function sideLists(ctx: Ctx, companyId: string, bookings: Booking[]) {
       ? ctx.em.find(Slot, { companyId, serviceId: { $in: uniq(slotted.map((b) => b.serviceId)) }, $or: [{ resourceId: null }, { resourceId: { $in: uniq(slotted.map((b) => b.resourceId)) } }] }, { ...opts, orderBy: { startTime: 'asc', id: 'asc' } })
       : none<Slot>(),
     ids.length
-      ? ctx.em.getConnection().execute<{ id: string; booking_id: string; resource_id: string; s: Date | null; e: Date | null }[]>(
-        `select id, booking_id, resource_id, lower(during) as s, upper(during) as e from booking_occupancy
+      ? ctx.em.getConnection().execute<{ id: string; booking_id: string; resource_id: string; s: number | null; e: number | null }[]>(
+        `select id, booking_id, resource_id, (extract(epoch from lower(during)) * 1000)::float8 as s, (extract(epoch from upper(during)) * 1000)::float8 as e from booking_occupancy
           where company_id = ? and booking_id = any(?::uuid[]) and source = 'related_resource' order by lower(during), resource_id`, [companyId, arr(ids)])
-      : none<{ id: string; booking_id: string; resource_id: string; s: Date | null; e: Date | null }>(),
+      : none<{ id: string; booking_id: string; resource_id: string; s: number | null; e: number | null }>(),
   ]);
   return {
     changes,

@@ -1,19 +1,28 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../app/context';
 import { companyForClientInterface, companyForMerchant } from '../../app/access';
 import { invalid, unauthorized } from '../../shared/errors';
 import { formatTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
-import { getResourceInCompany, getServiceInCompany } from '../catalog/catalog.lookup';
+import type { Service } from '../catalog/catalog.entity';
+import { getServiceInCompany } from '../catalog/catalog.lookup';
 import type { Client } from '../client/client.entity';
 import { getClientInCompany, upsertGuestClient, type GuestClientInput } from '../client/client.lookup';
 import type { Company } from '../company/company.entity';
-import { unavailable } from './booking.hold';
-import { idempotencyOf } from './booking.idempotency';
-import { amountsFor, checkPlacement, checkPluginData } from './booking.input';
+import type { StartedPayment } from '../payment/payment.api';
+import { unavailable, type BookingRow } from './booking.hold';
+import { idempotencyOf, type Idempotency } from './booking.idempotency';
+import { amountsFor, checkPlacement, checkPluginData, type PlacementInput } from './booking.input';
 import { clientBookingJson, type ClientBookingJson } from './booking.json';
-import { startBookingPayment } from './booking.payment';
-import { newRow, placeAt } from './booking.create';
-import { bookingOf, commitCreation, needsTransaction, writeBooking } from './booking.write';
+import { startBookingPayment, type BookingPaymentInput } from './booking.payment';
+import { newRow, placeAt, serviceAndResource } from './booking.place';
+import { bookingOf, commitCreation, needsTransaction, replayOr, writeBooking, type Placement } from './booking.write';
+
+/**
+ * Client booking requests. The single request and the batch share every rule here: the
+ * field checks, the placement of one booking, its payment and the write of one booking
+ * inside a given transaction.
+ */
 
 export interface RequestBookingInput {
   client?: unknown;
@@ -31,7 +40,15 @@ export interface RequestBookingInput {
 }
 
 /** Who books: the token's client, or a guest object sent with an API key holding client.create. */
-async function caller(ctx: Ctx, companyId: string, guest: unknown): Promise<{ company: Company; client: Client | null; guest: GuestClientInput | null; id: string }> {
+export interface Caller {
+  company: Company;
+  client: Client | null;
+  guest: GuestClientInput | null;
+  /** who the request hash is bound to */
+  id: string;
+}
+
+export async function caller(ctx: Ctx, companyId: string, guest: unknown): Promise<Caller> {
   if (!ctx.actor) throw unauthorized();
   if (ctx.actor.kind === 'client') {
     const company = await companyForClientInterface(ctx, companyId, 'client.create');
@@ -43,6 +60,33 @@ async function caller(ctx: Ctx, companyId: string, guest: unknown): Promise<{ co
   return { company, client: null, guest: guest as GuestClientInput, id: `merchant:${company.merchantId}` };
 }
 
+/** One booking request after its field checks. */
+export interface ParsedRequest {
+  companyId: string | undefined;
+  p: PlacementInput;
+  code: string | undefined;
+  pluginData: Record<string, unknown> | undefined;
+  description: string | undefined;
+}
+
+/** The field checks of one booking request; `self` is the path reported when it is not an object. */
+export function checkRequest(c: Check, input: unknown, self = 'body'): ParsedRequest {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) c.fail(self, 'must be an object');
+  const body = (typeof input === 'object' && input !== null ? input : {}) as RequestBookingInput;
+  return {
+    companyId: c.uuid('companyID', body.companyID, true),
+    p: checkPlacement(c, body, false),
+    code: c.string('code', body.code, { max: 255 }),
+    pluginData: checkPluginData(c, body.pluginData),
+    description: c.string('customPurchaseDescription', body.customPurchaseDescription, { max: 1000 }),
+  };
+}
+
+/** Codes are applied by the promo code, gift card and subscription work; none exists yet. */
+export function rejectCode(code: string | undefined): void {
+  if (code) throw invalid('unknown code', [{ path: 'code', message: 'unknown code' }]);
+}
+
 /**
  * Client interface: requests a booking at a time the availability endpoints offer (never in
  * the past, schedule always applied). Without `resourceID` the first available linked resource
@@ -51,24 +95,41 @@ async function caller(ctx: Ctx, companyId: string, guest: unknown): Promise<{ co
  */
 export async function requestBooking(ctx: Ctx, input: RequestBookingInput, opts: { idempotencyKey?: unknown } = {}): Promise<ClientBookingJson> {
   const c = new Check();
-  if (typeof input !== 'object' || input === null) c.fail('body', 'must be an object');
-  const body = input ?? {};
-  const companyId = c.uuid('companyID', body.companyID, true);
-  const p = checkPlacement(c, body, false);
-  const code = c.string('code', body.code, { max: 255 });
-  const pluginData = checkPluginData(c, body.pluginData);
-  const description = c.string('customPurchaseDescription', body.customPurchaseDescription, { max: 1000 });
+  const req = checkRequest(c, input);
   c.done('invalid booking request');
-  // Codes are applied by the promo code, gift card and subscription work; none exists yet.
-  if (code) throw invalid('unknown code', [{ path: 'code', message: 'unknown code' }]);
+  rejectCode(req.code);
 
-  const who = await caller(ctx, companyId!, body.client);
+  const who = await caller(ctx, req.companyId!, input.client);
+  const idem = idempotencyOf(opts.idempotencyKey, 'booking.request', who.id, input ?? {});
+  return replayOr(ctx, who.company.id, idem, () => book(ctx, who, req, idem));
+}
+
+async function book(ctx: Ctx, who: Caller, req: ParsedRequest, idem: Idempotency | undefined): Promise<ClientBookingJson> {
+  const b = await prepareClientBooking(ctx, who, req);
+  const single = !needsTransaction(b.row.type, b.placement) && !who.guest && b.row.price <= 0;
+  return commitCreation(ctx, who.company.id, idem, single, async (em) => {
+    const client = await payerOf(ctx, em, who);
+    const payment = b.row.price > 0 ? await startBookingPayment(ctx, em, paymentFor(who.company.id, [b], client)) : null;
+    return writeClientBooking(ctx, em, b, client, payment);
+  });
+}
+
+/** A client booking whose time was found bookable, ready to be written. */
+export interface PreparedBooking {
+  service: Service;
+  row: BookingRow;
+  placement: Placement;
+  /** what the payment provider shows for this booking */
+  description: string;
+}
+
+/**
+ * Checks one request against the catalog and availability (outside the transaction: the
+ * check is for a friendly answer, the database constraints decide when the row is written).
+ */
+export async function prepareClientBooking(ctx: Ctx, who: Caller, { p, code, pluginData, description }: ParsedRequest): Promise<PreparedBooking> {
   const { company } = who;
-  const idem = idempotencyOf(opts.idempotencyKey, 'booking.request', who.id, body);
-  const [service, resource] = await Promise.all([
-    getServiceInCompany(ctx, company.id, p.serviceId),
-    p.resourceId ? getResourceInCompany(ctx, company.id, p.resourceId) : Promise.resolve(null),
-  ]);
+  const [service, resource] = p.resourceId ? await serviceAndResource(ctx, company.id, p.serviceId!, p.resourceId) : [await getServiceInCompany(ctx, company.id, p.serviceId), null];
   if (resource?.disabledAt) throw unavailable('the resource is not available');
   const amounts = amountsFor(service, p);
   const placement = await placeAt(ctx, company, service, resource?.id ?? null, p.start!, p, amounts, { ignoreSchedule: false, includePast: false });
@@ -81,26 +142,48 @@ export async function requestBooking(ctx: Ctx, input: RequestBookingInput, opts:
     code: code || null,
     customPurchaseDescription: description ?? null,
   });
-  const single = !needsTransaction(row.type, placement) && !who.guest && row.price <= 0;
-  return commitCreation(ctx, company.id, idem, single, async (em) => {
-    const client = who.guest ? await upsertGuestClient({ ...ctx, em }, company.id, who.guest) : who.client;
-    row.clientId = client?.id ?? null;
-    if (row.price > 0) {
-      const tax = service.settings?.tax;
-      const started = await startBookingPayment(ctx, em, {
-        companyId: company.id,
-        bookingId: row.id,
-        clientId: row.clientId,
-        email: client?.email ?? null,
-        amount: row.price,
-        currency: row.currency ?? 'EUR',
-        taxInclusive: tax?.inclusive ?? false,
-        taxRate: tax?.rate ?? 0,
-        description: description ?? `${service.name}, ${formatTimestamp(row.start)}`,
-      });
-      if (started) Object.assign(row, { status: 'pending', paymentUrl: started.paymentURL, paymentTransactionId: started.transactionId });
-    }
-    await writeBooking(em, row, placement);
-    return clientBookingJson(bookingOf(row), ctx.deps.jwtKey);
-  });
+  return { service, row, placement, description: description ?? `${service.name}, ${formatTimestamp(row.start)}` };
+}
+
+/** The paying client: the token's client, or the guest, found or created in the booking's transaction. */
+export async function payerOf(ctx: Ctx, em: EntityManager, who: Caller): Promise<Client | null> {
+  return who.guest ? upsertGuestClient({ ...ctx, em }, who.company.id, who.guest) : who.client;
+}
+
+const MAX_DESCRIPTION = 1000;
+
+/**
+ * The payment of prepared bookings: their prices in order, the currency and tax of the first
+ * priced one (a batch checks that they agree), and the first custom purchase description,
+ * else the bookings' own descriptions.
+ */
+export function paymentFor(companyId: string, bookings: PreparedBooking[], client: Client | null): BookingPaymentInput {
+  const first = bookings.find((b) => b.row.price > 0) ?? bookings[0];
+  const tax = first.service.settings?.tax;
+  const custom = bookings.find((b) => b.row.customPurchaseDescription !== null)?.row.customPurchaseDescription;
+  let description = custom ?? bookings.map((b) => b.description).join('; ');
+  if (description.length > MAX_DESCRIPTION) description = `${description.slice(0, MAX_DESCRIPTION - 3)}...`;
+  return {
+    companyId,
+    bookings: bookings.map((b) => ({ id: b.row.id, amount: b.row.price })),
+    clientId: client?.id ?? null,
+    email: client?.email ?? null,
+    currency: first.row.currency ?? 'EUR',
+    taxInclusive: tax?.inclusive ?? false,
+    taxRate: tax?.rate ?? 0,
+    description,
+  };
+}
+
+/**
+ * Writes one prepared client booking with `em` (in a transaction unless the booking is a
+ * single statement) and returns its client form. With a `payment` covering it the booking is
+ * `pending` until that payment settles; without one its status follows the bookingPolicy.
+ */
+export async function writeClientBooking(ctx: Ctx, em: EntityManager, b: PreparedBooking, client: Client | null, payment: StartedPayment | null): Promise<ClientBookingJson> {
+  const { row } = b;
+  row.clientId = client?.id ?? null;
+  if (payment) Object.assign(row, { status: 'pending', paymentUrl: payment.paymentURL, paymentTransactionId: payment.transactionId });
+  await writeBooking(em, row, b.placement);
+  return clientBookingJson(bookingOf(row), ctx.deps.jwtKey);
 }

@@ -5,6 +5,7 @@ import { ResourceType, ServiceType } from '../catalog/catalog.types';
 import { clientLoader } from '../client/client.lookup';
 import { clientJson } from '../client/client.service';
 import { ClientType } from '../client/client.types';
+import { requestBookings } from './booking.batch';
 import { cancelClientBooking, clientBooking, clientBookings } from './booking.client';
 import { createBooking } from './booking.create';
 import type { BookingJson } from './booking.json';
@@ -12,8 +13,8 @@ import { resourceLoader, serviceLoader } from './booking.loaders';
 import { getBooking, listBookings } from './booking.query';
 import { requestBooking } from './booking.request';
 import {
-  BookingFilter, BookingPageType, BookingType, CancelClientBookingInput, ClientBookingPageType, ClientBookingType, CreateBookingInput, MoveBookingInput,
-  RequestBookingInput, UpdateBookingInput,
+  BookingBatchType, BookingFilter, BookingPageType, BookingType, CancelClientBookingInput, ClientBookingPageType, ClientBookingType, CreateBookingInput, MoveBookingInput,
+  RequestBookingInput, RequestBookingsInput, UpdateBookingInput,
 } from './booking.types';
 import { moveBooking, updateBooking } from './booking.update';
 
@@ -87,6 +88,15 @@ export class ClientBookingResolver {
     @Arg('idempotencyKey', () => String, { nullable: true, description: IDEMPOTENCY }) idempotencyKey?: string,
   ) {
     return requestBooking(ctx, input, { idempotencyKey });
+  }
+
+  @Mutation(() => BookingBatchType, { description: 'Client interface: books several times of one company with one payment, all or nothing (authorised like requestBooking).' })
+  requestBookings(
+    @GqlCtx() ctx: Ctx,
+    @Arg('input', () => RequestBookingsInput) input: RequestBookingsInput,
+    @Arg('idempotencyKey', () => String, { nullable: true, description: IDEMPOTENCY }) idempotencyKey?: string,
+  ) {
+    return requestBookings(ctx, input, { idempotencyKey });
   }
 
   @Query(() => ClientBookingPageType, { description: 'The calling client\'s bookings.' })

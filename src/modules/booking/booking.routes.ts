@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { defineRoutes, S } from '../../app/rest';
 import { clientSchema } from '../client/client.routes';
+import { MAX_BATCH, requestBookings } from './booking.batch';
 import { cancelClientBooking, clientBooking, clientBookings } from './booking.client';
 import { createBooking } from './booking.create';
 import { getBooking, listBookings } from './booking.query';
@@ -33,10 +34,15 @@ const bookingPage = S.object({
 const repeat = S.object({ rrule: S.str, timeZone: S.str, until: S.str }, ['rrule', 'timeZone']);
 const placement = { duration: S.str, metaData: S.obj, resourceID: S.str, serviceID: S.str, spots: S.int, startTime: S.str, tickets: S.obj };
 const createBody = S.object({ ...placement, clientID: S.nstr, ignoreSchedule: S.bool, repeat }, ['resourceID', 'serviceID', 'startTime']);
+const guest = S.object({ platformID: S.str, id: S.str, email: S.str, firstName: S.nstr, lastName: S.nstr });
 const requestBody = S.object({
-  ...placement, companyID: S.str, client: S.object({ platformID: S.str, id: S.str, email: S.str, firstName: S.nstr, lastName: S.nstr }), code: S.nstr,
+  ...placement, companyID: S.str, client: guest, code: S.nstr,
   customPurchaseDescription: S.nstr, pluginData: S.obj,
 }, ['companyID', 'serviceID', 'startTime']);
+const batchBody = S.object({ bookings: S.array(requestBody), client: guest }, ['bookings']);
+const batchSchema = S.object({
+  bookings: S.array(clientBookingSchema), currency: S.nstr, paymentURL: S.nstr, totalAmount: S.int, transactionID: { type: ['string', 'null'], format: 'uuid' },
+});
 const updateBody = S.object({ duration: S.str, metaDataUpdate: S.metaDataUpdate, price: S.int, refundPercent: S.int, resourceID: S.str, spots: S.int, startTime: S.str, status: S.str });
 const moveBody = S.object({ ignoreSchedule: S.bool, recalculatePrice: S.bool, recurringUpdateStrategy: S.str, resourceID: S.str, startTime: S.str }, ['resourceID', 'startTime']);
 const listQuery = S.object({ clientID: S.str, from: S.str, to: S.str, includeFailures: S.str, limit: S.str, offset: S.str, resourceIDs: S.str, serviceIDs: S.str });
@@ -95,6 +101,12 @@ export function bookingRoutes(app: FastifyInstance): void {
       handler: (ctx, req) => requestBooking(ctx, req.body as object, { idempotencyKey: header(req, 'idempotency-key') }),
     },
     {
+      method: 'POST', url: '/v1/client/bookings/batch', auth: 'key|bearer', tags: ['client'], body: batchBody,
+      summary: `Request multiple bookings with single payment: 1 to ${MAX_BATCH} booking requests of one company, written all or none, with one payment transaction covering every booking in request order. A guest's \`client\` object goes at the top level. ${IDEMPOTENCY}`,
+      response: { 200: batchSchema, ...writeErrors },
+      handler: (ctx, req) => requestBookings(ctx, req.body as object, { idempotencyKey: header(req, 'idempotency-key') }),
+    },
+    {
       method: 'GET', url: '/v1/client/bookings/:booking_id', auth: 'optional', summary: `Get client booking. ${TOKEN_AUTH}`, tags: ['client'], params: S.params('booking_id'),
       querystring: S.object({ accessToken: S.str }),
       response: { 200: clientBookingSchema, ...errors },
@@ -102,7 +114,8 @@ export function bookingRoutes(app: FastifyInstance): void {
     },
     {
       method: 'POST', url: '/v1/client/bookings/:booking_id/cancel', auth: 'optional', summary: `Cancel booking. ${TOKEN_AUTH}`, tags: ['client'], params: S.params('booking_id'),
-      querystring: S.object({ accessToken: S.str }), body: S.object({ metaData: S.obj }),
+      // The body is optional (no `type`, so an absent body passes); the service checks its shape.
+      querystring: S.object({ accessToken: S.str }), body: { properties: { metaData: S.obj }, additionalProperties: true },
       response: { 200: clientBookingSchema, ...writeErrors },
       handler: (ctx, req) => cancelClientBooking(ctx, params(req).booking_id, req.body as object, bookingToken(req)),
     },

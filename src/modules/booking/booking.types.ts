@@ -157,6 +157,21 @@ export class RequestBookingInput {
 }
 
 @InputType()
+export class RequestBookingsInput {
+  @Field(() => [RequestBookingInput], { description: '1 to 50 booking requests, all for the same company' }) bookings!: RequestBookingInput[];
+  @Field(() => GuestClientInput, { nullable: true, description: 'the paying guest (API key with client.create) for every booking' }) client?: GuestClientInput | null;
+}
+
+@ObjectType('BookingBatch', { description: 'Bookings requested together and paid with one payment.' })
+export class BookingBatchType {
+  @Field(() => [ClientBookingType], { description: 'in request order' }) bookings!: ClientBookingType[];
+  @Field(() => String, { nullable: true }) currency!: string | null;
+  @Field(() => String, { nullable: true, description: 'null when no payment is taken' }) paymentURL!: string | null;
+  @Field(() => Int, { description: 'sum of the bookings\' prices' }) totalAmount!: number;
+  @Field(() => ID, { nullable: true, description: 'the payment transaction covering every booking' }) transactionID!: string | null;
+}
+
+@InputType()
 export class CancelClientBookingInput {
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'merged into the booking\'s metaData' }) metaData?: MetaData | null;
 }

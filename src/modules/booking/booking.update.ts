@@ -11,7 +11,8 @@ import type { Company } from '../company/company.entity';
 import { matchContextAt } from '../pricing/engine/context';
 import { Booking } from './booking.entity';
 import { applyChanges, copyOf, type BookingChange } from './booking.apply';
-import { placeAt } from './booking.create';
+import { placeAt } from './booking.place';
+import { refundBookingTo } from './booking.refund';
 import { ticketCounts, unavailable, usesCapacity } from './booking.hold';
 import { MAX_SPOTS, type Amounts } from './booking.input';
 import type { BookingJson } from './booking.json';
@@ -90,7 +91,10 @@ async function closeSharable(ctx: Ctx, company: Company, b: Booking, end: number
   return { placement, price: placement.price };
 }
 
-/** Admin: partial update. Time, resource, duration and spots are re-taken; status goes through the transition rules. */
+/**
+ * Admin: partial update. Time, resource, duration and spots are re-taken; status goes through
+ * the transition rules; `refundPercent` above 0 refunds a paid booking up to that share.
+ */
 export async function updateBooking(ctx: Ctx, companyId: string, id: unknown, input: UpdateBookingInput): Promise<BookingJson> {
   const company = await companyForMerchant(ctx, companyId, 'bookings.write');
   const c = new Check();
@@ -138,7 +142,7 @@ export async function updateBooking(ctx: Ctx, companyId: string, id: unknown, in
     Object.assign(after, { resourceId: targetResource, startTime: new Date(targetStart), durationSec: len, endTime: len === null ? before.endTime : new Date(targetStart + len * 1000), spots: spots ?? before.spots });
   }
   if (price !== undefined) after.price = price;
-  await applyChanges(ctx, [change]);
+  await applyChanges(ctx, [change], refundPercent ? (em) => refundBookingTo(ctx, em, company.id, before.id, refundPercent) : undefined);
   return adminJsonOf(ctx, after);
 }
 

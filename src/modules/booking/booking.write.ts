@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../app/context';
-import { conflict } from '../../shared/errors';
+import { conflict, toDomainError } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import type { BookableTime } from '../availability/availability.service';
 import { BookedTicket, Booking, BookingStatusChange } from './booking.entity';
@@ -121,18 +121,33 @@ function firstChange(row: BookingRow): BookingStatusChange {
 }
 
 /**
+ * Answers a repeated request with its stored response before any work is done (the time it
+ * booked is no longer free, so checking it again would say 409). A request whose time was
+ * just taken by the first request with the same key, still in flight when this one looked,
+ * is answered with that request's response too.
+ */
+export async function replayOr<T>(ctx: Ctx, companyId: string, idem: Idempotency | undefined, run: () => Promise<T>): Promise<T> {
+  if (!idem) return run();
+  const stored = await storedResponse(ctx.em, companyId, idem, ctx.now);
+  if (stored) return stored.body as T;
+  try {
+    return await run();
+  } catch (err) {
+    if (toDomainError(err).code !== 'time_unavailable') throw err;
+    const late = await storedResponse(ctx.em, companyId, idem, ctx.now);
+    if (late) return late.body as T;
+    throw err;
+  }
+}
+
+/**
  * Runs the writes of a booking-creating request and returns its response. With an
  * idempotency key the key is claimed and the response stored in the same transaction, and a
  * repeated request gets the stored response. Without one, `single` work (one statement) skips
  * the explicit transaction.
  */
 export async function commitCreation<T>(ctx: Ctx, companyId: string, idem: Idempotency | undefined, single: boolean, work: (em: EntityManager) => Promise<T>): Promise<T> {
-  if (idem) {
-    const stored = await storedResponse(ctx.em, companyId, idem, ctx.now);
-    if (stored) return stored.body as T;
-  } else if (single) {
-    return work(ctx.em);
-  }
+  if (!idem && single) return work(ctx.em);
   try {
     return await ctx.em.transactional(async (em) => {
       if (idem) await claimKey(em, companyId, idem, ctx.now);

@@ -28,7 +28,8 @@ async function testTransaction(em: EntityManager, id: string, lock: boolean): Pr
 /** The hosted checkout page of a test-provider transaction. */
 export async function testCheckoutPage(ctx: Ctx, id: string): Promise<string> {
   const tx = await testTransaction(ctx.em, id, false);
-  return checkoutPage(view(tx), `/v1/payments/test-checkout/${tx.id}/complete`);
+  // Relative to the page itself, so it also works behind a proxy that adds a path prefix.
+  return checkoutPage(view(tx), `${tx.id}/complete`);
 }
 
 /**

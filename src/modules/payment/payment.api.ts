@@ -6,12 +6,12 @@
 
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../app/context';
-import { PaymentTransaction } from './payment.entity';
+import { PaymentSettings, PaymentTransaction } from './payment.entity';
 import { providerFor, requireAvailable } from './providers/provider';
 import { checkRedirects } from './redirects';
 import { loadRedirectSettings } from './settings.service';
 
-export { refundItem, type RefundItemInput } from './refund.service';
+export { paidShare, refundItem, type PaidShare, type RefundItemInput } from './refund.service';
 export { sweepExpiredPayments } from './expiry';
 export type { SettlementOutcome } from './payment.status';
 
@@ -87,6 +87,11 @@ export async function startPayment(ctx: Ctx, em: EntityManager, input: StartPaym
   em.persist(tx);
   await em.flush();
   return { transactionId: tx.id, paymentURL };
+}
+
+/** Whether the company takes payments (has payment settings); a priced client booking then waits for its payment. */
+export async function takesPayments(em: EntityManager, companyId: string): Promise<boolean> {
+  return (await em.count(PaymentSettings, { companyId })) > 0;
 }
 
 /** The latest transaction covering `itemId` in the company (any status), or null. */

@@ -74,6 +74,35 @@ async function lockTransaction(em: EntityManager, companyId: string, transaction
   return em.findOne(PaymentTransaction, { id, companyId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
 }
 
+const paidFor = (tx: PaymentTransaction, itemId: string): number => tx.perItemAmounts[itemId] ?? (tx.itemIds.length === 1 ? tx.amount : 0);
+
+async function refundedFor(em: EntityManager, tx: PaymentTransaction, itemId: string): Promise<number> {
+  const rows = await em.execute<{ total: string | number }[]>(
+    `select coalesce(sum(amount), 0) as total from refund where company_id = ? and transaction_id = ? and item_id = ? and status in ('pending', 'succeeded')`,
+    [tx.companyId, tx.id, itemId],
+  );
+  return Number(rows[0]?.total ?? 0);
+}
+
+export interface PaidShare {
+  transactionId: string;
+  /** what was paid for the item (smallest currency unit) */
+  paid: number;
+  /** pending and succeeded refunds of the item so far */
+  refunded: number;
+}
+
+/**
+ * What was paid and refunded so far for an item in its latest paid (or partly refunded)
+ * transaction, read under that transaction's row lock, which the caller's database
+ * transaction keeps until it ends; null when no such transaction covers the item.
+ */
+export async function paidShare(em: EntityManager, companyId: string, itemId: string): Promise<PaidShare | null> {
+  const tx = await lockTransaction(em, companyId, null, itemId);
+  if (!tx || !tx.itemIds.includes(itemId) || !REFUNDABLE.has(tx.status)) return null;
+  return { transactionId: tx.id, paid: paidFor(tx, itemId), refunded: await refundedFor(em, tx, itemId) };
+}
+
 /**
  * Refunds part of one item of a paid transaction inside the caller's database transaction.
  * amount = floor(item's paid amount * percent / 100) (rounded down, so percentages never pay
@@ -97,7 +126,7 @@ export async function refundItem(ctx: Ctx, em: EntityManager, input: RefundItemI
   if (!tx) throw notFound('payment transaction');
   if (!tx.itemIds.includes(input.itemId)) throw notFound('item in the payment transaction');
 
-  const paid = tx.perItemAmounts[input.itemId] ?? (tx.itemIds.length === 1 ? tx.amount : 0);
+  const paid = paidFor(tx, input.itemId);
   const amount = percent !== undefined ? Math.floor((paid * percent) / 100) : fixed!;
   if (key) {
     const previous = await em.findOne(Refund, { companyId: tx.companyId, idempotencyKey: key });
@@ -110,11 +139,7 @@ export async function refundItem(ctx: Ctx, em: EntityManager, input: RefundItemI
   }
   if (!REFUNDABLE.has(tx.status)) throw conflict(`a ${tx.status.replace('_', ' ')} payment cannot be refunded`);
   if (amount < 1) throw invalid(`${percent}% of ${paid} rounds down to nothing to refund`, [{ path: 'percent', message: 'gives a refund of 0' }]);
-  const rows = await em.execute<{ total: string | number }[]>(
-    `select coalesce(sum(amount), 0) as total from refund where company_id = ? and transaction_id = ? and item_id = ? and status in ('pending', 'succeeded')`,
-    [tx.companyId, tx.id, input.itemId],
-  );
-  const already = Number(rows[0]?.total ?? 0);
+  const already = await refundedFor(em, tx, input.itemId);
   if (already + amount > paid) {
     throw conflict(`refunding ${amount} would exceed the item's paid amount: ${already} of ${paid} is already refunded`);
   }

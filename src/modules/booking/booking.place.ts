@@ -1,0 +1,126 @@
+import type { Ctx } from '../../app/context';
+import { notFound } from '../../shared/errors';
+import { parseLocalTime, SECONDS_PER_DAY } from '../../shared/duration';
+import { newId } from '../../shared/ids';
+import { addDays, localDate, localToEpoch, parseLocalDate } from '../../shared/zone';
+import { findBookableTime } from '../availability/availability.service';
+import { DEFAULT_CHECK_OUT_MINUTE } from '../availability/engine/limits';
+import { Resource, Service } from '../catalog/catalog.entity';
+import { resourceJson, serviceJson } from '../catalog/catalog.json';
+import type { Client } from '../client/client.entity';
+import { clientJson } from '../client/client.service';
+import type { Company } from '../company/company.entity';
+import { unavailable, type BookingRow } from './booking.hold';
+import type { Amounts, PlacementInput } from './booking.input';
+import { placementOf, type Placement } from './booking.write';
+
+/** Where a new or moved booking goes: its records, the checked time and the row it becomes. */
+
+/** The row of a new booking at `p`; the status follows the service's bookingPolicy. */
+export function newRow(company: Company, service: Service, p: Placement, now: Date, extra: Partial<BookingRow> = {}): BookingRow {
+  const policy = service.settings?.bookingPolicy === 'manual' ? 'manual' : 'instant';
+  return {
+    id: newId(),
+    companyId: company.id,
+    serviceId: service.id,
+    resourceId: p.resourceId,
+    clientId: null,
+    type: service.type,
+    status: policy === 'instant' ? 'confirmed' : 'pending',
+    start: p.start,
+    end: p.end,
+    durationSec: p.durationSec,
+    spots: p.spots,
+    tickets: p.tickets,
+    price: p.price,
+    currency: p.currency,
+    bookingPolicy: policy,
+    relatedResourceIds: [],
+    rrule: null,
+    recurringId: null,
+    clientInitiated: false,
+    paymentUrl: null,
+    paymentTransactionId: null,
+    pluginData: {},
+    code: null,
+    customPurchaseDescription: null,
+    bufferBeforeSec: p.bufferBeforeSec,
+    bufferAfterSec: p.bufferAfterSec,
+    metaData: {},
+    createdAt: now,
+    ...extra,
+  };
+}
+
+/** The placement for a booking at `start`, or 409 when the time is not available. */
+export async function placeAt(ctx: Ctx, company: Company, service: Service, resourceId: string | null, start: number, p: PlacementInput, amounts: Amounts, opts: { ignoreSchedule: boolean; includePast: boolean; excludeBookingIds?: string[] }): Promise<Placement> {
+  const bt = await findBookableTime(ctx, company, service, {
+    resourceId,
+    start,
+    durationSec: p.durationSec,
+    spots: service.type === 'group' ? amounts.spots : undefined,
+    tickets: amounts.tickets,
+    ignoreSchedule: opts.ignoreSchedule,
+    includePast: opts.includePast,
+    excludeBookingIds: opts.excludeBookingIds,
+  });
+  if (!bt) throw unavailable();
+  const placement = placementOf(bt, amounts, service.type === 'sharable' && p.durationSec === undefined);
+  if (service.type === 'days') stay(placement, company.timeZone, service, p.durationSec ?? SECONDS_PER_DAY);
+  return placement;
+}
+
+/**
+ * A stay ends at check-out time `nights` local dates after its check-in (contract section 4),
+ * as the availability engine judged it; its duration is the booked whole days.
+ */
+function stay(p: Placement, zone: string, service: Service, durationSec: number): void {
+  const nights = Math.max(1, Math.round(durationSec / SECONDS_PER_DAY));
+  const { year, month, day } = parseLocalDate(addDays(localDate(zone, p.start), nights));
+  p.end = localToEpoch(zone, year, month, day, parseLocalTime(service.settings?.checkOutTime) ?? DEFAULT_CHECK_OUT_MINUTE);
+  p.durationSec = nights * SECONDS_PER_DAY;
+}
+
+const columnsOf = new Map<Function, [string, string, boolean][]>();
+
+/**
+ * A detached entity from a `row_to_json` object: columns renamed to properties with the
+ * entity's own metadata, timestamps parsed. Cheaper than hydrating through the identity map,
+ * and the booking never changes these records.
+ */
+function mapped<T extends object>(ctx: Ctx, entity: new () => T, json: Record<string, unknown>): T {
+  let columns = columnsOf.get(entity);
+  if (!columns) {
+    const meta = ctx.em.getMetadata().get(entity.name);
+    columns = Object.values(meta.properties).filter((p) => p.fieldNames?.length === 1).map((p) => [p.fieldNames[0], p.name, p.type === 'timestamptz' || p.runtimeType === 'Date']);
+    columnsOf.set(entity, columns);
+  }
+  const out = Object.create(entity.prototype) as Record<string, unknown>;
+  for (const [column, prop, isDate] of columns) {
+    const v = json[column];
+    out[prop] = isDate && typeof v === 'string' ? new Date(v) : v;
+  }
+  return out as T;
+}
+
+/**
+ * The service and resource of a new booking in one statement: the booking hot path would
+ * otherwise spend two ORM lookups here. Scoped by company like the catalog lookups (404
+ * when either is not in the company); the ids are already checked UUIDs.
+ */
+export async function serviceAndResource(ctx: Ctx, companyId: string, serviceId: string, resourceId: string): Promise<[Service, Resource]> {
+  const rows = await ctx.em.getConnection().execute<{ s: Record<string, unknown> | null; r: Record<string, unknown> | null }[]>(
+    `select (select row_to_json(s) from service s where s.company_id = ? and s.id = ?) as s,
+            (select row_to_json(r) from resource r where r.company_id = ? and r.id = ?) as r`,
+    [companyId, serviceId, companyId, resourceId],
+  );
+  if (!rows[0]?.s) throw notFound('service');
+  if (!rows[0].r) throw notFound('resource');
+  return [mapped(ctx, Service, rows[0].s), mapped(ctx, Resource, rows[0].r)];
+}
+
+export const embed = (service: Service, resource: Resource, client: Client | null) => ({
+  service: serviceJson(service),
+  resource: resourceJson(resource),
+  client: client ? clientJson(client) : null,
+});

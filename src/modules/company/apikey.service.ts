@@ -107,12 +107,21 @@ export async function revokeApiKey(ctx: Ctx, id: string): Promise<ApiKeyJson> {
   return apiKeyJson(key);
 }
 
-/** Resolves an `X-API-Key` secret to a merchant actor, or null when unknown or revoked. */
+/**
+ * Resolves an `X-API-Key` secret to a merchant actor, or null when unknown or revoked. Runs on
+ * every authenticated request, so it is one plain indexed statement without entity hydration;
+ * nothing is cached, so that a revoked key is refused from the next request on.
+ */
 export async function authenticateKey(em: EntityManager, secret: string): Promise<MerchantActor | null> {
   if (secret.length < 16 || secret.length > 200) return null;
-  const key = await em.findOne(ApiKey, { keyHash: hashKey(secret) }, { disableIdentityMap: true });
+  const rows = await em.getConnection().execute<{ id: string; merchant_id: string; permissions: Permissions | string; state: string }[]>(
+    'select id, merchant_id, permissions, state from api_key where key_hash = ?',
+    [hashKey(secret)],
+  );
+  const key = rows[0];
   if (!key || key.state !== 'active') return null;
-  return { kind: 'merchant', merchantId: key.merchantId, apiKeyId: key.id, permissions: key.permissions };
+  const permissions = typeof key.permissions === 'string' ? (JSON.parse(key.permissions) as Permissions) : key.permissions;
+  return { kind: 'merchant', merchantId: key.merchant_id, apiKeyId: key.id, permissions };
 }
 
 /** Creates a merchant with an all-powerful key; used by the CLI. */

@@ -83,3 +83,27 @@ export async function claimKey(em: EntityManager, companyId: string, idem: Idemp
 export async function storeResponse(em: EntityManager, companyId: string, idem: Idempotency, res: StoredResponse): Promise<void> {
   await em.execute('update idempotency_key set status = ?, response = ?::jsonb where company_id = ? and key = ?', [res.status, JSON.stringify(res.body), companyId, idem.key], 'run');
 }
+
+/** Deletes keys past their 24 hours (any process may run it; the delete is idempotent). Returns how many went. */
+export async function purgeIdempotencyKeys(em: EntityManager, now: Date): Promise<number> {
+  const res = await em.execute<{ affectedRows?: number }>('delete from idempotency_key where created_at <= ?::timestamptz', [new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString()], 'run');
+  return (res as { affectedRows?: number }).affectedRows ?? 0;
+}
+
+/** Purges expired keys every hour; the returned function stops it. */
+export function startIdempotencyPurge(deps: { orm: { em: { fork(): unknown } }; clock: { now(): number }; log: { error(o: object, m: string): void } }, intervalMs = 3600_000): () => Promise<void> {
+  let running: Promise<unknown> | null = null;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = purgeIdempotencyKeys(deps.orm.em.fork() as EntityManager, new Date(deps.clock.now()))
+      .catch((err) => deps.log.error({ err }, 'idempotency key purge failed'))
+      .finally(() => {
+        running = null;
+      });
+  }, intervalMs);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}

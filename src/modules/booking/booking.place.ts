@@ -1,10 +1,7 @@
 import type { Ctx } from '../../app/context';
 import { notFound } from '../../shared/errors';
-import { parseLocalTime, SECONDS_PER_DAY } from '../../shared/duration';
 import { newId } from '../../shared/ids';
-import { addDays, localDate, localToEpoch, parseLocalDate } from '../../shared/zone';
 import { findBookableTime } from '../availability/availability.service';
-import { DEFAULT_CHECK_OUT_MINUTE } from '../availability/engine/limits';
 import { Resource, Service } from '../catalog/catalog.entity';
 import { resourceJson, serviceJson } from '../catalog/catalog.json';
 import type { Client } from '../client/client.entity';
@@ -66,19 +63,9 @@ export async function placeAt(ctx: Ctx, company: Company, service: Service, reso
   });
   if (!bt) throw unavailable();
   const placement = placementOf(bt, amounts, service.type === 'sharable' && p.durationSec === undefined);
-  if (service.type === 'days') stay(placement, company.timeZone, service, p.durationSec ?? SECONDS_PER_DAY);
+  // A stay ends at check-out time (findBookableTime computes it); its duration is the booked whole days.
+  if (service.type === 'days') placement.durationSec = bt.durationSec;
   return placement;
-}
-
-/**
- * A stay ends at check-out time `nights` local dates after its check-in (contract section 4),
- * as the availability engine judged it; its duration is the booked whole days.
- */
-function stay(p: Placement, zone: string, service: Service, durationSec: number): void {
-  const nights = Math.max(1, Math.round(durationSec / SECONDS_PER_DAY));
-  const { year, month, day } = parseLocalDate(addDays(localDate(zone, p.start), nights));
-  p.end = localToEpoch(zone, year, month, day, parseLocalTime(service.settings?.checkOutTime) ?? DEFAULT_CHECK_OUT_MINUTE);
-  p.durationSec = nights * SECONDS_PER_DAY;
 }
 
 const columnsOf = new Map<Function, [string, string, boolean][]>();

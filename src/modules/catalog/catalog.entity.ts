@@ -1,6 +1,5 @@
 import { Entity, Property } from '@mikro-orm/core';
-import { BaseEntity } from '../../shared/base.entity';
-import type { MetaData } from '../../shared/metadata';
+import { MetaEntity, TenantEntity } from '../../shared/base.entity';
 import type { ServiceType } from '../pricing/engine/types';
 
 export const SERVICE_TYPES: readonly ServiceType[] = ['fixed', 'flexible', 'group', 'ticket', 'days', 'sharable'];
@@ -17,20 +16,6 @@ export interface ServiceSettings {
   duration?: string | null;
   timeInterval?: string | null;
   tax?: { inclusive: boolean; rate: number } | null;
-}
-
-/** Tenant-owned records carry `company_id` so that every query and constraint can be scoped by it. */
-export abstract class TenantEntity extends BaseEntity {
-  @Property({ type: 'uuid', fieldName: 'company_id' })
-  companyId!: string;
-}
-
-export abstract class MetaEntity extends TenantEntity {
-  @Property({ type: 'json', fieldName: 'meta_data' })
-  metaData: MetaData = {};
-
-  @Property({ type: 'integer', fieldName: 'meta_data_version' })
-  metaDataVersion: number = 1;
 }
 
 @Entity({ tableName: 'service' })

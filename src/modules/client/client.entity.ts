@@ -1,16 +1,12 @@
 import { Entity, Property } from '@mikro-orm/core';
-import { BaseEntity } from '../../shared/base.entity';
-import type { MetaData } from '../../shared/metadata';
+import { MetaEntity, TenantEntity } from '../../shared/base.entity';
 
 export const CLIENT_STATES = ['active', 'blocked'] as const;
 export type ClientState = (typeof CLIENT_STATES)[number];
 
 /** An end user of one company (the same person in two companies is two clients). */
 @Entity({ tableName: 'client' })
-export class Client extends BaseEntity {
-  @Property({ type: 'uuid', fieldName: 'company_id' })
-  companyId!: string;
-
+export class Client extends MetaEntity {
   /** The integrator's id for the user; unique within the company. */
   @Property({ type: 'text', fieldName: 'external_user_id' })
   externalUserId!: string;
@@ -25,12 +21,6 @@ export class Client extends BaseEntity {
   @Property({ type: 'text', fieldName: 'last_name', nullable: true })
   lastName: string | null = null;
 
-  @Property({ type: 'json', fieldName: 'meta_data' })
-  metaData: MetaData = {};
-
-  @Property({ type: 'integer', fieldName: 'meta_data_version' })
-  metaDataVersion: number = 1;
-
   @Property({ type: 'text' })
   state: ClientState = 'active';
 }
@@ -40,10 +30,7 @@ export class Client extends BaseEntity {
  * descended from one login shares `familyId`, so a replayed token can revoke them all.
  */
 @Entity({ tableName: 'client_refresh_token' })
-export class ClientRefreshToken extends BaseEntity {
-  @Property({ type: 'uuid', fieldName: 'company_id' })
-  companyId!: string;
-
+export class ClientRefreshToken extends TenantEntity {
   @Property({ type: 'uuid', fieldName: 'client_id' })
   clientId!: string;
 

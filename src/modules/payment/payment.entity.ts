@@ -1,24 +1,18 @@
 import { Entity, Property } from '@mikro-orm/core';
-import { BaseEntity } from '../../shared/base.entity';
+import { TenantEntity } from '../../shared/base.entity';
 import type { PaymentStatus, RefundStatus } from './payment.status';
 import type { ProviderName } from './providers/provider';
 
 /** A company's payment settings; without this record the company takes no payments. */
 @Entity({ tableName: 'payment_settings' })
-export class PaymentSettings extends BaseEntity {
-  @Property({ type: 'uuid', fieldName: 'company_id' })
-  companyId!: string;
-
+export class PaymentSettings extends TenantEntity {
   @Property({ type: 'text', fieldName: 'preferred_provider' })
   preferredProvider!: ProviderName;
 }
 
 /** One provider's redirect settings for a company. The signing secret is stored encrypted only. */
 @Entity({ tableName: 'payment_provider_settings' })
-export class PaymentProviderSettings extends BaseEntity {
-  @Property({ type: 'uuid', fieldName: 'company_id' })
-  companyId!: string;
-
+export class PaymentProviderSettings extends TenantEntity {
   @Property({ type: 'text' })
   provider!: ProviderName;
 
@@ -40,10 +34,7 @@ export class PaymentProviderSettings extends BaseEntity {
 }
 
 @Entity({ tableName: 'payment_transaction' })
-export class PaymentTransaction extends BaseEntity {
-  @Property({ type: 'uuid', fieldName: 'company_id' })
-  companyId!: string;
-
+export class PaymentTransaction extends TenantEntity {
   @Property({ type: 'uuid', fieldName: 'client_id', nullable: true })
   clientId: string | null = null;
 
@@ -103,10 +94,7 @@ export class PaymentTransaction extends BaseEntity {
 }
 
 @Entity({ tableName: 'refund' })
-export class Refund extends BaseEntity {
-  @Property({ type: 'uuid', fieldName: 'company_id' })
-  companyId!: string;
-
+export class Refund extends TenantEntity {
   @Property({ type: 'uuid', fieldName: 'transaction_id' })
   transactionId!: string;
 

@@ -1,5 +1,5 @@
 import { Entity, Property } from '@mikro-orm/core';
-import { TenantEntity } from '../catalog/catalog.entity';
+import { TenantEntity } from '../../shared/base.entity';
 import type { DiscountRuleInput, LimitationInput, ServiceType } from './engine/types';
 
 @Entity({ tableName: 'price_rule' })

@@ -1,4 +1,5 @@
 import { Frequency, RRule } from 'rrule';
+import { parseTimestamp } from '../../shared/time';
 import { isValidZone } from '../../shared/zone';
 import { DAY, wallMs } from './recurrence.zone';
 
@@ -97,25 +98,8 @@ export function parseRepeat(raw: unknown, path = 'repeat'): { value?: RepeatSpec
   return { value: { rrule, timeZone: input.timeZone as string, until } };
 }
 
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
-
-/** Epoch ms of an RFC 3339 timestamp with an explicit offset, or null. */
-export function parseTimestamp(text: unknown): number | null {
-  const m = typeof text === 'string' ? RFC3339.exec(text) : null;
-  if (!m) return null;
-  const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number);
-  const wall = wallMs(y, mo, d, h, mi, s);
-  if (wall === null) return null;
-  const fraction = m[7] ? Math.floor(Number(`0${m[7]}`) * 1000) : 0;
-  let offset = 0;
-  if (m[8]) {
-    const oh = Number(m[9]);
-    const om = Number(m[10]);
-    if (oh > 23 || om > 59) return null;
-    offset = (m[8] === '-' ? -1 : 1) * (oh * 60 + om) * 60_000;
-  }
-  return wall + fraction - offset;
-}
+// RFC 3339 with an explicit offset, as everywhere in the API.
+export { parseTimestamp };
 
 function parseRule(input: string): Rule | string[] {
   let text = input.trim();

@@ -1,5 +1,5 @@
 import { Entity, Property } from '@mikro-orm/core';
-import { TenantEntity } from '../catalog/catalog.entity';
+import { TenantEntity } from '../../shared/base.entity';
 import type { LimitationInput } from '../pricing/engine/types';
 
 /** A day pattern as stored: normalised (one entry per distinct hours list, hours sorted and merged). */

@@ -128,6 +128,22 @@ export class Check {
     return problems.length || v === undefined || v === null ? undefined : (v as MetaData);
   }
 
+  /** `{ticketID: count}` with UUID keys and whole counts; zero counts are dropped. */
+  ticketCounts(path: string, v: unknown, max = 10_000): Record<string, number> | undefined {
+    const obj = this.object(path, v);
+    if (!obj) return undefined;
+    const out: Record<string, number> = {};
+    for (const [id, n] of Object.entries(obj)) {
+      if (!isUuid(id)) {
+        this.fail(`${path}.${String(id).slice(0, 64)}`, 'ticket id must be a UUID');
+        continue;
+      }
+      const count = this.int(`${path}.${id}`, n, { required: true, min: 0, max });
+      if (count) out[id.toLowerCase()] = (out[id.toLowerCase()] ?? 0) + count;
+    }
+    return out;
+  }
+
   object(path: string, v: unknown, required = false): Record<string, unknown> | undefined {
     if (!this.present(path, v, required)) return undefined;
     if (typeof v !== 'object' || Array.isArray(v)) return this.fail(path, 'must be an object'), undefined;

@@ -50,19 +50,6 @@ interface ParsedQuery {
   includePast: boolean;
 }
 
-function parseTickets(c: Check, raw: unknown): Record<string, number> | null {
-  if (raw === undefined || raw === null) return null;
-  const obj = c.object('tickets', raw);
-  if (!obj) return null;
-  const out: Record<string, number> = {};
-  for (const [id, n] of Object.entries(obj)) {
-    if (!isUuid(id)) c.fail(`tickets.${id}`, 'ticket id must be a UUID');
-    const count = c.int(`tickets.${id}`, n, { required: true, min: 0, max: 10_000 });
-    if (count !== undefined && isUuid(id)) out[id.toLowerCase()] = count;
-  }
-  return out;
-}
-
 function parseQuery(input: TimesInput, allowPast: boolean): ParsedQuery {
   const c = new Check();
   const from = c.timestamp('from', input.from, true);
@@ -70,7 +57,7 @@ function parseQuery(input: TimesInput, allowPast: boolean): ParsedQuery {
   const resourceIds = c.uuids('resourceIDs', input.resourceIDs);
   const duration = c.duration('duration', input.duration, { positive: true });
   const spots = c.int('spots', input.spots, { min: 1, max: 10_000 });
-  const tickets = parseTickets(c, input.tickets);
+  const tickets = c.ticketCounts('tickets', input.tickets) ?? null;
   const includePast = allowPast ? c.bool('includePastTimes', input.includePastTimes) ?? false : false;
   if (from !== undefined && to !== undefined) {
     if (to <= from) c.fail('to', 'must be after from');

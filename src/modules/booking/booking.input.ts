@@ -1,5 +1,4 @@
 import { invalid } from '../../shared/errors';
-import { isUuid } from '../../shared/ids';
 import type { MetaData } from '../../shared/metadata';
 import type { Check } from '../../shared/validate';
 import type { Service } from '../catalog/catalog.entity';
@@ -11,19 +10,7 @@ export const MAX_SPOTS = 10_000;
 
 /** `{ticketID: count}`; zero counts are dropped. */
 export function checkTickets(c: Check, raw: unknown, path = 'tickets'): Record<string, number> | undefined {
-  if (raw === undefined || raw === null) return undefined;
-  const obj = c.object(path, raw);
-  if (!obj) return undefined;
-  const out: Record<string, number> = {};
-  for (const [id, n] of Object.entries(obj)) {
-    if (!isUuid(id)) {
-      c.fail(`${path}.${String(id).slice(0, 64)}`, 'ticket id must be a UUID');
-      continue;
-    }
-    const count = c.int(`${path}.${id}`, n, { required: true, min: 0, max: MAX_SPOTS });
-    if (count) out[id.toLowerCase()] = (out[id.toLowerCase()] ?? 0) + count;
-  }
-  return out;
+  return c.ticketCounts(path, raw, MAX_SPOTS);
 }
 
 export function checkRepeatField(c: Check, raw: unknown): RepeatSpec | undefined {

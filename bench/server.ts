@@ -9,7 +9,7 @@ import { createOrm } from '../src/db/orm';
 import { startEmbeddedPostgres } from '../src/db/embedded';
 import { buildServer } from '../src/app/server';
 import { createMerchant } from '../src/modules/company/apikey.service';
-import type { AppDeps } from '../src/app/context';
+import type { AppDeps } from '../src/kernel/context';
 
 /**
  * A real server for benchmarks: DATABASE_URL when set (a fresh database is not created), else

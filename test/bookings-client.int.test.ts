@@ -1,7 +1,7 @@
 import { createTestApp, TestClock, type TestApp } from './helpers/app';
 import { countRows, occupancyOf, Shop } from './bookings-fixtures';
 import { complete, configurePayments } from './payments-fixtures';
-import { purgeIdempotencyKeys } from '../src/modules/booking/booking.idempotency';
+import { purgeIdempotencyKeys } from '../src/modules/booking/idempotency';
 
 /** The token with its first character changed (always a different character). */
 const tamper = (token: string) => `${token[0] === 'A' ? 'B' : 'A'}${token.slice(1)}`;

@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { createCtx, type Ctx } from '../src/app/context';
+import { createCtx, type Ctx } from '../src/kernel/context';
 import { getClientInCompany, loadClients, upsertGuestClient } from '../src/modules/client/client.lookup';
 import { createTestApp, type TestApp } from './helpers/app';
 

@@ -1,4 +1,4 @@
-import { createCtx } from '../src/app/context';
+import { createCtx } from '../src/kernel/context';
 import { sweepExpiredPayments } from '../src/modules/payment/payment.api';
 import { newId } from '../src/shared/ids';
 import { createTestApp, TestClock, type TestApp } from './helpers/app';

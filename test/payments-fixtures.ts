@@ -1,4 +1,4 @@
-import { createCtx } from '../src/app/context';
+import { createCtx } from '../src/kernel/context';
 import { newId } from '../src/shared/ids';
 import { startPayment, type StartPaymentInput } from '../src/modules/payment/payment.api';
 import type { Res, TestApp } from './helpers/app';

@@ -1,6 +1,6 @@
 import { createTestApp, type TestApp } from './helpers/app';
 import { loadClosingPeriods, loadWorkingHours } from '../src/modules/scheduling/rules.lookup';
-import { createCtx } from '../src/app/context';
+import { createCtx } from '../src/kernel/context';
 
 let t: TestApp;
 let cid: string;

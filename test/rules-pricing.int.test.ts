@@ -1,5 +1,5 @@
 import { createTestApp, type TestApp } from './helpers/app';
-import { createCtx } from '../src/app/context';
+import { createCtx } from '../src/kernel/context';
 import { compileCapacityRules, loadCapacityRules } from '../src/modules/scheduling/rules.lookup';
 import { loadDiscounts, loadPriceRules } from '../src/modules/pricing/pricing.lookup';
 import { matchContextAt } from '../src/modules/pricing/engine/context';

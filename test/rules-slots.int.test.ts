@@ -1,6 +1,6 @@
 import { DateTime } from 'luxon';
 import { createTestApp, type TestApp } from './helpers/app';
-import { createCtx } from '../src/app/context';
+import { createCtx } from '../src/kernel/context';
 import { loadSlotOccurrences } from '../src/modules/scheduling/slots.lookup';
 
 /**

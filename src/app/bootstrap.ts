@@ -8,7 +8,7 @@ import { ConfigError } from '../config/env';
 import { createOrm } from '../db/orm';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded';
 import { bootstrapAdminKey } from '../modules/company/apikey.service';
-import { systemClock, type AppDeps, type Clock } from './context';
+import { systemClock, type AppDeps, type Clock } from '../kernel/context';
 
 /** Decodes ENCRYPTION_KEY (32 bytes, base64) or derives a development key. */
 export function encryptionKeyFrom(config: Config, log?: FastifyBaseLogger): Buffer {

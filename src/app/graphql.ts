@@ -3,7 +3,7 @@ import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError, Kind, getNullableType, isListType, type ASTVisitor, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode, type ValidationContext, lexicographicSortSchema, printSchema } from 'graphql';
 import { DateTimeResolver, DurationResolver, JSONObjectResolver, JSONResolver, UUIDResolver } from 'graphql-scalars';
 import { buildSchemaSync, type NonEmptyArray } from 'type-graphql';
-import type { Ctx } from './context';
+import type { Ctx } from '../kernel/context';
 import { allResolvers } from './registry';
 import { toDomainError } from '../shared/errors';
 

@@ -1,4 +1,4 @@
-import type { AppModule } from './module';
+import type { AppModule } from '../kernel/module';
 import { companyModule } from '../modules/company';
 import { clientModule } from '../modules/client';
 import { availabilityModule } from '../modules/availability';

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { loadConfig, type Config } from '../../src/config/env';
 import { createOrm } from '../../src/db/orm';
 import { buildServer } from '../../src/app/server';
-import type { AppDeps, Clock } from '../../src/app/context';
+import type { AppDeps, Clock } from '../../src/kernel/context';
 import { createMerchant } from '../../src/modules/company/apikey.service';
 import { sqlStats } from '../../src/db/stats';
 

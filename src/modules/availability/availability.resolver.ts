@@ -1,5 +1,5 @@
 import { Arg, Ctx as GqlCtx, ID, Query, Resolver } from 'type-graphql';
-import type { Ctx } from '../../app/context';
+import type { Ctx } from '../../kernel/context';
 import { adminDates, adminTimes, clientDates, clientTimes } from './availability.service';
 import { AvailableDatesType, AvailableTimesInput, AvailableTimesType } from './availability.types';
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { defineRoutes, S } from '../../app/rest';
+import { defineRoutes, S } from '../../kernel/rest';
 import { adminDates, adminTimes, clientDates, clientTimes, type TimesInput } from './availability.service';
 
 const price = S.object({ amount: S.int, comparedAmount: S.int, currency: S.str });

@@ -1,4 +1,4 @@
-import type { AppModule } from '../../app/module';
+import type { AppModule } from '../../kernel/module';
 import { AvailabilityResolver } from './availability.resolver';
 import { availabilityRoutes } from './availability.routes';
 

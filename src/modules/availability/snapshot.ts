@@ -1,4 +1,4 @@
-import type { Ctx } from '../../app/context';
+import type { Ctx } from '../../kernel/context';
 import type { Company } from '../company/company.entity';
 import type { RelatedResources, ServiceSettings } from '../catalog/catalog.entity';
 import type { ServiceType, LimitationInput, PriceRuleInput, DiscountInput } from '../pricing/engine/types';

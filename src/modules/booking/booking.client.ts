@@ -1,15 +1,15 @@
-import type { Ctx } from '../../app/context';
-import { requireClient } from '../../app/access';
+import type { Ctx } from '../../kernel/context';
+import { requireClient } from '../../kernel/access';
 import { invalid, notFound } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
 import { parsePage } from '../../shared/pagination';
 import { Check } from '../../shared/validate';
 import { verifyBookingAccessToken } from './access-token';
-import { applyChanges, copyOf } from './booking.apply';
+import { applyChanges, copyOf } from './booking-changes.service';
 import { Booking } from './booking.entity';
 import { clientBookingJson, type ClientBookingJson } from './booking.json';
-import { BOOKINGS_MAX_LIMIT } from './booking.query';
-import { transition } from './status';
+import { BOOKINGS_MAX_LIMIT } from './booking-query.service';
+import { transition } from './booking.status';
 
 /**
  * The client interface's own bookings. A booking is reached with the client's access token

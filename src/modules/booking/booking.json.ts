@@ -6,7 +6,7 @@ import type { ClientJson } from '../client/client.service';
 import type { ServiceType } from '../pricing/engine/types';
 import { bookingAccessToken } from './access-token';
 import type { BookedTicket, Booking, BookingStatusChange } from './booking.entity';
-import type { BookingStatus } from './status';
+import type { BookingStatus } from './booking.status';
 
 /** REST JSON of bookings (admin and client forms); GraphQL resolvers return the same objects. */
 

@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import { loader, type Ctx } from '../../app/context';
+import { loader, type Ctx } from '../../kernel/context';
 import { Resource, Service } from '../catalog/catalog.entity';
 
 /**

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Ctx } from '../../app/context';
+import type { Ctx } from '../../kernel/context';
 import { paidShare, refundItem } from '../payment/payment.api';
 
 /**

@@ -1,17 +1,17 @@
 import { Arg, Ctx as GqlCtx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { Ctx } from '../../app/context';
+import type { Ctx } from '../../kernel/context';
 import { resourceJson, serviceJson } from '../catalog/catalog.json';
 import { ResourceType, ServiceType } from '../catalog/catalog.types';
 import { clientLoader } from '../client/client.lookup';
 import { clientJson } from '../client/client.service';
 import { ClientType } from '../client/client.types';
-import { requestBookings } from './booking.batch';
+import { requestBookings } from './booking-batch.service';
 import { cancelClientBooking, clientBooking, clientBookings } from './booking.client';
-import { createBooking } from './booking.create';
+import { createBooking } from './booking.service';
 import type { BookingJson } from './booking.json';
 import { resourceLoader, serviceLoader } from './booking.loaders';
-import { getBooking, listBookings } from './booking.query';
-import { requestBooking } from './booking.request';
+import { getBooking, listBookings } from './booking-query.service';
+import { requestBooking } from './client-booking.service';
 import {
   BookingBatchType, BookingFilter, BookingPageType, BookingType, CancelClientBookingInput, ClientBookingPageType, ClientBookingType, CreateBookingInput, MoveBookingInput,
   RequestBookingInput, RequestBookingsInput, UpdateBookingInput,

@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { defineRoutes, S } from '../../app/rest';
+import { defineRoutes, S } from '../../kernel/rest';
 import { clientSchema } from '../client/client.routes';
-import { MAX_BATCH, requestBookings } from './booking.batch';
+import { MAX_BATCH, requestBookings } from './booking-batch.service';
 import { cancelClientBooking, clientBooking, clientBookings } from './booking.client';
-import { createBooking } from './booking.create';
-import { getBooking, listBookings } from './booking.query';
-import { requestBooking } from './booking.request';
+import { createBooking } from './booking.service';
+import { getBooking, listBookings } from './booking-query.service';
+import { requestBooking } from './client-booking.service';
 import { moveBooking, updateBooking } from './booking.update';
-import { BOOKING_STATUSES } from './status';
+import { BOOKING_STATUSES } from './booking.status';
 
 const status = { type: 'string', enum: [...BOOKING_STATUSES] };
 const ticketsOut = { type: 'object', additionalProperties: S.object({ spots: S.int, price: S.int, comparedPrice: S.int }) };

@@ -1,5 +1,5 @@
-import type { Ctx } from '../../app/context';
-import { companyForMerchant } from '../../app/access';
+import type { Ctx } from '../../kernel/context';
+import { companyForMerchant } from '../../kernel/access';
 import { conflict, DomainError, invalid } from '../../shared/errors';
 import { updateRecordMetaData } from '../../shared/metadata';
 import { formatTimestamp } from '../../shared/time';
@@ -10,15 +10,15 @@ import { getResourceInCompany, getServiceInCompany } from '../catalog/catalog.lo
 import type { Company } from '../company/company.entity';
 import { matchContextAt } from '../pricing/engine/context';
 import { Booking } from './booking.entity';
-import { applyChanges, copyOf, type BookingChange } from './booking.apply';
-import { placeAt } from './booking.place';
+import { applyChanges, copyOf, type BookingChange } from './booking-changes.service';
+import { placeAt } from './booking-placement.service';
 import { refundBookingTo } from './booking.refund';
-import { ticketCounts, unavailable, usesCapacity } from './booking.hold';
-import { MAX_SPOTS, type Amounts } from './booking.input';
+import { ticketCounts, unavailable, usesCapacity } from './booking.store';
+import { MAX_SPOTS, type Amounts } from './booking.checks';
 import type { BookingJson } from './booking.json';
-import { adminJsonOf, findBooking } from './booking.query';
+import { adminJsonOf, findBooking } from './booking-query.service';
 import type { Placement } from './booking.write';
-import { BOOKING_STATUSES, holds, type BookingStatus } from './status';
+import { BOOKING_STATUSES, holds, type BookingStatus } from './booking.status';
 
 export interface UpdateBookingInput {
   duration?: unknown;

@@ -1,12 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Ctx } from '../../app/context';
+import type { Ctx } from '../../kernel/context';
 import { conflict, toDomainError } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import type { BookableTime } from '../availability/availability.service';
 import { BookedTicket, Booking, BookingStatusChange } from './booking.entity';
-import { claimKey, KeyTaken, storedResponse, storeResponse, type Idempotency } from './booking.idempotency';
-import { insertBookingSql, occupiedRange, occupyAny, takeCapacity, usesCapacity, type BookingRow, type Capacity } from './booking.hold';
-import type { Amounts } from './booking.input';
+import { claimKey, KeyTaken, storedResponse, storeResponse, type Idempotency } from './idempotency';
+import { insertBookingSql, occupiedRange, occupyAny, takeCapacity, usesCapacity, type BookingRow, type Capacity } from './booking.store';
+import type { Amounts } from './booking.checks';
 
 /** Writing new bookings: the placement a checked time gives, the rows, and the transaction around them. */
 

@@ -1,8 +1,8 @@
-import type { AppModule } from '../../app/module';
+import type { AppModule } from '../../kernel/module';
 import { Booking, BookingOccupancy, BookingStatusChange, IdempotencyKey, SlotUsage } from './booking.entity';
 import { BookingResolver, ClientBookingResolver } from './booking.resolver';
 import { bookingRoutes } from './booking.routes';
-import { startIdempotencyPurge } from './booking.idempotency';
+import { startIdempotencyPurge } from './idempotency';
 
 export const bookingModule: AppModule = {
   name: 'booking',

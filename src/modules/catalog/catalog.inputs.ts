@@ -1,6 +1,6 @@
 import { Field, Float, ID, InputType, Int } from 'type-graphql';
 import { CurrencyResolver, DurationResolver, GraphQLJSONObject, HexColorCodeResolver } from 'graphql-scalars';
-import { LocalTimeScalar } from '../../app/graphql-scalars';
+import { LocalTimeScalar } from '../../kernel/graphql-scalars';
 import type { MetaData } from '../../shared/metadata';
 import { SERVICE_TYPE_HELP } from './catalog.types';
 

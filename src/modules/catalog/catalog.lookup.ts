@@ -1,5 +1,5 @@
 import type { EntityClass, FilterQuery } from '@mikro-orm/core';
-import type { Ctx } from '../../app/context';
+import type { Ctx } from '../../kernel/context';
 import { invalid, notFound } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
 import { Resource, Service, ServiceResourceLink, Ticket } from './catalog.entity';

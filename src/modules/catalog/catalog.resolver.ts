@@ -1,8 +1,8 @@
 import { Arg, Ctx as GqlCtx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { Ctx } from '../../app/context';
-import { requireMerchant } from '../../app/access';
+import type { Ctx } from '../../kernel/context';
+import { requireMerchant } from '../../kernel/access';
 import { forbidden } from '../../shared/errors';
-import { grants } from '../company/permissions';
+import { grants } from '../../kernel/permissions';
 import { CompanyType } from '../company/company.types';
 import type { CompanyJson } from '../company/company.service';
 import { linkJson, resourceJson, serviceJson, ticketJson, type ResourceJson, type ServiceJson } from './catalog.json';

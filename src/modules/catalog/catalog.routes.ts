@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { defineRoutes, S } from '../../app/rest';
+import { defineRoutes, S } from '../../kernel/rest';
 import {
   bodies, clientResourceSchema, clientServiceSchema, errors, linkSchema, resourceSchema, serviceSchema, ticketSchema, writeErrors,
 } from './catalog.schemas';

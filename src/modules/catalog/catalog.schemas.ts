@@ -1,4 +1,4 @@
-import { S } from '../../app/rest';
+import { S } from '../../kernel/rest';
 
 /**
  * JSON schemas of the catalog routes. Request schemas check types only; the services check

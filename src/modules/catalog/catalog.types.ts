@@ -1,6 +1,6 @@
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { CurrencyResolver, DurationResolver, GraphQLJSONObject, HexColorCodeResolver } from 'graphql-scalars';
-import { LocalTimeScalar } from '../../app/graphql-scalars';
+import { LocalTimeScalar } from '../../kernel/graphql-scalars';
 import type { MetaData } from '../../shared/metadata';
 
 /**

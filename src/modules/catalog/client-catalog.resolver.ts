@@ -1,5 +1,5 @@
 import { Arg, Ctx as GqlCtx, ID, Query, Resolver } from 'type-graphql';
-import type { Ctx } from '../../app/context';
+import type { Ctx } from '../../kernel/context';
 import { ClientResourceType, ClientServiceType } from './catalog.types';
 import { getClientResource, getClientService, listClientResources, listClientServices } from './client-catalog.service';
 

@@ -1,5 +1,5 @@
-import type { Ctx } from '../../app/context';
-import { companyForClientInterface } from '../../app/access';
+import type { Ctx } from '../../kernel/context';
+import { companyForClientInterface } from '../../kernel/access';
 import { notFound } from '../../shared/errors';
 import type { Company } from '../company/company.entity';
 import { Resource, Service } from './catalog.entity';

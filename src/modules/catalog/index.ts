@@ -1,4 +1,4 @@
-import type { AppModule } from '../../app/module';
+import type { AppModule } from '../../kernel/module';
 import { Resource, Service, ServiceResourceLink, Ticket } from './catalog.entity';
 import { CompanyCatalogResolver, ResourceResolver, ServiceResolver } from './catalog.resolver';
 import { catalogRoutes } from './catalog.routes';

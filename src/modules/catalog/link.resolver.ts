@@ -1,5 +1,5 @@
 import { Arg, Ctx as GqlCtx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import type { Ctx } from '../../app/context';
+import type { Ctx } from '../../kernel/context';
 import { CreateServiceResourceLinkInput, UpdateServiceResourceLinkInput } from './catalog.inputs';
 import { ResourceLinksType, ServiceLinksType, ServiceResourceLinkType } from './catalog.types';
 import { createLink, listResourceLinks, listServiceLinks, updateLink } from './link.service';

@@ -1,5 +1,5 @@
-import type { Ctx } from '../../app/context';
-import { companyForMerchant } from '../../app/access';
+import type { Ctx } from '../../kernel/context';
+import { companyForMerchant } from '../../kernel/access';
 import { newId } from '../../shared/ids';
 import { updateRecordMetaData } from '../../shared/metadata';
 import { Check } from '../../shared/validate';

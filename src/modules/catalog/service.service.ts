@@ -1,12 +1,12 @@
-import type { Ctx } from '../../app/context';
-import { companyForMerchant } from '../../app/access';
+import type { Ctx } from '../../kernel/context';
+import { companyForMerchant } from '../../kernel/access';
 import { updateRecordMetaData } from '../../shared/metadata';
 import { Check } from '../../shared/validate';
 import type { ServiceType } from '../pricing/engine/types';
 import { SERVICE_TYPES, Service } from './catalog.entity';
 import { serviceJson, type ServiceJson } from './catalog.json';
 import { getServiceInCompany } from './catalog.lookup';
-import { mergeSettings } from './catalog.settings';
+import { mergeSettings } from './catalog.checks';
 
 /** Inputs as they arrive from REST bodies or GraphQL input objects; the service checks every value. */
 export interface CreateServiceFields {

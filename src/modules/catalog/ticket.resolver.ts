@@ -1,5 +1,5 @@
 import { Arg, Ctx as GqlCtx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import type { Ctx } from '../../app/context';
+import type { Ctx } from '../../kernel/context';
 import { CreateTicketInput, UpdateTicketInput } from './catalog.inputs';
 import { TicketType } from './catalog.types';
 import { createTicket, getTicket, listTickets, updateTicket } from './ticket.service';

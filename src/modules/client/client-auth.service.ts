@@ -1,13 +1,13 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AppDeps, ClientActor, Ctx } from '../../app/context';
-import { companyForMerchant, requireClient, requireMerchant } from '../../app/access';
+import type { AppDeps, ClientActor, Ctx } from '../../kernel/context';
+import { companyForMerchant, requireClient, requireMerchant } from '../../kernel/access';
 import { DomainError, forbidden, unauthorized } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import { formatTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
 import { Client, ClientRefreshToken } from './client.entity';
-import { checkEmail, checkName } from './client.fields';
+import { checkEmail, checkName } from './client.checks';
 import { ensureClient } from './client.lookup';
 import { clientJson, type ClientJson } from './client.service';
 import { REFRESH_TTL_SEC, hashToken, newRefreshToken, signAccessToken, verifyAccessToken } from './client-token';

@@ -1,5 +1,5 @@
 import { SignJWT } from 'jose';
-import { guestExternalUserId, isEmail, likePattern } from './client.fields';
+import { guestExternalUserId, isEmail, likePattern } from './client.checks';
 import { hashToken, newRefreshToken, signAccessToken, verifyAccessToken } from './client-token';
 
 const KEY = new TextEncoder().encode('unit-test-secret-0123456789abcdefghijkl');

@@ -1,12 +1,12 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { loader, type Ctx } from '../../app/context';
+import { loader, type Ctx } from '../../kernel/context';
 import { forbidden, invalid, notFound } from '../../shared/errors';
 import { isUuid, newId } from '../../shared/ids';
 import type { MetaData } from '../../shared/metadata';
 import { Check } from '../../shared/validate';
 import { Client } from './client.entity';
-import { checkEmail, checkName, guestExternalUserId } from './client.fields';
+import { checkEmail, checkName, guestExternalUserId } from './client.checks';
 
 /**
  * What other contexts (bookings, purchases) use to reach clients. None of these check the

@@ -1,12 +1,12 @@
-import type { Ctx } from '../../app/context';
-import { companyForMerchant } from '../../app/access';
+import type { Ctx } from '../../kernel/context';
+import { companyForMerchant } from '../../kernel/access';
 import { conflict } from '../../shared/errors';
 import { updateRecordMetaData, type MetaData } from '../../shared/metadata';
 import { parsePage } from '../../shared/pagination';
 import { formatTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
 import { CLIENT_STATES, Client, ClientRefreshToken, type ClientState } from './client.entity';
-import { checkEmail, checkName, likePattern } from './client.fields';
+import { checkEmail, checkName, likePattern } from './client.checks';
 import { getClientInCompany } from './client.lookup';
 
 export const CLIENTS_MAX_LIMIT = 100;

@@ -1,4 +1,4 @@
-import type { AppModule } from '../../app/module';
+import type { AppModule } from '../../kernel/module';
 import { Client, ClientRefreshToken } from './client.entity';
 import { ClientResolver } from './client.resolver';
 import { clientRoutes } from './client.routes';

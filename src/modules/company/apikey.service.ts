@@ -1,13 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Ctx, MerchantActor, Permissions } from '../../app/context';
-import { requireMerchant } from '../../app/access';
+import type { Ctx, MerchantActor, Permissions } from '../../kernel/context';
+import { requireMerchant } from '../../kernel/access';
 import { forbidden, invalid, notFound, type ErrorDetail } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
 import { formatTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
 import { ApiKey, Merchant } from './company.entity';
-import { escalations, grants, isPermission } from './permissions';
+import { escalations, grants, isPermission } from '../../kernel/permissions';
 
 export interface ApiKeyJson {
   id: string;

@@ -1,6 +1,6 @@
 import { Entity, Property } from '@mikro-orm/core';
 import { BaseEntity } from '../../shared/base.entity';
-import type { Permissions } from '../../app/context';
+import type { Permissions } from '../../kernel/context';
 
 @Entity({ tableName: 'merchant' })
 export class Merchant extends BaseEntity {

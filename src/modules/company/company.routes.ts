@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { defineRoutes, S } from '../../app/rest';
+import { defineRoutes, S } from '../../kernel/rest';
 import { createCompany, getCompany, listCompanies } from './company.service';
 import { createApiKey, listApiKeys, revokeApiKey } from './apikey.service';
 

@@ -1,8 +1,8 @@
-import type { Ctx } from '../../app/context';
-import { companyForMerchant, requireGlobalPermission, requireMerchant } from '../../app/access';
+import type { Ctx } from '../../kernel/context';
+import { companyForMerchant, requireGlobalPermission, requireMerchant } from '../../kernel/access';
 import { Check } from '../../shared/validate';
 import { formatTimestamp } from '../../shared/time';
-import { grants } from './permissions';
+import { grants } from '../../kernel/permissions';
 import { Company } from './company.entity';
 
 export interface CompanyJson {

@@ -1,4 +1,4 @@
-import type { AppModule } from '../../app/module';
+import type { AppModule } from '../../kernel/module';
 import { ApiKey, Company, Merchant } from './company.entity';
 import { ApiKeyResolver, CompanyResolver } from './company.resolver';
 import { companyRoutes } from './company.routes';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
-import { S } from '../../app/rest';
+import { S } from '../../kernel/rest';
 import { completeTestCheckout, testCheckoutPage } from './checkout.service';
 import { PAGE_HEADERS } from './checkout.html';
 

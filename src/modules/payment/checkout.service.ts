@@ -1,6 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Ctx } from '../../app/context';
+import type { Ctx } from '../../kernel/context';
 import { conflict, invalid, notFound } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
 import { Check } from '../../shared/validate';

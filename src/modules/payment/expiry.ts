@@ -1,6 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AppDeps, Ctx } from '../../app/context';
+import type { AppDeps, Ctx } from '../../kernel/context';
 import { PaymentTransaction } from './payment.entity';
 import { transitionPayment } from './payment.status';
 import { settleItems } from './settlement';

@@ -1,4 +1,4 @@
-import type { AppModule } from '../../app/module';
+import type { AppModule } from '../../kernel/module';
 import { PaymentProviderSettings, PaymentSettings, PaymentTransaction, Refund } from './payment.entity';
 import { PaymentResolver } from './payment.resolver';
 import { paymentRoutes } from './payment.routes';

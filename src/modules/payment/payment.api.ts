@@ -5,7 +5,7 @@
  */
 
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Ctx } from '../../app/context';
+import type { Ctx } from '../../kernel/context';
 import { PaymentSettings, PaymentTransaction } from './payment.entity';
 import { providerFor, requireAvailable } from './providers/provider';
 import { checkRedirects } from './redirects';

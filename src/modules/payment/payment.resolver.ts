@@ -1,6 +1,6 @@
 import { Arg, Ctx as GqlCtx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
-import type { Ctx } from '../../app/context';
+import type { Ctx } from '../../kernel/context';
 import {
   CreateRefundInput, PaymentFilterInput, PaymentProviderSettingsType, PaymentSettingsType, PaymentTransactionPage, PaymentTransactionType,
   RedirectSignatureVerificationType, RefundType, UpdatePaymentProviderSettingsInput, UpdatePaymentSettingsInput,

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { defineRoutes, S } from '../../app/rest';
+import { defineRoutes, S } from '../../kernel/rest';
 import { notFound } from '../../shared/errors';
 import { PROVIDER_NAMES } from './providers/provider';
 import { PAYMENT_STATUSES, REFUND_STATUSES } from './payment.status';

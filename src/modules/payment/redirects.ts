@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../app/context';
+import type { AppDeps } from '../../kernel/context';
 import { invalid } from '../../shared/errors';
 import type { PaymentProviderSettings, PaymentTransaction } from './payment.entity';
 import { readSigningSecret } from './settings.service';

@@ -1,12 +1,12 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Ctx } from '../../app/context';
-import { companyForMerchant, requireMerchant } from '../../app/access';
+import type { Ctx } from '../../kernel/context';
+import { companyForMerchant, requireMerchant } from '../../kernel/access';
 import { conflict, forbidden, invalid, notFound } from '../../shared/errors';
 import { isUuid, newId } from '../../shared/ids';
 import { formatTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
-import { grants } from '../company/permissions';
+import { grants } from '../../kernel/permissions';
 import { PaymentTransaction, Refund } from './payment.entity';
 import { refundEvent, transitionPayment } from './payment.status';
 import { providerFor } from './providers/provider';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { settleBookings } from '../booking/booking.payment';
+import { settleBookings } from '../booking/booking.payable';
 import type { PaymentTransaction } from './payment.entity';
 import type { SettlementOutcome } from './payment.status';
 

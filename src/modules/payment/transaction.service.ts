@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Ctx } from '../../app/context';
-import { companyForMerchant, requireClient } from '../../app/access';
+import type { Ctx } from '../../kernel/context';
+import { companyForMerchant, requireClient } from '../../kernel/access';
 import { invalid, notFound } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
 import { parsePage, type Page } from '../../shared/pagination';

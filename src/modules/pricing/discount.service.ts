@@ -1,11 +1,11 @@
-import type { Ctx } from '../../app/context';
-import { companyForMerchant } from '../../app/access';
+import type { Ctx } from '../../kernel/context';
+import { companyForMerchant } from '../../kernel/access';
 import { formatTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
-import { checkTicketIds, requireResources, serviceOf } from '../scheduling/catalog-refs';
+import { checkTicketIds, requireResources, serviceOf } from '../catalog/catalog-refs';
 import type { DiscountRuleInput, LimitationInput } from './engine/types';
 import { Discount } from './pricing.entity';
-import { checkLimitation, checkPriority, limitationResourceIds, typeFilter } from './rule-input';
+import { checkLimitation, checkPriority, limitationResourceIds, typeFilter } from '../../shared/rule-checks';
 
 export const DISCOUNT_TYPES = ['ticket', 'spots'] as const;
 const MAX_INT = 2_147_483_647;

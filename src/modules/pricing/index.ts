@@ -1,4 +1,4 @@
-import type { AppModule } from '../../app/module';
+import type { AppModule } from '../../kernel/module';
 import { Discount, PriceRule } from './pricing.entity';
 import { DiscountResolver, PriceRuleResolver } from './pricing.resolver';
 import { pricingRoutes } from './pricing.routes';

@@ -1,15 +1,15 @@
-import type { Ctx } from '../../app/context';
-import { companyForMerchant } from '../../app/access';
+import type { Ctx } from '../../kernel/context';
+import { companyForMerchant } from '../../kernel/access';
 import { notFound } from '../../shared/errors';
 import { formatDuration } from '../../shared/duration';
 import { formatTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
 import { resourceJson, ticketJson, type ResourceJson, type TicketJson } from '../catalog/catalog.json';
 import { SERVICE_TYPES } from '../catalog/catalog.entity';
-import { checkTicketIds, linkedResources, requireResources, serviceOf, ticketsById } from '../scheduling/catalog-refs';
+import { checkTicketIds, linkedResources, requireResources, serviceOf, ticketsById } from '../catalog/catalog-refs';
 import type { LimitationInput, ServiceType } from './engine/types';
 import { PriceRule } from './pricing.entity';
-import { checkLimitation, checkPriority, limitationResourceIds } from './rule-input';
+import { checkLimitation, checkPriority, limitationResourceIds } from '../../shared/rule-checks';
 
 const MAX_INT = 2_147_483_647;
 

@@ -1,4 +1,4 @@
-import type { Ctx } from '../../app/context';
+import type { Ctx } from '../../kernel/context';
 import type { DiscountInput, PriceRuleInput } from './engine/types';
 import { Discount, PriceRule } from './pricing.entity';
 

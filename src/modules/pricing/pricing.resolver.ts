@@ -1,5 +1,5 @@
 import { Arg, Ctx as GqlCtx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import type { Ctx } from '../../app/context';
+import type { Ctx } from '../../kernel/context';
 import { createDiscount, listDiscounts } from './discount.service';
 import { createPriceRule, listPriceRules, updatePriceRule } from './price-rule.service';
 import { CreateDiscountInput, CreatePriceRuleInput, DiscountType, PriceRuleType, UpdatePriceRuleInput } from './pricing.types';

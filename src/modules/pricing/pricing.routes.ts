@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { defineRoutes, S } from '../../app/rest';
+import { defineRoutes, S } from '../../kernel/rest';
 import { resourceSchema, ticketSchema } from '../catalog/catalog.schemas';
 import { errors, limitationBody, limitationSchema } from '../scheduling/scheduling.schemas';
 import { createDiscount, listDiscounts } from './discount.service';

@@ -1,12 +1,12 @@
-import type { Ctx } from '../../app/context';
-import { companyForMerchant } from '../../app/access';
+import type { Ctx } from '../../kernel/context';
+import { companyForMerchant } from '../../kernel/access';
 import { invalid } from '../../shared/errors';
 import { formatTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
 import { resourceJson, ticketJson, type ResourceJson, type TicketJson } from '../catalog/catalog.json';
 import type { LimitationInput } from '../pricing/engine/types';
-import { checkLimitation, checkPriority, limitationResourceIds, typeFilter } from '../pricing/rule-input';
-import { checkTicketIds, linkedResources, requireResources, serviceOf, ticketsById } from './catalog-refs';
+import { checkLimitation, checkPriority, limitationResourceIds, typeFilter } from '../../shared/rule-checks';
+import { checkTicketIds, linkedResources, requireResources, serviceOf, ticketsById } from '../catalog/catalog-refs';
 import { CapacityRule } from './scheduling.entity';
 
 export const CAPACITY_TYPES = ['group', 'ticket'] as const;

@@ -1,9 +1,9 @@
-import type { Ctx } from '../../app/context';
-import { companyForMerchant } from '../../app/access';
+import type { Ctx } from '../../kernel/context';
+import { companyForMerchant } from '../../kernel/access';
 import { formatTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
-import { checkPriority } from '../pricing/rule-input';
-import { requireResources, requireServices, resourceOf } from './catalog-refs';
+import { checkPriority } from '../../shared/rule-checks';
+import { requireResources, requireServices, resourceOf } from '../catalog/catalog-refs';
 import { ClosingPeriod } from './scheduling.entity';
 import { Resource } from '../catalog/catalog.entity';
 

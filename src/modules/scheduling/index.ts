@@ -1,4 +1,4 @@
-import type { AppModule } from '../../app/module';
+import type { AppModule } from '../../kernel/module';
 import { CapacityRule, ClosingPeriod, Slot, WorkingHoursRule } from './scheduling.entity';
 import { CapacityRuleResolver, ClosingPeriodResolver, SlotResolver, WorkingHoursResolver } from './scheduling.resolver';
 import { schedulingRoutes } from './scheduling.routes';

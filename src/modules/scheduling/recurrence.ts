@@ -1,7 +1,7 @@
 import { RRule, Weekday, type Options } from 'rrule';
 import { isValidZone } from '../../shared/zone';
-import { FREQS, ruleOf, serialise, utcUntil, type Rule } from './recurrence.rule';
-import { clampMs, DAY, isLeap, mod, utcDay, wallOf, wallToInstant, weekdayOfDay, yearOfDay } from './recurrence.zone';
+import { FREQS, ruleOf, serialise, utcUntil, type Rule } from './recurrence-rule';
+import { clampMs, DAY, isLeap, mod, utcDay, wallOf, wallToInstant, weekdayOfDay, yearOfDay } from './recurrence-zone';
 
 /**
  * Recurring slots and bookings: validation of the `repeat` object, expansion of a series into
@@ -28,7 +28,7 @@ import { clampMs, DAY, isLeap, mod, utcDay, wallOf, wallToInstant, weekdayOfDay,
  * arithmetic in `recurrence.zone.ts`; callers import everything from this module.
  */
 
-export { MAX_RULE_COUNT, MAX_RULE_INTERVAL, parseRepeat, parseTimestamp, type FieldError, type RepeatSpec } from './recurrence.rule';
+export { MAX_RULE_COUNT, MAX_RULE_INTERVAL, parseRepeat, parseTimestamp, type FieldError, type RepeatSpec } from './recurrence-rule';
 
 export interface SeriesSpec {
   rrule: string;

@@ -1,4 +1,4 @@
-import type { Ctx } from '../../app/context';
+import type { Ctx } from '../../kernel/context';
 import { parseLocalTime } from '../../shared/duration';
 import type { CapacityRuleInput, ClosingPeriodInput, WorkingHoursRuleInput } from '../availability/engine/types';
 import { compileLimitation, MATCH_ANY } from '../pricing/engine/limitation';

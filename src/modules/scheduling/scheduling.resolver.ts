@@ -1,5 +1,5 @@
 import { Arg, Ctx as GqlCtx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import type { Ctx } from '../../app/context';
+import type { Ctx } from '../../kernel/context';
 import { createCapacityRule, listCapacityRules } from './capacity.service';
 import { createClosingPeriod, listClosingPeriods, searchClosingPeriods } from './closing-period.service';
 import {
@@ -7,7 +7,7 @@ import {
   UpdateSlotInput, WorkingHoursInput, WorkingHoursRuleType,
 } from './scheduling.types';
 import { createSlot, deleteSlot, listSlots, updateSlot } from './slot.service';
-import { slotSchedule } from './slot.schedule';
+import { slotSchedule } from './slot-schedule.service';
 import { createWorkingHours, deleteWorkingHours, listWorkingHours, updateWorkingHours } from './working-hours.service';
 
 @Resolver(() => WorkingHoursRuleType)

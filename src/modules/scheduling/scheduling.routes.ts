@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { csv, defineRoutes, S } from '../../app/rest';
+import { csv, defineRoutes, S } from '../../kernel/rest';
 import { resourceSchema, ticketSchema } from '../catalog/catalog.schemas';
 import { createCapacityRule, listCapacityRules } from './capacity.service';
 import { createClosingPeriod, searchClosingPeriods } from './closing-period.service';
@@ -7,7 +7,7 @@ import {
   bodies, capacitySchema, closingPeriodSchema, errors, query, slotSchema, workingHoursSchema, writeErrors,
 } from './scheduling.schemas';
 import { createSlot, deleteSlot, listSlots, updateSlot } from './slot.service';
-import { slotSchedule } from './slot.schedule';
+import { slotSchedule } from './slot-schedule.service';
 import { createWorkingHours, deleteWorkingHours, listWorkingHours, updateWorkingHours } from './working-hours.service';
 
 type P = { cid: string; service_id: string; resource_id: string; rule_id: string };

@@ -1,4 +1,4 @@
-import { S } from '../../app/rest';
+import { S } from '../../kernel/rest';
 
 /**
  * JSON schemas of the scheduling routes (and the limitation shared with pricing). Request

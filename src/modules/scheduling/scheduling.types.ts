@@ -1,6 +1,6 @@
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { DurationResolver, GraphQLJSONObject } from 'graphql-scalars';
-import { LocalTimeScalar } from '../../app/graphql-scalars';
+import { LocalTimeScalar } from '../../kernel/graphql-scalars';
 
 /**
  * GraphQL types of the scheduling rules and slots. Field names are the REST JSON names and the

@@ -1,5 +1,5 @@
 import { occurrenceStarts, shiftExdates, type SlotSeries } from './slot-expand';
-import { normaliseWeek } from './working-hours.normalise';
+import { normaliseWeek } from './working-hours.checks';
 
 const at = (iso: string) => Date.parse(iso);
 

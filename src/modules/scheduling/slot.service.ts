@@ -1,11 +1,11 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Ctx } from '../../app/context';
-import { companyForMerchant } from '../../app/access';
+import type { Ctx } from '../../kernel/context';
+import { companyForMerchant } from '../../kernel/access';
 import { invalid, notFound } from '../../shared/errors';
 import { Check } from '../../shared/validate';
 import type { Company } from '../company/company.entity';
-import { serviceOf } from './catalog-refs';
+import { serviceOf } from '../catalog/catalog-refs';
 import { excludeOccurrence, isOccurrence, splitSeries, truncateBefore, type RepeatSpec } from './recurrence';
 import { Slot } from './scheduling.entity';
 import { seriesSpec, shiftExdates } from './slot-expand';

@@ -1,9 +1,9 @@
-import type { Ctx } from '../../app/context';
+import type { Ctx } from '../../kernel/context';
 import { Slot } from './scheduling.entity';
 import { DEFAULT_OCCURRENCE_LIMIT } from './recurrence';
 import { occurrenceStarts } from './slot-expand';
 import { seriesOf } from './slot.input';
-import { slotRangeWhere } from './slot.schedule';
+import { slotRangeWhere } from './slot-schedule.service';
 
 export interface SlotOccurrenceRow {
   slotId: string;

@@ -1,13 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Ctx } from '../../app/context';
-import { companyForMerchant } from '../../app/access';
+import type { Ctx } from '../../kernel/context';
+import { companyForMerchant } from '../../kernel/access';
 import { conflict, notFound } from '../../shared/errors';
 import { formatTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
-import { checkPriority } from '../pricing/rule-input';
-import { requireServices, resourceOf } from './catalog-refs';
+import { checkPriority } from '../../shared/rule-checks';
+import { requireServices, resourceOf } from '../catalog/catalog-refs';
 import { WorkingHoursRule, type StoredWorkingDay } from './scheduling.entity';
-import { checkWorkingHours } from './working-hours.normalise';
+import { checkWorkingHours } from './working-hours.checks';
 
 export interface WorkingHoursRuleJson {
   id: string;

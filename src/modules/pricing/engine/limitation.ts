@@ -3,8 +3,8 @@ import { localToEpoch, weekdayBit } from '../../../shared/zone';
 import { parseDateBound } from './date-bound';
 import type { LimitationInput, MatchContext } from './types';
 
-export { normaliseLimitation } from './limitation-input';
-export type { LimitationIssue, NormalisedLimitation } from './limitation-input';
+export { normaliseLimitation } from '../../../shared/limitation';
+export type { LimitationIssue, NormalisedLimitation } from '../../../shared/limitation';
 
 /** A compiled limitation: true when the rule applies at `ctx`. */
 export type Matcher = (ctx: MatchContext) => boolean;

@@ -1,5 +1,5 @@
-import type { Ctx } from '../../app/context';
-import { companyForMerchant } from '../../app/access';
+import type { Ctx } from '../../kernel/context';
+import { companyForMerchant } from '../../kernel/access';
 import { invalid, notFound } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
 import { parsePage } from '../../shared/pagination';
@@ -13,7 +13,7 @@ import { isOccurrence } from '../scheduling/recurrence';
 import { Slot } from '../scheduling/scheduling.entity';
 import { slotJson, type SlotJson } from '../scheduling/slot.input';
 import { Booking, BookingStatusChange } from './booking.entity';
-import { usesCapacity } from './booking.hold';
+import { usesCapacity } from './booking.store';
 import { bookingJson, type BlockedTimeJson, type BookingJson } from './booking.json';
 
 export const BOOKINGS_MAX_LIMIT = 100;

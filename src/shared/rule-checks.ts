@@ -1,7 +1,7 @@
-import { normaliseLimitation } from './engine/limitation';
-import type { LimitationInput } from './engine/types';
-import { isUuid } from '../../shared/ids';
-import { Check } from '../../shared/validate';
+import { normaliseLimitation } from '../modules/pricing/engine/limitation';
+import type { LimitationInput } from '../modules/pricing/engine/types';
+import { isUuid } from './ids';
+import { Check } from './validate';
 
 /**
  * Input checks shared by every rule kind (price rules, discounts, capacity rules), so that a

@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Ctx } from '../../app/context';
+import type { Ctx } from '../../kernel/context';
 import { isUuid } from '../../shared/ids';
 import { startPayment } from '../payment/payment.api';
 import type { ServiceType } from '../pricing/engine/types';
 import type { BookedTicket } from './booking.entity';
-import { insertStatusChange, releaseCapacity, releaseOccupancy, ticketCounts, usesCapacity } from './booking.hold';
-import { transition, type BookingStatus } from './status';
+import { insertStatusChange, releaseCapacity, releaseOccupancy, ticketCounts, usesCapacity } from './booking.store';
+import { transition, type BookingStatus } from './booking.status';
 
 /** How bookings and payments meet: starting a booking's payment, and settling bookings once it ends. */
 

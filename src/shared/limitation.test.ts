@@ -1,4 +1,4 @@
-import { compileLimitation, normaliseLimitation } from './limitation';
+import { compileLimitation, normaliseLimitation } from '../modules/pricing/engine/limitation';
 
 const paths = (raw: unknown): string[] => (normaliseLimitation(raw).errors ?? []).map((e) => e.path);
 

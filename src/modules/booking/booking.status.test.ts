@@ -1,5 +1,5 @@
 import { DomainError } from '../../shared/errors';
-import { BOOKING_STATUSES, canTransition, holds, isBookingStatus, transition, type BookingStatus } from './status';
+import { BOOKING_STATUSES, canTransition, holds, isBookingStatus, transition, type BookingStatus } from './booking.status';
 
 const ALLOWED: [BookingStatus, BookingStatus][] = [
   ['pending', 'confirmed'],

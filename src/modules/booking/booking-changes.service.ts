@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Ctx } from '../../app/context';
+import type { Ctx } from '../../kernel/context';
 import { conflict, DomainError } from '../../shared/errors';
 import { formatTimestamp } from '../../shared/time';
 import { Booking } from './booking.entity';
-import { insertStatusChange, isTimeConflict, occupiedRange, occupy, occupyAny, releaseCapacity, releaseOccupancy, takeCapacity, ticketCounts, unavailable, usesCapacity } from './booking.hold';
-import { holds, transition } from './status';
+import { insertStatusChange, isTimeConflict, occupiedRange, occupy, occupyAny, releaseCapacity, releaseOccupancy, takeCapacity, ticketCounts, unavailable, usesCapacity } from './booking.store';
+import { holds, transition } from './booking.status';
 import type { Placement } from './booking.write';
 
 /**

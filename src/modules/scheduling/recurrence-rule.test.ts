@@ -1,4 +1,4 @@
-import { parseRepeat, parseTimestamp } from './recurrence.rule';
+import { parseRepeat, parseTimestamp } from './recurrence-rule';
 
 // Expectations are literal UTC instants so that a run under any process TZ checks the same thing:
 // run with TZ=UTC, TZ=America/New_York and TZ=Asia/Kolkata.

@@ -1,8 +1,8 @@
-import type { Ctx } from '../../app/context';
+import type { Ctx } from '../../kernel/context';
 import { notFound } from '../../shared/errors';
 import type { Check } from '../../shared/validate';
-import { Resource, Service, ServiceResourceLink, Ticket } from '../catalog/catalog.entity';
-import { getResourceInCompany, getServiceInCompany, linkedResources as catalogLinked } from '../catalog/catalog.lookup';
+import { Resource, Service, ServiceResourceLink, Ticket } from './catalog.entity';
+import { getResourceInCompany, getServiceInCompany, linkedResources as catalogLinked } from './catalog.lookup';
 
 /**
  * The catalog records the rules refer to, always looked up inside the addressed company. As the

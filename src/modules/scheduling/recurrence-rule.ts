@@ -1,7 +1,7 @@
 import { Frequency, RRule } from 'rrule';
 import { parseTimestamp } from '../../shared/time';
 import { isValidZone } from '../../shared/zone';
-import { DAY, wallMs } from './recurrence.zone';
+import { DAY, wallMs } from './recurrence-zone';
 
 /**
  * The `repeat` object and its RRULE text: validation, parsing, and the normalised text that is

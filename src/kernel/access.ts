@@ -2,7 +2,7 @@ import type { Ctx, ClientActor, MerchantActor } from './context';
 import { DomainError, forbidden, notFound, unauthorized } from '../shared/errors';
 import { isUuid } from '../shared/ids';
 import { Company } from '../modules/company/company.entity';
-import { grants } from '../modules/company/permissions';
+import { grants } from './permissions';
 
 /** The calling merchant key; 401 without credentials, 403 for a client token. */
 export function requireMerchant(ctx: Ctx): MerchantActor {

@@ -1,4 +1,4 @@
-import type { Permissions } from '../../app/context';
+import type { Permissions } from './context';
 
 /**
  * Permission strings are `area.action`, `area.*` or `*`, held per company id or under `*`

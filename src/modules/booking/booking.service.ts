@@ -1,5 +1,5 @@
-import type { Ctx } from '../../app/context';
-import { companyForMerchant } from '../../app/access';
+import type { Ctx } from '../../kernel/context';
+import { companyForMerchant } from '../../kernel/access';
 import { invalid } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import { formatTimestamp } from '../../shared/time';
@@ -9,10 +9,10 @@ import type { Client } from '../client/client.entity';
 import { getClientInCompany } from '../client/client.lookup';
 import type { Company } from '../company/company.entity';
 import { countOccurrences, type RepeatSpec } from '../scheduling/recurrence';
-import { isTimeConflict, unavailable } from './booking.hold';
-import { idempotencyOf, type Idempotency } from './booking.idempotency';
-import { amountsFor, checkOptionalClientId, checkPlacement, checkRepeatField, type Amounts, type PlacementInput } from './booking.input';
-import { embed, newRow, placeAt, serviceAndResource } from './booking.place';
+import { isTimeConflict, unavailable } from './booking.store';
+import { idempotencyOf, type Idempotency } from './idempotency';
+import { amountsFor, checkOptionalClientId, checkPlacement, checkRepeatField, type Amounts, type PlacementInput } from './booking.checks';
+import { embed, newRow, placeAt, serviceAndResource } from './booking-placement.service';
 import { bookingJson, type BookingJson } from './booking.json';
 import { bookingOf, commitCreation, needsTransaction, replayOr, writeBooking, type Placement } from './booking.write';
 

@@ -1,6 +1,6 @@
 import { Check } from '../../shared/validate';
 import type { ServiceSettings } from './catalog.entity';
-import { mergeSettings } from './catalog.settings';
+import { mergeSettings } from './catalog.checks';
 
 function merge(current: ServiceSettings, input: unknown, type: Parameters<typeof mergeSettings>[4] = 'flexible', prefix = '') {
   const c = new Check();

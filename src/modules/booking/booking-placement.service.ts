@@ -1,4 +1,4 @@
-import type { Ctx } from '../../app/context';
+import type { Ctx } from '../../kernel/context';
 import { notFound } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import { findBookableTime } from '../availability/availability.service';
@@ -7,8 +7,8 @@ import { resourceJson, serviceJson } from '../catalog/catalog.json';
 import type { Client } from '../client/client.entity';
 import { clientJson } from '../client/client.service';
 import type { Company } from '../company/company.entity';
-import { unavailable, type BookingRow } from './booking.hold';
-import type { Amounts, PlacementInput } from './booking.input';
+import { unavailable, type BookingRow } from './booking.store';
+import type { Amounts, PlacementInput } from './booking.checks';
 import { placementOf, type Placement } from './booking.write';
 
 /** Where a new or moved booking goes: its records, the checked time and the row it becomes. */

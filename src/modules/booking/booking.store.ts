@@ -3,7 +3,7 @@ import { DomainError, translateDbError, type ErrorDetail } from '../../shared/er
 import { newId } from '../../shared/ids';
 import type { ServiceType } from '../pricing/engine/types';
 import type { BookedTicket } from './booking.entity';
-import type { BookingStatus } from './status';
+import type { BookingStatus } from './booking.status';
 
 /**
  * What a booking holds while it is pending or confirmed, written with SQL inside the booking's

@@ -1,13 +1,13 @@
-import type { Ctx } from '../../app/context';
+import type { Ctx } from '../../kernel/context';
 import { DomainError, invalid, translateDbError } from '../../shared/errors';
 import { Check } from '../../shared/validate';
 import { takesPayments } from '../payment/payment.api';
-import { idempotencyOf, type Idempotency } from './booking.idempotency';
+import { idempotencyOf, type Idempotency } from './idempotency';
 import type { ClientBookingJson } from './booking.json';
-import { startBookingPayment } from './booking.payment';
+import { startBookingPayment } from './booking.payable';
 import {
   caller, checkRequest, paymentFor, payerOf, prepareClientBooking, rejectCode, writeClientBooking, type Caller, type ParsedRequest, type PreparedBooking,
-} from './booking.request';
+} from './client-booking.service';
 import { commitCreation, replayOr } from './booking.write';
 
 /** Several client bookings with one payment: all are written in one transaction or none is. */

@@ -1,6 +1,6 @@
-import { parseLocalTime } from '../../../shared/duration';
-import { formatInstant, parseDateBound, type DateBound } from './date-bound';
-import type { LimitationInput } from './types';
+import { parseLocalTime } from './duration';
+import { formatInstant, parseDateBound, type DateBound } from '../modules/pricing/engine/date-bound';
+import type { LimitationInput } from '../modules/pricing/engine/types';
 
 /** One validation problem, addressed by the JSON path of the offending field. */
 export interface LimitationIssue {

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Ctx } from '../../app/context';
-import { companyForClientInterface, companyForMerchant } from '../../app/access';
+import type { Ctx } from '../../kernel/context';
+import { companyForClientInterface, companyForMerchant } from '../../kernel/access';
 import { invalid, unauthorized } from '../../shared/errors';
 import { formatTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
@@ -10,12 +10,12 @@ import type { Client } from '../client/client.entity';
 import { getClientInCompany, upsertGuestClient, type GuestClientInput } from '../client/client.lookup';
 import type { Company } from '../company/company.entity';
 import type { StartedPayment } from '../payment/payment.api';
-import { unavailable, type BookingRow } from './booking.hold';
-import { idempotencyOf, type Idempotency } from './booking.idempotency';
-import { amountsFor, checkPlacement, checkPluginData, type PlacementInput } from './booking.input';
+import { unavailable, type BookingRow } from './booking.store';
+import { idempotencyOf, type Idempotency } from './idempotency';
+import { amountsFor, checkPlacement, checkPluginData, type PlacementInput } from './booking.checks';
 import { clientBookingJson, type ClientBookingJson } from './booking.json';
-import { startBookingPayment, type BookingPaymentInput } from './booking.payment';
-import { newRow, placeAt, serviceAndResource } from './booking.place';
+import { startBookingPayment, type BookingPaymentInput } from './booking.payable';
+import { newRow, placeAt, serviceAndResource } from './booking-placement.service';
 import { bookingOf, commitCreation, needsTransaction, replayOr, writeBooking, type Placement } from './booking.write';
 
 /**

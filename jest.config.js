@@ -1,6 +1,8 @@
 /** Unit tests sit next to pure code; integration tests under test/ run against a real PostgreSQL. */
 const swc = ['@swc/jest', { swcrc: true }];
 module.exports = {
+  // Integration hooks create databases and servers; a loaded machine can take more than the 5 s default.
+  testTimeout: 60000,
   projects: [
     {
       displayName: 'unit',

@@ -1,7 +1,5 @@
 import type { Ctx, ClientActor, MerchantActor } from './context';
-import { DomainError, forbidden, notFound, unauthorized } from '../shared/errors';
-import { isUuid } from '../shared/ids';
-import { Company } from '../modules/company/company.entity';
+import { forbidden, unauthorized } from '../shared/errors';
 import { grants } from './permissions';
 
 /** The calling merchant key; 401 without credentials, 403 for a client token. */
@@ -23,60 +21,4 @@ export function requireGlobalPermission(ctx: Ctx, permission: string): MerchantA
   const actor = requireMerchant(ctx);
   if (!grants(actor.permissions, '*', permission)) throw forbidden(`missing permission ${permission}`);
   return actor;
-}
-
-/**
- * Companies cannot be changed or deleted through the API once created, so their rows are
- * cached per process: the tenancy check of every request then costs no SQL statement.
- * (An operation that changes a company must call `forgetCompany`.)
- */
-const companyCache = new Map<string, Company>();
-const COMPANY_CACHE_MAX = 10_000;
-
-export function forgetCompany(id: string): void {
-  companyCache.delete(id);
-}
-
-/** Loads a company by id (no access checks); a copy, so that nothing shares a managed entity. */
-export async function findCompany(ctx: Ctx, companyId: string): Promise<Company> {
-  if (!isUuid(companyId)) throw new DomainError('invalid_request', 'company id must be a UUID', [{ path: 'companyID', message: 'must be a UUID' }]);
-  const id = companyId.toLowerCase();
-  let company = ctx.companies.get(id) as Company | undefined;
-  if (company) return company;
-  const cached = companyCache.get(id);
-  if (cached) {
-    company = Object.assign(Object.create(Company.prototype) as Company, cached);
-  } else {
-    const found = await ctx.em.findOne(Company, { id });
-    if (!found) throw notFound('company');
-    company = found;
-    if (companyCache.size >= COMPANY_CACHE_MAX) companyCache.clear();
-    companyCache.set(id, Object.assign(Object.create(Company.prototype) as Company, found));
-  }
-  ctx.companies.set(id, company);
-  return company;
-}
-
-/**
- * The company addressed by a merchant call, after the tenancy checks: unknown id 404,
- * another merchant's company 403, missing permission 403.
- */
-export async function companyForMerchant(ctx: Ctx, companyId: string, permission: string): Promise<Company> {
-  const actor = requireMerchant(ctx);
-  const company = await findCompany(ctx, companyId);
-  if (company.merchantId !== actor.merchantId) throw forbidden('the company belongs to another merchant');
-  if (!grants(actor.permissions, company.id, permission)) throw forbidden(`missing permission ${permission}`);
-  return company;
-}
-
-/**
- * The company addressed by a client-interface call: an API key holding `permission`
- * (`client.read` or `client.create`) for it, or a client token of that very company.
- */
-export async function companyForClientInterface(ctx: Ctx, companyId: string, permission: string): Promise<Company> {
-  if (!ctx.actor) throw unauthorized();
-  if (ctx.actor.kind === 'merchant') return companyForMerchant(ctx, companyId, permission);
-  const company = await findCompany(ctx, companyId);
-  if (company.id !== ctx.actor.companyId) throw forbidden('the token belongs to another company');
-  return company;
 }

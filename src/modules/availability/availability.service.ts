@@ -1,5 +1,5 @@
 import type { Ctx } from '../../kernel/context';
-import { companyForClientInterface, companyForMerchant } from '../../kernel/access';
+import { companyForClientInterface, companyForMerchant } from '../company/company.access';
 import type { Company } from '../company/company.entity';
 import type { Service } from '../catalog/catalog.entity';
 import { DomainError, invalid, notFound } from '../../shared/errors';

@@ -8,7 +8,7 @@ import { startBookingPayment } from './booking.payable';
 import {
   caller, checkRequest, paymentFor, payerOf, prepareClientBooking, rejectCode, writeClientBooking, type Caller, type ParsedRequest, type PreparedBooking,
 } from './client-booking.service';
-import { commitCreation, replayOr } from './booking.write';
+import { commitCreation, replayOr } from './booking-placement.service';
 
 /** Several client bookings with one payment: all are written in one transaction or none is. */
 

@@ -3,9 +3,9 @@ import type { Ctx } from '../../kernel/context';
 import { conflict, DomainError } from '../../shared/errors';
 import { formatTimestamp } from '../../shared/time';
 import { Booking } from './booking.entity';
-import { insertStatusChange, isTimeConflict, occupiedRange, occupy, occupyAny, releaseCapacity, releaseOccupancy, takeCapacity, ticketCounts, unavailable, usesCapacity } from './booking.store';
+import { insertStatusChange, updateBookingRow, isTimeConflict, occupiedRange, occupy, occupyAny, releaseCapacity, releaseOccupancy, takeCapacity, ticketCounts, unavailable, usesCapacity } from './booking.store';
 import { holds, transition } from './booking.status';
-import type { Placement } from './booking.write';
+import type { Placement } from './booking.store';
 
 /**
  * Applies changes to existing bookings in one transaction: the rows are locked and compared
@@ -79,17 +79,8 @@ async function take(em: EntityManager, b: Booking, p: Placement): Promise<void> 
 }
 
 async function writeRow(em: EntityManager, b: Booking, now: Date): Promise<void> {
-  await em.execute(
-    `update booking set resource_id = ?, status = ?, start_time = ?::timestamptz, end_time = ?::timestamptz, duration_sec = ?, spots = ?, tickets = ?::jsonb,
-       price = ?, currency = ?, related_resource_ids = ?::jsonb, refund_percent = ?, buffer_before_sec = ?, buffer_after_sec = ?, meta_data = ?::jsonb,
-       meta_data_version = ?, updated_at = ?::timestamptz
-     where company_id = ? and id = ?`,
-    [b.resourceId, b.status, b.startTime.toISOString(), b.endTime ? b.endTime.toISOString() : null, b.durationSec, b.spots, JSON.stringify(b.tickets ?? {}),
-      b.price, b.currency, JSON.stringify(b.relatedResourceIds ?? []), b.refundPercent, b.bufferBeforeSec, b.bufferAfterSec, JSON.stringify(b.metaData ?? {}),
-      b.metaDataVersion, now.toISOString(), b.companyId, b.id],
-    'run',
-  );
   b.updatedAt = now;
+  await updateBookingRow(em, b);
 }
 
 /**

@@ -1,15 +1,16 @@
 import type { Ctx } from '../../kernel/context';
-import { notFound } from '../../shared/errors';
+import { notFound, conflict, toDomainError } from '../../shared/errors';
 import { newId } from '../../shared/ids';
-import { findBookableTime } from '../availability/availability.service';
+import { findBookableTime, type BookableTime } from '../availability/availability.service';
 import { Resource, Service } from '../catalog/catalog.entity';
 import { resourceJson, serviceJson } from '../catalog/catalog.json';
 import type { Client } from '../client/client.entity';
 import { clientJson } from '../client/client.service';
 import type { Company } from '../company/company.entity';
-import { unavailable, type BookingRow } from './booking.store';
+import { unavailable, type BookingRow, usesCapacity, type Placement } from './booking.store';
 import type { Amounts, PlacementInput } from './booking.checks';
-import { placementOf, type Placement } from './booking.write';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { claimKey, KeyTaken, storedResponse, storeResponse, type Idempotency } from './idempotency';
 
 /** Where a new or moved booking goes: its records, the checked time and the row it becomes. */
 
@@ -111,3 +112,73 @@ export const embed = (service: Service, resource: Resource, client: Client | nul
   resource: resourceJson(resource),
   client: client ? clientJson(client) : null,
 });
+
+/** Writing new bookings: the placement a checked time gives, the rows, and the transaction around them. */
+
+/**
+ * The placement of a bookable time. A sharable booking without a duration runs until it is
+ * finished: no end, and no price until its length is known.
+ */
+export function placementOf(bt: BookableTime, amounts: Amounts, running: boolean): Placement {
+  return {
+    resourceId: bt.resourceId,
+    start: bt.start,
+    end: running ? null : bt.end,
+    durationSec: running || bt.end === null ? null : Math.round((bt.end - bt.start) / 1000),
+    bufferBeforeSec: bt.bufferBeforeSec,
+    bufferAfterSec: bt.bufferAfterSec,
+    price: running ? 0 : bt.price.amount,
+    currency: bt.price.currency,
+    tickets: bt.tickets ?? {},
+    related: { all: [...new Set(bt.related.all)].filter((id) => id !== bt.resourceId), any: [...new Set(bt.related.any)].filter((id) => id !== bt.resourceId && !bt.related.all.includes(id)) },
+    capacity: bt.capacity ?? null,
+    spots: amounts.spots,
+    ticketCounts: amounts.tickets ?? {},
+  };
+}
+
+/** True when writing the booking takes more than the one insert statement. */
+export const needsTransaction = (type: BookingRow['type'], p: Placement): boolean => usesCapacity(type) || p.related.any.length > 0;
+
+/**
+ * Answers a repeated request with its stored response before any work is done (the time it
+ * booked is no longer free, so checking it again would say 409). A request whose time was
+ * just taken by the first request with the same key, still in flight when this one looked,
+ * is answered with that request's response too.
+ */
+export async function replayOr<T>(ctx: Ctx, companyId: string, idem: Idempotency | undefined, run: () => Promise<T>): Promise<T> {
+  if (!idem) return run();
+  const stored = await storedResponse(ctx.em, companyId, idem, ctx.now);
+  if (stored) return stored.body as T;
+  try {
+    return await run();
+  } catch (err) {
+    if (toDomainError(err).code !== 'time_unavailable') throw err;
+    const late = await storedResponse(ctx.em, companyId, idem, ctx.now);
+    if (late) return late.body as T;
+    throw err;
+  }
+}
+
+/**
+ * Runs the writes of a booking-creating request and returns its response. With an
+ * idempotency key the key is claimed and the response stored in the same transaction, and a
+ * repeated request gets the stored response. Without one, `single` work (one statement) skips
+ * the explicit transaction.
+ */
+export async function commitCreation<T>(ctx: Ctx, companyId: string, idem: Idempotency | undefined, single: boolean, work: (em: EntityManager) => Promise<T>): Promise<T> {
+  if (!idem && single) return work(ctx.em);
+  try {
+    return await ctx.em.transactional(async (em) => {
+      if (idem) await claimKey(em, companyId, idem, ctx.now);
+      const body = await work(em as EntityManager);
+      if (idem) await storeResponse(em, companyId, idem, { status: 200, body });
+      return body;
+    });
+  } catch (err) {
+    if (!(err instanceof KeyTaken)) throw err;
+    const stored = await storedResponse(ctx.em, companyId, idem!, ctx.now);
+    if (stored) return stored.body as T;
+    throw conflict('a request with this Idempotency-Key is in progress; retry it');
+  }
+}

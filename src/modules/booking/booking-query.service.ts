@@ -1,5 +1,5 @@
 import type { Ctx } from '../../kernel/context';
-import { companyForMerchant } from '../../kernel/access';
+import { companyForMerchant } from '../company/company.access';
 import { invalid, notFound } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
 import { parsePage } from '../../shared/pagination';

@@ -2,11 +2,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { defineRoutes, S } from '../../kernel/rest';
 import { clientSchema } from '../client/client.routes';
 import { MAX_BATCH, requestBookings } from './booking-batch.service';
-import { cancelClientBooking, clientBooking, clientBookings } from './booking.client';
+import { cancelClientBooking, clientBooking, clientBookings } from './client-booking.service';
 import { createBooking } from './booking.service';
 import { getBooking, listBookings } from './booking-query.service';
 import { requestBooking } from './client-booking.service';
-import { moveBooking, updateBooking } from './booking.update';
+import { moveBooking, updateBooking } from './booking.service';
 import { BOOKING_STATUSES } from './booking.status';
 
 const status = { type: 'string', enum: [...BOOKING_STATUSES] };

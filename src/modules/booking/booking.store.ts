@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DomainError, translateDbError, type ErrorDetail } from '../../shared/errors';
+import { conflict, DomainError, translateDbError, type ErrorDetail } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import type { ServiceType } from '../pricing/engine/types';
-import type { BookedTicket } from './booking.entity';
+import { Booking, BookingStatusChange, type BookedTicket } from './booking.entity';
 import type { BookingStatus } from './booking.status';
 
 /**
@@ -70,22 +70,72 @@ export interface BookingRow {
 }
 
 /**
+ * The booking table's columns, once: the insert of a new booking and the update of a changed
+ * one are both built from this list, so a column cannot be written by one and forgotten by the
+ * other. `update` marks what a change may rewrite (the rest is fixed at creation).
+ */
+const COLUMNS: { column: string; prop: keyof Booking; cast?: 'jsonb' | 'timestamptz'; update?: true }[] = [
+  { column: 'id', prop: 'id' },
+  { column: 'company_id', prop: 'companyId' },
+  { column: 'service_id', prop: 'serviceId' },
+  { column: 'resource_id', prop: 'resourceId', update: true },
+  { column: 'client_id', prop: 'clientId' },
+  { column: 'type', prop: 'type' },
+  { column: 'status', prop: 'status', update: true },
+  { column: 'start_time', prop: 'startTime', cast: 'timestamptz', update: true },
+  { column: 'end_time', prop: 'endTime', cast: 'timestamptz', update: true },
+  { column: 'duration_sec', prop: 'durationSec', update: true },
+  { column: 'spots', prop: 'spots', update: true },
+  { column: 'tickets', prop: 'tickets', cast: 'jsonb', update: true },
+  { column: 'price', prop: 'price', update: true },
+  { column: 'currency', prop: 'currency', update: true },
+  { column: 'booking_policy', prop: 'bookingPolicy' },
+  { column: 'related_resource_ids', prop: 'relatedResourceIds', cast: 'jsonb', update: true },
+  { column: 'rrule', prop: 'rrule' },
+  { column: 'recurring_id', prop: 'recurringId' },
+  { column: 'client_initiated', prop: 'clientInitiated' },
+  { column: 'payment_url', prop: 'paymentUrl' },
+  { column: 'payment_transaction_id', prop: 'paymentTransactionId' },
+  { column: 'plugin_data', prop: 'pluginData', cast: 'jsonb' },
+  { column: 'code', prop: 'code' },
+  { column: 'custom_purchase_description', prop: 'customPurchaseDescription' },
+  { column: 'refund_percent', prop: 'refundPercent', update: true },
+  { column: 'buffer_before_sec', prop: 'bufferBeforeSec', update: true },
+  { column: 'buffer_after_sec', prop: 'bufferAfterSec', update: true },
+  { column: 'meta_data', prop: 'metaData', cast: 'jsonb', update: true },
+  { column: 'meta_data_version', prop: 'metaDataVersion', update: true },
+  { column: 'created_at', prop: 'createdAt', cast: 'timestamptz' },
+  { column: 'updated_at', prop: 'updatedAt', cast: 'timestamptz', update: true },
+];
+
+const JSON_DEFAULTS: Partial<Record<keyof Booking, unknown>> = { tickets: {}, relatedResourceIds: [], pluginData: {}, metaData: {} };
+
+function encode(b: Booking, c: (typeof COLUMNS)[number]): unknown {
+  const v = b[c.prop];
+  if (c.cast === 'jsonb') return JSON.stringify(v ?? JSON_DEFAULTS[c.prop] ?? null);
+  if (c.cast === 'timestamptz') return v ? (v as Date).toISOString() : null;
+  return v ?? null;
+}
+
+const placeholder = (c: (typeof COLUMNS)[number]): string => (c.cast ? `?::${c.cast}` : '?');
+const UPDATED = COLUMNS.filter((c) => c.update);
+const UPDATE_SQL = `update booking set ${UPDATED.map((c) => `${c.column} = ${placeholder(c)}`).join(', ')} where company_id = ? and id = ?`;
+
+/** Rewrites every changeable column of `b`. */
+export async function updateBookingRow(em: EntityManager, b: Booking): Promise<void> {
+  await em.execute(UPDATE_SQL, [...UPDATED.map((c) => encode(b, c)), b.companyId, b.id], 'run');
+}
+
+/**
  * One statement that inserts the booking, its first status change and the occupancy of
  * `occupied` resources (the first is the booked one, the rest related). A single statement is
  * atomic on its own, so the common booking costs one round trip even outside a transaction.
  */
-export function insertBookingSql(row: BookingRow, occupied: string[], statusChangeId: string): { sql: string; params: unknown[] } {
-  const at = row.createdAt.toISOString();
-  const params: unknown[] = [
-    row.id, row.companyId, row.serviceId, row.resourceId, row.clientId, row.type, row.status, iso(row.start), row.end === null ? null : iso(row.end), row.durationSec,
-    row.spots, JSON.stringify(row.tickets), row.price, row.currency, row.bookingPolicy, JSON.stringify(row.relatedResourceIds), row.rrule, row.recurringId, row.clientInitiated,
-    row.paymentUrl, row.paymentTransactionId, JSON.stringify(row.pluginData), row.code, row.customPurchaseDescription, row.bufferBeforeSec, row.bufferAfterSec,
-    JSON.stringify(row.metaData), at, at,
-    statusChangeId, row.status, at,
-  ];
+export function insertBookingSql(b: Booking, occupied: string[], statusChangeId: string): { sql: string; params: unknown[] } {
+  const params: unknown[] = [...COLUMNS.map((c) => encode(b, c)), statusChangeId, b.status, b.createdAt.toISOString()];
   let occupancy = '';
   if (occupied.length) {
-    const [lower, upper] = occupiedRange(row.start, row.end, row.bufferBeforeSec, row.bufferAfterSec);
+    const [lower, upper] = occupiedRange(b.startTime.getTime(), b.endTime ? b.endTime.getTime() : null, b.bufferBeforeSec, b.bufferAfterSec);
     occupancy = `, o as (
       insert into booking_occupancy (company_id, booking_id, resource_id, source, during)
       select b.company_id, b.id, r.id, r.source, tstzrange(?::timestamptz, ?::timestamptz, '[)')
@@ -94,11 +144,8 @@ export function insertBookingSql(row: BookingRow, occupied: string[], statusChan
     params.push(lower, upper, ...occupiedRows(occupied));
   }
   const sql = `with b as (
-      insert into booking (id, company_id, service_id, resource_id, client_id, type, status, start_time, end_time, duration_sec,
-        spots, tickets, price, currency, booking_policy, related_resource_ids, rrule, recurring_id, client_initiated,
-        payment_url, payment_transaction_id, plugin_data, code, custom_purchase_description, buffer_before_sec, buffer_after_sec,
-        meta_data, created_at, updated_at)
-      values (?, ?, ?, ?, ?, ?, ?, ?::timestamptz, ?::timestamptz, ?, ?, ?::jsonb, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?, ?::jsonb, ?, ?, ?, ?, ?::jsonb, ?::timestamptz, ?::timestamptz)
+      insert into booking (${COLUMNS.map((c) => c.column).join(', ')})
+      values (${COLUMNS.map(placeholder).join(', ')})
       returning id, company_id
     ), s as (
       insert into booking_status_change (id, company_id, booking_id, old_status, new_status, created_at)
@@ -219,3 +266,88 @@ export async function releaseCapacity(em: EntityManager, k: SlotKey, spots: numb
 /** Per-ticket spot counts of a ticket booking's snapshot. */
 export const ticketCounts = (tickets: Record<string, BookedTicket> | null | undefined): Record<string, number> =>
   Object.fromEntries(Object.entries(tickets ?? {}).map(([id, t]) => [id, t.spots]));
+
+/** Where and how a booking holds time, as the availability check reported it. */
+export interface Placement {
+  resourceId: string;
+  start: number;
+  end: number | null;
+  durationSec: number | null;
+  bufferBeforeSec: number;
+  bufferAfterSec: number;
+  price: number;
+  currency: string;
+  tickets: Record<string, BookedTicket>;
+  related: { all: string[]; any: string[] };
+  capacity: Capacity | null;
+  spots: number;
+  ticketCounts: Record<string, number>;
+}
+
+/**
+ * Inserts a new booking with everything it holds. `em` must be in a transaction unless
+ * `needsTransaction` is false, in which case the single statement is atomic by itself.
+ */
+export async function writeBooking(em: EntityManager, row: BookingRow, p: Placement): Promise<BookingStatusChange> {
+  const capacity = usesCapacity(row.type);
+  const occupied = capacity ? [] : [row.resourceId, ...p.related.all];
+  row.relatedResourceIds = capacity ? [] : [...p.related.all];
+  const change = firstChange(row);
+  const q = insertBookingSql(bookingOf(row), occupied, change.id);
+  await em.execute(q.sql, q.params, 'run');
+  if (!capacity && p.related.any.length) {
+    const chosen = await occupyAny(em, row.companyId, row.id, p.related.any, occupiedRange(row.start, row.end, row.bufferBeforeSec, row.bufferAfterSec));
+    row.relatedResourceIds.push(chosen);
+    await em.execute('update booking set related_resource_ids = ?::jsonb where company_id = ? and id = ?', [JSON.stringify(row.relatedResourceIds), row.companyId, row.id], 'run');
+  }
+  if (capacity) {
+    if (!p.capacity) throw conflict('no capacity rule applies to this time');
+    await takeCapacity(em, { companyId: row.companyId, serviceId: row.serviceId, resourceId: row.resourceId, start: row.start }, row.spots, p.ticketCounts, p.capacity);
+  }
+  return change;
+}
+
+/** The entity a freshly written row corresponds to (not managed by any EntityManager). */
+export function bookingOf(row: BookingRow): Booking {
+  const b = new Booking();
+  Object.assign(b, {
+    id: row.id,
+    companyId: row.companyId,
+    serviceId: row.serviceId,
+    resourceId: row.resourceId,
+    clientId: row.clientId,
+    type: row.type,
+    status: row.status,
+    startTime: new Date(row.start),
+    endTime: row.end === null ? null : new Date(row.end),
+    durationSec: row.durationSec,
+    spots: row.spots,
+    tickets: row.tickets,
+    price: row.price,
+    currency: row.currency,
+    bookingPolicy: row.bookingPolicy,
+    relatedResourceIds: row.relatedResourceIds,
+    rrule: row.rrule,
+    recurringId: row.recurringId,
+    clientInitiated: row.clientInitiated,
+    paymentUrl: row.paymentUrl,
+    paymentTransactionId: row.paymentTransactionId,
+    pluginData: row.pluginData,
+    code: row.code,
+    customPurchaseDescription: row.customPurchaseDescription,
+    bufferBeforeSec: row.bufferBeforeSec,
+    bufferAfterSec: row.bufferAfterSec,
+    metaData: row.metaData,
+    metaDataVersion: 1,
+    createdAt: row.createdAt,
+    updatedAt: row.createdAt,
+  });
+  return b;
+}
+
+/** The first status change of a new booking (null -> its initial status). */
+function firstChange(row: BookingRow): BookingStatusChange {
+  const s = new BookingStatusChange();
+  Object.assign(s, { id: newId(), companyId: row.companyId, bookingId: row.id, oldStatus: null, newStatus: row.status, metaData: {}, createdAt: row.createdAt });
+  return s;
+}

@@ -1,5 +1,5 @@
 import type { Ctx } from '../../kernel/context';
-import { companyForClientInterface } from '../../kernel/access';
+import { companyForClientInterface } from '../company/company.access';
 import { notFound } from '../../shared/errors';
 import type { Company } from '../company/company.entity';
 import { Resource, Service } from './catalog.entity';

@@ -1,5 +1,5 @@
 import type { Ctx } from '../../kernel/context';
-import { companyForMerchant } from '../../kernel/access';
+import { companyForMerchant } from '../company/company.access';
 import { conflict, notFound } from '../../shared/errors';
 import { Check } from '../../shared/validate';
 import { Service, ServiceResourceLink, type RelatedResources } from './catalog.entity';

@@ -1,5 +1,5 @@
 import type { Ctx } from '../../kernel/context';
-import { companyForMerchant } from '../../kernel/access';
+import { companyForMerchant } from '../company/company.access';
 import { updateRecordMetaData } from '../../shared/metadata';
 import { Check } from '../../shared/validate';
 import { Ticket } from './catalog.entity';

@@ -1,7 +1,8 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppDeps, ClientActor, Ctx } from '../../kernel/context';
-import { companyForMerchant, requireClient, requireMerchant } from '../../kernel/access';
+import { requireClient, requireMerchant } from '../../kernel/access';
+import { companyForMerchant } from '../company/company.access';
 import { DomainError, forbidden, unauthorized } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import { formatTimestamp } from '../../shared/time';

@@ -1,5 +1,5 @@
 import type { Ctx } from '../../kernel/context';
-import { companyForMerchant } from '../../kernel/access';
+import { companyForMerchant } from '../company/company.access';
 import { conflict } from '../../shared/errors';
 import { updateRecordMetaData, type MetaData } from '../../shared/metadata';
 import { parsePage } from '../../shared/pagination';

@@ -1,5 +1,6 @@
 import type { Ctx } from '../../kernel/context';
-import { companyForMerchant, requireGlobalPermission, requireMerchant } from '../../kernel/access';
+import { requireGlobalPermission, requireMerchant } from '../../kernel/access';
+import { companyForMerchant } from './company.access';
 import { Check } from '../../shared/validate';
 import { formatTimestamp } from '../../shared/time';
 import { grants } from '../../kernel/permissions';

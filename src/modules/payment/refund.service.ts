@@ -1,7 +1,8 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../kernel/context';
-import { companyForMerchant, requireMerchant } from '../../kernel/access';
+import { requireMerchant } from '../../kernel/access';
+import { companyForMerchant } from '../company/company.access';
 import { conflict, forbidden, invalid, notFound } from '../../shared/errors';
 import { isUuid, newId } from '../../shared/ids';
 import { formatTimestamp } from '../../shared/time';

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/core';
 import type { AppDeps, Ctx } from '../../kernel/context';
-import { companyForMerchant } from '../../kernel/access';
+import { companyForMerchant } from '../company/company.access';
 import { Check } from '../../shared/validate';
 import { invalid } from '../../shared/errors';
 import { newId } from '../../shared/ids';

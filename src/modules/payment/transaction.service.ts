@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../kernel/context';
-import { companyForMerchant, requireClient } from '../../kernel/access';
+import { requireClient } from '../../kernel/access';
+import { companyForMerchant } from '../company/company.access';
 import { invalid, notFound } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
 import { parsePage, type Page } from '../../shared/pagination';

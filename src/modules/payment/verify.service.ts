@@ -1,5 +1,5 @@
 import type { Ctx } from '../../kernel/context';
-import { companyForMerchant } from '../../kernel/access';
+import { companyForMerchant } from '../company/company.access';
 import { readSigningSecret, loadRedirectSettings } from './settings.service';
 import { checkRedirectEnvelope, verifyRedirect, type RedirectQuery, type VerifyResult } from './redirect/verify';
 

@@ -1,8 +1,8 @@
 import type { Ctx } from '../../kernel/context';
-import { companyForMerchant } from '../../kernel/access';
+import { companyForMerchant } from '../company/company.access';
 import { formatTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
-import { checkTicketIds, requireResources, serviceOf } from '../catalog/catalog-refs';
+import { checkTicketIds, requireResources, getServiceInCompany } from '../catalog/catalog.lookup';
 import type { DiscountRuleInput, LimitationInput } from './engine/types';
 import { Discount } from './pricing.entity';
 import { checkLimitation, checkPriority, limitationResourceIds, typeFilter } from '../../shared/rule-checks';
@@ -51,7 +51,7 @@ export interface DiscountInputBody {
  */
 export async function createDiscount(ctx: Ctx, companyId: string, serviceId: string, input: DiscountInputBody): Promise<DiscountJson> {
   const company = await companyForMerchant(ctx, companyId, 'rules.write');
-  const service = await serviceOf(ctx, company.id, serviceId);
+  const service = await getServiceInCompany(ctx, company.id, serviceId);
   const c = new Check();
   const type = c.oneOf('type', input.type, DISCOUNT_TYPES, true);
   const priority = checkPriority(c, input.priority, true);
@@ -99,7 +99,7 @@ export async function createDiscount(ctx: Ctx, companyId: string, serviceId: str
 /** Discounts of a service (optionally of one type), in the order they are chosen. */
 export async function listDiscounts(ctx: Ctx, companyId: string, serviceId: string, type?: unknown): Promise<{ discounts: DiscountJson[] }> {
   const company = await companyForMerchant(ctx, companyId, 'rules.read');
-  const service = await serviceOf(ctx, company.id, serviceId);
+  const service = await getServiceInCompany(ctx, company.id, serviceId);
   const only = typeFilter(type, DISCOUNT_TYPES);
   const discounts = await ctx.em.find(
     Discount,

@@ -1,12 +1,12 @@
 import type { Ctx } from '../../kernel/context';
-import { companyForMerchant } from '../../kernel/access';
+import { companyForMerchant } from '../company/company.access';
 import { notFound } from '../../shared/errors';
 import { formatDuration } from '../../shared/duration';
 import { formatTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
 import { resourceJson, ticketJson, type ResourceJson, type TicketJson } from '../catalog/catalog.json';
 import { SERVICE_TYPES } from '../catalog/catalog.entity';
-import { checkTicketIds, linkedResources, requireResources, serviceOf, ticketsById } from '../catalog/catalog-refs';
+import { checkTicketIds, linkedResources, requireResources, getServiceInCompany, ticketsById } from '../catalog/catalog.lookup';
 import type { LimitationInput, ServiceType } from './engine/types';
 import { PriceRule } from './pricing.entity';
 import { checkLimitation, checkPriority, limitationResourceIds } from '../../shared/rule-checks';
@@ -107,7 +107,7 @@ async function parse(ctx: Ctx, companyId: string, serviceId: string, input: Pric
 /** Creates a price rule of a service. */
 export async function createPriceRule(ctx: Ctx, companyId: string, serviceId: string, input: PriceRuleInputBody): Promise<PriceRuleJson> {
   const company = await companyForMerchant(ctx, companyId, 'rules.write');
-  const service = await serviceOf(ctx, company.id, serviceId);
+  const service = await getServiceInCompany(ctx, company.id, serviceId);
   const fields = await parse(ctx, company.id, service.id, input, null);
   const rule = ctx.em.create(PriceRule, {
     companyId: company.id,
@@ -131,7 +131,7 @@ export async function createPriceRule(ctx: Ctx, companyId: string, serviceId: st
 /** Changes the fields sent (type always required, as in the specification). */
 export async function updatePriceRule(ctx: Ctx, companyId: string, serviceId: string, ruleId: string, input: PriceRuleInputBody): Promise<PriceRuleJson> {
   const company = await companyForMerchant(ctx, companyId, 'rules.write');
-  const service = await serviceOf(ctx, company.id, serviceId);
+  const service = await getServiceInCompany(ctx, company.id, serviceId);
   const c = new Check();
   const id = c.uuid('priceRuleID', ruleId, true);
   c.done('invalid price rule id');
@@ -152,10 +152,10 @@ export interface PriceRuleList {
 /** Price rules of a service in the order they are chosen, with its linked resources and the tickets the rules name. */
 export async function listPriceRules(ctx: Ctx, companyId: string, serviceId: string): Promise<PriceRuleList> {
   const company = await companyForMerchant(ctx, companyId, 'rules.read');
-  const service = await serviceOf(ctx, company.id, serviceId);
+  const service = await getServiceInCompany(ctx, company.id, serviceId);
   const rules = await ctx.em.find(PriceRule, { companyId: company.id, serviceId: service.id }, { orderBy: { priority: 'desc', createdAt: 'desc', id: 'asc' } });
   const ticketIds = [...new Set(rules.map((r) => r.ticketId).filter((t): t is string => t !== null))];
-  const resources = await linkedResources(ctx, company.id, service.id);
+  const { resources } = await linkedResources(ctx, company.id, service.id);
   const tickets = await ticketsById(ctx, company.id, service.id, ticketIds);
   return { resources: resources.map(resourceJson), rules: rules.map(priceRuleJson), tickets: tickets.map(ticketJson) };
 }

@@ -1,12 +1,12 @@
 import type { Ctx } from '../../kernel/context';
-import { companyForMerchant } from '../../kernel/access';
+import { companyForMerchant } from '../company/company.access';
 import { invalid } from '../../shared/errors';
 import { formatTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
 import { resourceJson, ticketJson, type ResourceJson, type TicketJson } from '../catalog/catalog.json';
 import type { LimitationInput } from '../pricing/engine/types';
 import { checkLimitation, checkPriority, limitationResourceIds, typeFilter } from '../../shared/rule-checks';
-import { checkTicketIds, linkedResources, requireResources, serviceOf, ticketsById } from '../catalog/catalog-refs';
+import { checkTicketIds, linkedResources, requireResources, getServiceInCompany, ticketsById } from '../catalog/catalog.lookup';
 import { CapacityRule } from './scheduling.entity';
 
 export const CAPACITY_TYPES = ['group', 'ticket'] as const;
@@ -52,7 +52,7 @@ export interface CapacityRuleInputBody {
  */
 export async function createCapacityRule(ctx: Ctx, companyId: string, serviceId: string, input: CapacityRuleInputBody): Promise<CapacityRuleJson> {
   const company = await companyForMerchant(ctx, companyId, 'rules.write');
-  const service = await serviceOf(ctx, company.id, serviceId);
+  const service = await getServiceInCompany(ctx, company.id, serviceId);
   if (service.type !== 'group' && service.type !== 'ticket') {
     throw invalid('capacity rules apply to group and ticket services', [{ path: 'serviceID', message: `is a ${service.type} service` }]);
   }
@@ -103,7 +103,7 @@ export interface CapacityRuleList {
 /** Capacity rules of a service (optionally of one type), with its linked resources and the tickets the rules name. */
 export async function listCapacityRules(ctx: Ctx, companyId: string, serviceId: string, type?: unknown): Promise<CapacityRuleList> {
   const company = await companyForMerchant(ctx, companyId, 'rules.read');
-  const service = await serviceOf(ctx, company.id, serviceId);
+  const service = await getServiceInCompany(ctx, company.id, serviceId);
   const only = typeFilter(type, CAPACITY_TYPES);
   const rules = await ctx.em.find(
     CapacityRule,
@@ -111,6 +111,6 @@ export async function listCapacityRules(ctx: Ctx, companyId: string, serviceId: 
     { orderBy: { priority: 'desc', createdAt: 'desc', id: 'asc' } },
   );
   const ticketIds = [...new Set(rules.flatMap((r) => Object.keys(r.spotsPerTicket)))];
-  const [resources, tickets] = [await linkedResources(ctx, company.id, service.id), await ticketsById(ctx, company.id, service.id, ticketIds)];
+  const [resources, tickets] = [(await linkedResources(ctx, company.id, service.id)).resources, await ticketsById(ctx, company.id, service.id, ticketIds)];
   return { capacities: rules.map(capacityRuleJson), resources: resources.map(resourceJson), tickets: tickets.map(ticketJson) };
 }

@@ -1,9 +1,9 @@
 import type { Ctx } from '../../kernel/context';
-import { companyForMerchant } from '../../kernel/access';
+import { companyForMerchant } from '../company/company.access';
 import { formatTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
 import { checkPriority } from '../../shared/rule-checks';
-import { requireResources, requireServices, resourceOf } from '../catalog/catalog-refs';
+import { requireResources, requireServices, getResourceInCompany } from '../catalog/catalog.lookup';
 import { ClosingPeriod } from './scheduling.entity';
 import { Resource } from '../catalog/catalog.entity';
 
@@ -41,7 +41,7 @@ export interface ClosingPeriodInput {
 /** Closes a resource for `[startTime, endTime)`, for every service or the listed ones. */
 export async function createClosingPeriod(ctx: Ctx, companyId: string, resourceId: string, input: ClosingPeriodInput): Promise<ClosingPeriodJson> {
   const company = await companyForMerchant(ctx, companyId, 'rules.write');
-  const resource = await resourceOf(ctx, company.id, resourceId);
+  const resource = await getResourceInCompany(ctx, company.id, resourceId);
   const c = new Check();
   const start = c.timestamp('startTime', input.startTime, true);
   const end = c.timestamp('endTime', input.endTime, true);
@@ -67,7 +67,7 @@ export async function createClosingPeriod(ctx: Ctx, companyId: string, resourceI
 /** Closing periods of one resource, by start. */
 export async function listClosingPeriods(ctx: Ctx, companyId: string, resourceId: string): Promise<ClosingPeriodJson[]> {
   const company = await companyForMerchant(ctx, companyId, 'rules.read');
-  const resource = await resourceOf(ctx, company.id, resourceId);
+  const resource = await getResourceInCompany(ctx, company.id, resourceId);
   const periods = await ctx.em.find(ClosingPeriod, { companyId: company.id, resourceId: resource.id }, { orderBy: { startTime: 'asc', id: 'asc' } });
   return periods.map(closingPeriodJson);
 }

@@ -1,8 +1,8 @@
 import type { Ctx } from '../../kernel/context';
-import { companyForMerchant } from '../../kernel/access';
+import { companyForMerchant } from '../company/company.access';
 import { invalid } from '../../shared/errors';
 import { Check } from '../../shared/validate';
-import { linkedResourceIds, requireResources, requireServices } from '../catalog/catalog-refs';
+import { linkedResourceIds, requireResources, requireServices } from '../catalog/catalog.lookup';
 import { Slot } from './scheduling.entity';
 import { MAX_SLOT_DURATION_SEC, occurrenceStarts } from './slot-expand';
 import { seriesOf, slotJson, type SlotJson } from './slot.input';

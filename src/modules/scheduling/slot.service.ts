@@ -1,11 +1,11 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../kernel/context';
-import { companyForMerchant } from '../../kernel/access';
+import { companyForMerchant } from '../company/company.access';
 import { invalid, notFound } from '../../shared/errors';
 import { Check } from '../../shared/validate';
 import type { Company } from '../company/company.entity';
-import { serviceOf } from '../catalog/catalog-refs';
+import { getServiceInCompany } from '../catalog/catalog.lookup';
 import { excludeOccurrence, isOccurrence, splitSeries, truncateBefore, type RepeatSpec } from './recurrence';
 import { Slot } from './scheduling.entity';
 import { seriesSpec, shiftExdates } from './slot-expand';
@@ -21,7 +21,7 @@ export interface CreateSlotInput {
 /** Creates a slot of a group or ticket service: one occurrence, or a series when `repeat` is given. */
 export async function createSlot(ctx: Ctx, companyId: string, serviceId: string, input: CreateSlotInput): Promise<SlotJson> {
   const company = await companyForMerchant(ctx, companyId, 'slots.write');
-  const service = await serviceOf(ctx, company.id, serviceId);
+  const service = await getServiceInCompany(ctx, company.id, serviceId);
   assertSlotService(service);
   const c = new Check();
   const start = c.timestamp('startTime', input.startTime, true);
@@ -52,7 +52,7 @@ function repeatFields(r: RepeatSpec | null): Pick<Slot, 'rrule' | 'timeZone' | '
 /** Slots of a service, by start. */
 export async function listSlots(ctx: Ctx, companyId: string, serviceId: string): Promise<SlotJson[]> {
   const company = await companyForMerchant(ctx, companyId, 'slots.read');
-  const service = await serviceOf(ctx, company.id, serviceId);
+  const service = await getServiceInCompany(ctx, company.id, serviceId);
   const slots = await ctx.em.find(Slot, { companyId: company.id, serviceId: service.id }, { orderBy: { startTime: 'asc', id: 'asc' } });
   return slots.map((s) => slotJson(s));
 }
@@ -103,7 +103,7 @@ export interface UpdateSlotInput {
  */
 export async function updateSlot(ctx: Ctx, companyId: string, serviceId: string, input: UpdateSlotInput): Promise<SlotJson> {
   const company = await companyForMerchant(ctx, companyId, 'slots.write');
-  const service = await serviceOf(ctx, company.id, serviceId);
+  const service = await getServiceInCompany(ctx, company.id, serviceId);
   const c = new Check();
   const at = c.timestamp('startTime', input.startTime, true);
   const resourceId = c.uuid('resourceID', input.resourceID);
@@ -170,7 +170,7 @@ export interface DeleteSlotInput {
 /** Removes the occurrence at `startTime` (`single`) or it and every later one (`upcoming`). */
 export async function deleteSlot(ctx: Ctx, companyId: string, serviceId: string, input: DeleteSlotInput): Promise<void> {
   const company = await companyForMerchant(ctx, companyId, 'slots.write');
-  const service = await serviceOf(ctx, company.id, serviceId);
+  const service = await getServiceInCompany(ctx, company.id, serviceId);
   const c = new Check();
   const at = c.timestamp('startTime', input.startTime, true);
   const resourceId = c.uuid('resourceID', input.resourceID);

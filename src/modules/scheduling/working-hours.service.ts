@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../kernel/context';
-import { companyForMerchant } from '../../kernel/access';
+import { companyForMerchant } from '../company/company.access';
 import { conflict, notFound } from '../../shared/errors';
 import { formatTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
 import { checkPriority } from '../../shared/rule-checks';
-import { requireServices, resourceOf } from '../catalog/catalog-refs';
+import { requireServices, getResourceInCompany } from '../catalog/catalog.lookup';
 import { WorkingHoursRule, type StoredWorkingDay } from './scheduling.entity';
 import { checkWorkingHours } from './working-hours.checks';
 
@@ -103,7 +103,7 @@ async function assertNoCompetitor(em: EntityManager, companyId: string, resource
 /** Creates a working hours rule of a resource (409 when it ties with an existing one). */
 export async function createWorkingHours(ctx: Ctx, companyId: string, resourceId: string, input: WorkingHoursInput): Promise<WorkingHoursRuleJson> {
   const company = await companyForMerchant(ctx, companyId, 'rules.write');
-  const resource = await resourceOf(ctx, company.id, resourceId);
+  const resource = await getResourceInCompany(ctx, company.id, resourceId);
   const rule = await parseRule(ctx, company.id, input);
   const created = await ctx.em.transactional(async (em) => {
     await lockResource(em as EntityManager, company.id, resource.id);
@@ -116,7 +116,7 @@ export async function createWorkingHours(ctx: Ctx, companyId: string, resourceId
 /** Working hours rules of a resource, in the order they are chosen (priority, then newest). */
 export async function listWorkingHours(ctx: Ctx, companyId: string, resourceId: string): Promise<WorkingHoursRuleJson[]> {
   const company = await companyForMerchant(ctx, companyId, 'rules.read');
-  const resource = await resourceOf(ctx, company.id, resourceId);
+  const resource = await getResourceInCompany(ctx, company.id, resourceId);
   const rules = await ctx.em.find(WorkingHoursRule, { companyId: company.id, resourceId: resource.id }, { orderBy: { priority: 'desc', createdAt: 'desc', id: 'asc' } });
   return rules.map(workingHoursJson);
 }
@@ -124,7 +124,7 @@ export async function listWorkingHours(ctx: Ctx, companyId: string, resourceId: 
 /** Replaces a working hours rule (PUT semantics: fields left out take their defaults). */
 export async function updateWorkingHours(ctx: Ctx, companyId: string, resourceId: string, ruleId: string, input: WorkingHoursInput): Promise<WorkingHoursRuleJson> {
   const company = await companyForMerchant(ctx, companyId, 'rules.write');
-  const resource = await resourceOf(ctx, company.id, resourceId);
+  const resource = await getResourceInCompany(ctx, company.id, resourceId);
   const c = new Check();
   const id = c.uuid('ruleID', ruleId, true);
   c.done('invalid working hours rule id');
@@ -143,7 +143,7 @@ export async function updateWorkingHours(ctx: Ctx, companyId: string, resourceId
 /** Deletes the listed rules of a resource, or all of them when `ids` is absent. */
 export async function deleteWorkingHours(ctx: Ctx, companyId: string, resourceId: string, input: { ids?: unknown } | null | undefined): Promise<void> {
   const company = await companyForMerchant(ctx, companyId, 'rules.write');
-  const resource = await resourceOf(ctx, company.id, resourceId);
+  const resource = await getResourceInCompany(ctx, company.id, resourceId);
   const c = new Check();
   const ids = c.uuids('ids', input?.ids);
   c.done('invalid working hours deletion');

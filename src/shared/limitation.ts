@@ -1,6 +1,16 @@
 import { parseLocalTime } from './duration';
 import { formatInstant, parseDateBound, type DateBound } from '../modules/pricing/engine/date-bound';
-import type { LimitationInput } from '../modules/pricing/engine/types';
+
+/** A rule's limitation, with both accepted time-range shapes already normalised to `{start, end}` (HH:MM). */
+export interface LimitationInput {
+  /** Date ranges, inclusive, as `YYYY-MM-DD` (local) or RFC 3339 instants. */
+  dates?: { start: string; end: string }[] | null;
+  /** Contract 7-bit mask, Monday = 64 ... Sunday = 1; null/undefined/0 = any day. */
+  daysOfWeek?: number | null;
+  resourceIDs?: string[] | null;
+  /** Local time-of-day ranges `HH:MM`; `end` may be `24:00`. */
+  times?: { start: string; end: string }[] | null;
+}
 
 /** One validation problem, addressed by the JSON path of the offending field. */
 export interface LimitationIssue {

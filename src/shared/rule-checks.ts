@@ -1,5 +1,5 @@
 import { normaliseLimitation } from '../modules/pricing/engine/limitation';
-import type { LimitationInput } from '../modules/pricing/engine/types';
+import type { LimitationInput } from './limitation';
 import { isUuid } from './ids';
 import { Check } from './validate';
 

@@ -14,7 +14,8 @@ import type { AvailabilityRequest, AvailableTime } from './engine/types';
 import { loadSnapshot, type LoadedSnapshot } from './snapshot';
 import { validateFlexibleDuration } from '../pricing/engine/pricer';
 import { matchContextAt } from '../pricing/engine/context';
-import type { Money, TicketQuote } from '../pricing/engine/types';
+import type { TicketQuote } from '../pricing/engine/types';
+import type { Money } from '../../shared/money';
 
 export const MAX_RANGE_DAYS = 93;
 

@@ -1,7 +1,9 @@
 import type { Ctx } from '../../kernel/context';
 import type { Company } from '../company/company.entity';
 import type { RelatedResources, ServiceSettings } from '../catalog/catalog.entity';
-import type { ServiceType, LimitationInput, PriceRuleInput, DiscountInput } from '../pricing/engine/types';
+import type { PriceRuleInput, DiscountInput } from '../pricing/engine/types';
+import type { ServiceType } from '../../shared/service-type';
+import type { LimitationInput } from '../../shared/limitation';
 import { createPricer } from '../pricing/engine/pricer';
 import { compileLimitation } from '../pricing/engine/limitation';
 import { parseDuration, parseLocalTime } from '../../shared/duration';

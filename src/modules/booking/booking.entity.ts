@@ -1,6 +1,6 @@
 import { Entity, PrimaryKey, Property } from '@mikro-orm/core';
 import { MetaEntity } from '../../shared/base.entity';
-import type { ServiceType } from '../pricing/engine/types';
+import type { ServiceType } from '../../shared/service-type';
 import type { BookingStatus } from './booking.status';
 
 /** What one ticket of a ticket booking cost when it was booked. */

@@ -3,7 +3,7 @@ import type { MetaData } from '../../shared/metadata';
 import { formatTimestamp } from '../../shared/time';
 import type { ResourceJson, ServiceJson } from '../catalog/catalog.json';
 import type { ClientJson } from '../client/client.service';
-import type { ServiceType } from '../pricing/engine/types';
+import type { ServiceType } from '../../shared/service-type';
 import { bookingAccessToken } from './access-token';
 import type { BookedTicket, Booking, BookingStatusChange } from './booking.entity';
 import type { BookingStatus } from './booking.status';

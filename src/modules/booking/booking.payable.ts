@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../kernel/context';
 import { isUuid } from '../../shared/ids';
 import { startPayment, paidShare, refundItem } from '../payment/payment.api';
-import type { ServiceType } from '../pricing/engine/types';
+import type { ServiceType } from '../../shared/service-type';
 import type { BookedTicket } from './booking.entity';
 import { insertStatusChange, releaseCapacity, releaseOccupancy, ticketCounts, usesCapacity } from './booking.store';
 import { transition, type BookingStatus } from './booking.status';

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, DomainError, translateDbError, type ErrorDetail } from '../../shared/errors';
 import { newId } from '../../shared/ids';
-import type { ServiceType } from '../pricing/engine/types';
+import type { ServiceType } from '../../shared/service-type';
 import { Booking, BookingStatusChange, type BookedTicket } from './booking.entity';
 import type { BookingStatus } from './booking.status';
 

@@ -1,5 +1,5 @@
 import type { Check } from '../../shared/validate';
-import type { ServiceType } from '../pricing/engine/types';
+import type { ServiceType } from '../../shared/service-type';
 import type { ServiceSettings } from './catalog.entity';
 
 export const BOOKING_POLICIES = ['instant', 'manual'] as const;

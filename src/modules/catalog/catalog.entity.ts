@@ -1,8 +1,7 @@
 import { Entity, Property } from '@mikro-orm/core';
 import { MetaEntity, TenantEntity } from '../../shared/base.entity';
-import type { ServiceType } from '../pricing/engine/types';
+import type { ServiceType } from '../../shared/service-type';
 
-export const SERVICE_TYPES: readonly ServiceType[] = ['fixed', 'flexible', 'group', 'ticket', 'days', 'sharable'];
 
 /** Service settings as stored: durations normalised ISO 8601, times HH:MM. */
 export interface ServiceSettings {

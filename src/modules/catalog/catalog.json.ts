@@ -1,6 +1,6 @@
 import type { MetaData } from '../../shared/metadata';
 import { formatTimestamp } from '../../shared/time';
-import type { ServiceType } from '../pricing/engine/types';
+import type { ServiceType } from '../../shared/service-type';
 import type { RelatedResources, Resource, Service, ServiceResourceLink, ServiceSettings, Ticket } from './catalog.entity';
 
 /** REST JSON of the catalog records; GraphQL resolvers return the same objects. */

@@ -3,7 +3,8 @@ import { companyForMerchant } from '../company/company.access';
 import { formatTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
 import { checkTicketIds, requireResources, getServiceInCompany } from '../catalog/catalog.lookup';
-import type { DiscountRuleInput, LimitationInput } from './engine/types';
+import type { DiscountRuleInput } from './engine/types';
+import type { LimitationInput } from '../../shared/limitation';
 import { Discount } from './pricing.entity';
 import { checkLimitation, checkPriority, limitationResourceIds, typeFilter } from '../../shared/rule-checks';
 

@@ -5,9 +5,10 @@ import { formatDuration } from '../../shared/duration';
 import { formatTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
 import { resourceJson, ticketJson, type ResourceJson, type TicketJson } from '../catalog/catalog.json';
-import { SERVICE_TYPES } from '../catalog/catalog.entity';
+import { SERVICE_TYPES } from '../../shared/service-type';
 import { checkTicketIds, linkedResources, requireResources, getServiceInCompany, ticketsById } from '../catalog/catalog.lookup';
-import type { LimitationInput, ServiceType } from './engine/types';
+import type { LimitationInput } from '../../shared/limitation';
+import type { ServiceType } from '../../shared/service-type';
 import { PriceRule } from './pricing.entity';
 import { checkLimitation, checkPriority, limitationResourceIds } from '../../shared/rule-checks';
 

@@ -1,6 +1,8 @@
 import { Entity, Property } from '@mikro-orm/core';
 import { TenantEntity } from '../../shared/base.entity';
-import type { DiscountRuleInput, LimitationInput, ServiceType } from './engine/types';
+import type { DiscountRuleInput } from './engine/types';
+import type { LimitationInput } from '../../shared/limitation';
+import type { ServiceType } from '../../shared/service-type';
 
 @Entity({ tableName: 'price_rule' })
 export class PriceRule extends TenantEntity {

@@ -4,7 +4,7 @@ import { invalid } from '../../shared/errors';
 import { formatTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
 import { resourceJson, ticketJson, type ResourceJson, type TicketJson } from '../catalog/catalog.json';
-import type { LimitationInput } from '../pricing/engine/types';
+import type { LimitationInput } from '../../shared/limitation';
 import { checkLimitation, checkPriority, limitationResourceIds, typeFilter } from '../../shared/rule-checks';
 import { checkTicketIds, linkedResources, requireResources, getServiceInCompany, ticketsById } from '../catalog/catalog.lookup';
 import { CapacityRule } from './scheduling.entity';

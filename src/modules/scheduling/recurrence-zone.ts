@@ -1,5 +1,6 @@
 import { IANAZone } from 'luxon';
 import { localToEpoch } from '../../shared/zone';
+import { daysFromCivil } from '../../shared/civil-date';
 
 /**
  * Floating wall-time arithmetic for recurrences. A wall time is carried as UTC-based milliseconds
@@ -16,16 +17,9 @@ export function mod(a: number, b: number): number {
   return ((a % b) + b) % b;
 }
 
-/** Day number (days since 1970-01-01) of a calendar date; setUTCFullYear keeps years < 100 literal. */
-export function utcDay(year: number, month: number, day: number): number {
-  const d = new Date(0);
-  d.setUTCFullYear(year, month - 1, day);
-  return Math.round(d.getTime() / DAY);
-}
-
 export function wallMs(y: number, mo: number, d: number, h: number, mi: number, s: number): number | null {
   if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 59) return null;
-  const day = utcDay(y, mo, d);
+  const day = daysFromCivil(y, mo, d);
   if (new Date(day * DAY).getUTCDate() !== d) return null;
   return day * DAY + ((h * 60 + mi) * 60 + s) * 1000;
 }

@@ -1,7 +1,8 @@
 import { RRule, Weekday, type Options } from 'rrule';
 import { isValidZone } from '../../shared/zone';
 import { FREQS, ruleOf, serialise, utcUntil, type Rule } from './recurrence-rule';
-import { clampMs, DAY, isLeap, mod, utcDay, wallOf, wallToInstant, weekdayOfDay, yearOfDay } from './recurrence-zone';
+import { clampMs, DAY, isLeap, mod, wallOf, wallToInstant, weekdayOfDay, yearOfDay } from './recurrence-zone';
+import { daysFromCivil } from '../../shared/civil-date';
 
 /**
  * Recurring slots and bookings: validation of the `repeat` object, expansion of a series into
@@ -63,10 +64,10 @@ const MAX_YEAR = 9999;
  * like 2100, which maps alone onto the last common year with the same first weekday.
  */
 function chunkOf(year: number): { last: number; shift: number } {
-  const jan1 = utcDay(year, 1, 1);
+  const jan1 = daysFromCivil(year, 1, 1);
   const centuryException = year % 100 === 0 && year % 400 !== 0;
   for (let proxy = MAX_YEAR; proxy > MAX_YEAR - 28; proxy--) {
-    const pJan1 = utcDay(proxy, 1, 1);
+    const pJan1 = daysFromCivil(proxy, 1, 1);
     const sameCycle = centuryException ? !isLeap(proxy) : mod(proxy - year, 4) === 0;
     if (!sameCycle || weekdayOfDay(pJan1) !== weekdayOfDay(jan1)) continue;
     let last = year;
@@ -165,9 +166,9 @@ function periodStartDay(p: Plan, idx: number): number {
     case 'WEEKLY':
       return idx * 7 + p.wkstRef;
     case 'MONTHLY':
-      return utcDay(Math.floor(idx / 12), mod(idx, 12) + 1, 1);
+      return daysFromCivil(Math.floor(idx / 12), mod(idx, 12) + 1, 1);
     case 'YEARLY':
-      return utcDay(idx, 1, 1);
+      return daysFromCivil(idx, 1, 1);
   }
 }
 
@@ -200,7 +201,7 @@ function generate(p: Plan, lowerWall: number | null, upperWall: number, visit: (
     const year = yearOfDay(firstDay);
     if (year > MAX_YEAR) return 'done';
     const chunk = chunkOf(year);
-    const chunkEnd = utcDay(chunk.last, 12, 31);
+    const chunkEnd = daysFromCivil(chunk.last, 12, 31);
     let stop = null as Stop | null;
     new RRule({ ...p.options, dtstart: new Date(firstDay * DAY + chunk.shift) }, true).all((date) => {
       const wall = date.getTime() - chunk.shift;

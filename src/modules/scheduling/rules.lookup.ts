@@ -2,7 +2,7 @@ import type { Ctx } from '../../kernel/context';
 import { parseLocalTime } from '../../shared/duration';
 import type { CapacityRuleInput, ClosingPeriodInput, WorkingHoursRuleInput } from '../availability/engine/types';
 import { compileLimitation, MATCH_ANY } from '../pricing/engine/limitation';
-import type { LimitationInput } from '../pricing/engine/types';
+import type { LimitationInput } from '../../shared/limitation';
 import { CapacityRule, ClosingPeriod, WorkingHoursRule } from './scheduling.entity';
 
 /**

@@ -1,6 +1,6 @@
 import { Entity, Property } from '@mikro-orm/core';
 import { TenantEntity } from '../../shared/base.entity';
-import type { LimitationInput } from '../pricing/engine/types';
+import type { LimitationInput } from '../../shared/limitation';
 
 /** A day pattern as stored: normalised (one entry per distinct hours list, hours sorted and merged). */
 export interface StoredWorkingDay {

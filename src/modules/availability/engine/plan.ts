@@ -2,7 +2,7 @@
  * The request resolved against the service once: bounds, lengths and requested spots that every
  * resource pass reads.
  */
-import type { ServiceType } from '../../pricing/engine/types';
+import type { ServiceType } from '../../../shared/service-type';
 import { calendarFor, type Calendar } from './calendar';
 import { MAX_CALENDAR_DAYS } from './limits';
 import type { Mode } from './resource';

@@ -1,4 +1,4 @@
-import type { ServiceType } from '../../pricing/engine/types';
+import type { ServiceType } from '../../../shared/service-type';
 import { addDays, epochToLocal, localDate, localToEpoch, startOfLocalDay, weekdayBit, weekdayOf } from '../../../shared/zone';
 import { computeAvailability, computeAvailableDates } from './availability';
 import { iso, MIN, resource, service, snapshot, testPricer } from './testkit';

@@ -12,7 +12,9 @@
  * length + bufferAfter)`, the longest length being the service or requested duration, or the
  * stay's nights plus one day for days services. Anything more is harmless.
  */
-import type { MatchContext, Money, Pricer, ServiceType } from '../../pricing/engine/types';
+import type { MatchContext, Pricer } from '../../pricing/engine/types';
+import type { Money } from '../../../shared/money';
+import type { ServiceType } from '../../../shared/service-type';
 
 /** A half-open span of instants; `end` may be `Infinity` (a sharable booking still running). */
 export interface TimeInterval {

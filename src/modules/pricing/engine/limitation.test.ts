@@ -1,6 +1,7 @@
 import { matchContextAt } from './context';
 import { compileLimitation, MATCH_ANY } from './limitation';
-import type { LimitationInput, MatchContext } from './types';
+import type { MatchContext } from './types';
+import type { LimitationInput } from '../../../shared/limitation';
 
 const ZONE = 'Europe/Riga';
 

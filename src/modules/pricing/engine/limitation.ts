@@ -1,7 +1,8 @@
 import { parseLocalTime } from '../../../shared/duration';
 import { localToEpoch, weekdayBit } from '../../../shared/zone';
 import { parseDateBound } from './date-bound';
-import type { LimitationInput, MatchContext } from './types';
+import type { MatchContext } from './types';
+import type { LimitationInput } from '../../../shared/limitation';
 
 export { normaliseLimitation } from '../../../shared/limitation';
 export type { LimitationIssue, NormalisedLimitation } from '../../../shared/limitation';

@@ -1,6 +1,7 @@
 import { matchContextAt } from './context';
 import { createPricer, validateFlexibleDuration } from './pricer';
-import type { DiscountInput, PriceRuleInput, QuoteRequest, ServiceType } from './types';
+import type { DiscountInput, PriceRuleInput, QuoteRequest } from './types';
+import type { ServiceType } from '../../../shared/service-type';
 
 const ZONE = 'Europe/Riga';
 const HOUR = 3600;

@@ -1,18 +1,8 @@
 import { SECONDS_PER_DAY, formatDuration } from '../../../shared/duration';
 import { RuleChooser, type RankedRule } from './select';
-import type {
-  DiscountInput,
-  DiscountRuleInput,
-  MatchContext,
-  Money,
-  PriceRuleInput,
-  Pricer,
-  PricingStep,
-  Quote,
-  QuoteRequest,
-  ServiceType,
-  TicketQuote,
-} from './types';
+import type { DiscountInput, DiscountRuleInput, MatchContext, PriceRuleInput, Pricer, PricingStep, Quote, QuoteRequest, TicketQuote } from './types';
+import type { Money } from '../../../shared/money';
+import type { ServiceType } from '../../../shared/service-type';
 
 export interface PricerInput {
   serviceType: ServiceType;

@@ -1,5 +1,6 @@
 import { compileLimitation, type Matcher } from './limitation';
-import type { LimitationInput, MatchContext } from './types';
+import type { MatchContext } from './types';
+import type { LimitationInput } from '../../../shared/limitation';
 
 /** What rule choice needs of a rule: price rules, discounts and capacity rules all fit. */
 export interface RankedRule {

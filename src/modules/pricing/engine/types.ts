@@ -1,20 +1,11 @@
+import type { LimitationInput } from '../../../shared/limitation';
+import type { Money } from '../../../shared/money';
+import type { ServiceType } from '../../../shared/service-type';
+
 /**
  * Shapes shared by the pure pricing code and the availability engine. Times are epoch
  * milliseconds, durations whole seconds, money integers in the smallest currency unit.
  */
-
-export type ServiceType = 'fixed' | 'flexible' | 'group' | 'ticket' | 'days' | 'sharable';
-
-/** A rule's limitation, with both accepted time-range shapes already normalised to `{start, end}` (HH:MM). */
-export interface LimitationInput {
-  /** Date ranges, inclusive, as `YYYY-MM-DD` (local) or RFC 3339 instants. */
-  dates?: { start: string; end: string }[] | null;
-  /** Contract 7-bit mask, Monday = 64 ... Sunday = 1; null/undefined/0 = any day. */
-  daysOfWeek?: number | null;
-  resourceIDs?: string[] | null;
-  /** Local time-of-day ranges `HH:MM`; `end` may be `24:00`. */
-  times?: { start: string; end: string }[] | null;
-}
 
 /** Where and when a rule is being evaluated: a candidate start on a resource, in company-local terms. */
 export interface MatchContext {
@@ -60,12 +51,6 @@ export interface DiscountInput {
   sumsUp: boolean;
   rules: DiscountRuleInput[];
   limitation: LimitationInput | null;
-}
-
-export interface Money {
-  amount: number;
-  comparedAmount: number;
-  currency: string;
 }
 
 export interface QuoteRequest {

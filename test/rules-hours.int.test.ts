@@ -1,5 +1,6 @@
 import { createTestApp, type TestApp } from './helpers/app';
-import { loadClosingPeriods, loadWorkingHours } from '../src/modules/scheduling/rules.lookup';
+import { loadSnapshot } from '../src/modules/availability/snapshot';
+import { findCompany } from '../src/modules/company/company.access';
 import { createCtx } from '../src/kernel/context';
 
 let t: TestApp;
@@ -267,21 +268,22 @@ describe('isolation and permissions', () => {
   });
 });
 
-describe('availability loaders', () => {
-  it('load working hours and closing periods in one query each, in engine shapes', async () => {
+describe('the availability read path', () => {
+  it('loads working hours and closing periods with the snapshot in one statement, in engine shapes', async () => {
     await t.call('DELETE', WH());
     const rule = await post(WH(), { priority: 3, startTime: '2026-01-01T00:00:00Z', workingHours: [{ daysOfWeek: 64, hours: [{ start: '09:30', end: '24:00' }] }] });
+    for (const r of [room, hall]) await post(`${C()}/services/${yoga}/links`, { resourceID: r });
     const ctx = createCtx(t.deps, null, 'test', t.deps.log);
-    let hours: Awaited<ReturnType<typeof loadWorkingHours>> | undefined;
-    expect(await t.countStatements(async () => (hours = await loadWorkingHours(ctx, cid, [room, hall])))).toBe(1);
-    expect(hours!.get(room)).toEqual([
+    const company = await findCompany(ctx, cid);
+    let loaded: Awaited<ReturnType<typeof loadSnapshot>> = null;
+    const range = { from: Date.parse('2026-03-02T00:00:00Z'), to: Date.parse('2026-03-30T00:00:00Z'), resourceIds: null };
+    expect(await t.countStatements(async () => (loaded = await loadSnapshot(ctx, company, yoga, range)))).toBe(1);
+    const byId = new Map(loaded!.snapshot.resources.map((r) => [r.id, r]));
+    expect(byId.get(room)!.workingHours).toEqual([
       { id: rule.id, priority: 3, createdAt: Date.parse(rule.createdAt), windowStart: Date.parse('2026-01-01T00:00:00Z'), windowEnd: null, serviceIDs: [], days: [{ daysOfWeek: 64, hours: [{ start: 570, end: 1440 }] }] },
     ]);
-    expect(hours!.get(hall)).toEqual([]);
-    let periods: Awaited<ReturnType<typeof loadClosingPeriods>> | undefined;
-    const n = await t.countStatements(async () => (periods = await loadClosingPeriods(ctx, cid, [room, hall], Date.parse('2026-03-01T00:00:00Z'), Date.parse('2026-03-31T00:00:00Z'))));
-    expect(n).toBe(1);
-    expect(periods!.get(room)).toEqual([{ start: Date.parse('2026-03-01T08:00:00Z'), end: Date.parse('2026-03-01T10:00:00Z'), serviceIDs: [yoga] }]);
-    expect(periods!.get(hall)).toEqual([{ start: Date.parse('2026-03-05T00:00:00Z'), end: Date.parse('2026-03-06T00:00:00Z'), serviceIDs: [] }]);
+    expect(byId.get(hall)!.workingHours).toEqual([]);
+    expect(byId.get(room)!.closingPeriods).toEqual([{ start: Date.parse('2026-03-01T08:00:00Z'), end: Date.parse('2026-03-01T10:00:00Z'), serviceIDs: [yoga] }]);
+    expect(byId.get(hall)!.closingPeriods).toEqual([{ start: Date.parse('2026-03-05T00:00:00Z'), end: Date.parse('2026-03-06T00:00:00Z'), serviceIDs: [] }]);
   });
 });

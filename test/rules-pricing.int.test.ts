@@ -1,7 +1,7 @@
 import { createTestApp, type TestApp } from './helpers/app';
 import { createCtx } from '../src/kernel/context';
-import { compileCapacityRules, loadCapacityRules } from '../src/modules/scheduling/rules.lookup';
-import { loadDiscounts, loadPriceRules } from '../src/modules/pricing/pricing.lookup';
+import { loadSnapshot } from '../src/modules/availability/snapshot';
+import { findCompany } from '../src/modules/company/company.access';
 import { matchContextAt } from '../src/modules/pricing/engine/context';
 
 let t: TestApp;
@@ -237,30 +237,27 @@ describe('isolation and permissions', () => {
   });
 });
 
-describe('availability loaders', () => {
-  it('load price rules, discounts and capacity rules in one query each, in engine shapes', async () => {
+describe('the availability read path', () => {
+  it('loads price rules, discounts and capacity rules with the snapshot in one statement, compiled for the engine', async () => {
     const ctx = createCtx(t.deps, null, 'test', t.deps.log);
-    let prices: Awaited<ReturnType<typeof loadPriceRules>> = [];
-    expect(await t.countStatements(async () => (prices = await loadPriceRules(ctx, cid, massage)))).toBe(1);
-    expect(prices).toEqual([
-      { id: expect.any(String), type: 'flexible', priority: 0, createdAt: expect.any(Number), durationSec: 1800, minDurationSec: null, maxDurationSec: 1800, price: 3000, comparedPrice: null, ticketID: null, limitation: null },
-    ]);
-    let discounts: Awaited<ReturnType<typeof loadDiscounts>> = [];
-    expect(await t.countStatements(async () => (discounts = await loadDiscounts(ctx, cid, classes)))).toBe(1);
-    expect(discounts.map((d) => d.priority)).toEqual([7, 2, 1]);
-    expect(discounts[2]).toEqual({
-      id: expect.any(String), type: 'ticket', priority: 1, createdAt: expect.any(Number), sumsUp: true,
-      rules: [{ from: 1, to: 4, price: 1500, ticketID: adult }, { from: 5, to: 100, price: 1200, ticketID: null }], limitation: { daysOfWeek: 64 },
-    });
-    let caps: Awaited<ReturnType<typeof loadCapacityRules>> = [];
-    expect(await t.countStatements(async () => (caps = await loadCapacityRules(ctx, cid, classes)))).toBe(1);
+    const company = await findCompany(ctx, cid);
+    const range = { from: Date.parse('2026-03-23T00:00:00Z'), to: Date.parse('2026-03-30T00:00:00Z'), resourceIds: null };
+    let flexible: Awaited<ReturnType<typeof loadSnapshot>> = null;
+    expect(await t.countStatements(async () => (flexible = await loadSnapshot(ctx, company, massage, range)))).toBe(1);
+    // the one flexible rule: 30 minutes for 30.00, at most 30 minutes
+    const at = matchContextAt('Europe/Riga', Date.parse('2026-03-30T07:00:00Z'), room);
+    expect(flexible!.snapshot.pricer.step(at)).toEqual({ durationSec: 1800, minDurationSec: null, maxDurationSec: 1800 });
+    expect(flexible!.snapshot.pricer.quote({ serviceType: 'flexible', durationSec: 1800, spots: 1, tickets: {} }, at).amount).toBe(3000);
+
+    let tickets: Awaited<ReturnType<typeof loadSnapshot>> = null;
+    expect(await t.countStatements(async () => (tickets = await loadSnapshot(ctx, company, classes, range)))).toBe(1);
+    const caps = [...tickets!.snapshot.capacityRules].sort((a, b) => b.priority - a.priority);
     expect(caps.map((c) => [c.type, c.priority, c.spots])).toEqual([['ticket', 5, 10], ['ticket', 2, 20], ['group', 0, 8]]);
-    const compiled = compileCapacityRules(caps, 'Europe/Riga');
-    expect(compiled[2].matches).toBeNull();
+    expect(caps[2].matches).toBeNull();
     // the priority-2 rule is limited to weekends 09:00-12:00 Riga time
     const saturday10 = matchContextAt('Europe/Riga', Date.parse('2026-03-28T08:00:00Z'), room);
     const monday10 = matchContextAt('Europe/Riga', Date.parse('2026-03-30T07:00:00Z'), room);
-    expect(compiled[1].matches!(saturday10)).toBe(true);
-    expect(compiled[1].matches!(monday10)).toBe(false);
+    expect(caps[1].matches!(saturday10)).toBe(true);
+    expect(caps[1].matches!(monday10)).toBe(false);
   });
 });

@@ -1,7 +1,8 @@
 import { DateTime } from 'luxon';
 import { createTestApp, type TestApp } from './helpers/app';
 import { createCtx } from '../src/kernel/context';
-import { loadSlotOccurrences } from '../src/modules/scheduling/slots.lookup';
+import { loadSnapshot } from '../src/modules/availability/snapshot';
+import { findCompany } from '../src/modules/company/company.access';
 
 /**
  * Slots and their schedule. Every expectation is an absolute instant, and this file is run
@@ -141,14 +142,16 @@ describe('slots', () => {
     expect(await occurrences(sid, '2026-03-29T15:30:00Z', '2026-03-30T15:00:00Z', { resources: [room] })).toEqual(['2026-03-29T15:00:00Z@room PT1H']);
 
     const ctx = createCtx(t.deps, null, 'test', t.deps.log);
-    let rows: Awaited<ReturnType<typeof loadSlotOccurrences>> = [];
-    const n = await t.countStatements(async () => (rows = await loadSlotOccurrences(ctx, cid, sid, [room, hall], Date.parse('2026-03-29T00:00:00Z'), Date.parse('2026-04-01T00:00:00Z'))));
-    expect(n).toBe(1);
-    expect(rows).toEqual([
-      { slotId: slot.id, resourceID: a, start: Date.parse('2026-03-29T15:00:00Z'), durationSec: 3600 },
-      { slotId: slot.id, resourceID: b, start: Date.parse('2026-03-29T15:00:00Z'), durationSec: 3600 },
-      { slotId: slot.id, resourceID: a, start: Date.parse('2026-03-30T15:00:00Z'), durationSec: 3600 },
-      { slotId: slot.id, resourceID: b, start: Date.parse('2026-03-30T15:00:00Z'), durationSec: 3600 },
+    const company = await findCompany(ctx, cid);
+    let loaded: Awaited<ReturnType<typeof loadSnapshot>> = null;
+    const range = { from: Date.parse('2026-03-29T00:00:00Z'), to: Date.parse('2026-04-01T00:00:00Z'), resourceIds: [room, hall] };
+    expect(await t.countStatements(async () => (loaded = await loadSnapshot(ctx, company, sid, range)))).toBe(1);
+    const held = loaded!.snapshot.slots.map((o) => ({ resourceID: o.resourceID, start: o.start, durationSec: o.durationSec, bookedSpots: o.bookedSpots }));
+    expect(held.sort((x, y) => x.start - y.start || (x.resourceID < y.resourceID ? -1 : 1))).toEqual([
+      { resourceID: a, start: Date.parse('2026-03-29T15:00:00Z'), durationSec: 3600, bookedSpots: 0 },
+      { resourceID: b, start: Date.parse('2026-03-29T15:00:00Z'), durationSec: 3600, bookedSpots: 0 },
+      { resourceID: a, start: Date.parse('2026-03-30T15:00:00Z'), durationSec: 3600, bookedSpots: 0 },
+      { resourceID: b, start: Date.parse('2026-03-30T15:00:00Z'), durationSec: 3600, bookedSpots: 0 },
     ]);
   });
 

@@ -178,14 +178,6 @@ export async function clientDates(ctx: Ctx, companyId: string, serviceId: unknow
   return dates(ctx, await companyForClientInterface(ctx, companyId, 'client.read'), serviceId, input, true);
 }
 
-/** A stay ends at check-out time `nights` local dates after its check-in date (contract section 4). */
-function stayEnd(loaded: LoadedSnapshot, checkIn: number, durationSec: number): number {
-  const zone = loaded.snapshot.zone;
-  const nights = Math.max(1, Math.round(durationSec / SECONDS_PER_DAY));
-  const { year, month, day } = parseLocalDate(addDays(localDate(zone, checkIn), nights));
-  return localToEpoch(zone, year, month, day, loaded.snapshot.service.checkOutMinute ?? DEFAULT_CHECK_OUT_MINUTE);
-}
-
 export interface BookableQuery {
   resourceId?: string | null;
   start: number;
@@ -254,8 +246,7 @@ export async function findBookableTime(ctx: Ctx, company: Company, service: Serv
     const entry = (result.times[r.id] ?? []).find((e) => e.startTime === q.start);
     if (!entry) continue;
     const running = type === 'sharable' && q.durationSec === undefined;
-    let end: number | null = running ? null : entry.startTime + (type === 'sharable' ? durationSec ?? entry.durationSec : entry.durationSec) * 1000;
-    if (type === 'days') end = stayEnd(loaded, entry.startTime, entry.durationSec);
+    const end: number | null = running ? null : entry.endTime;
     const booked: BookableTime = {
       resourceId: r.id,
       start: entry.startTime,

@@ -10,4 +10,3 @@ export const pricingModule: AppModule = {
   routes: pricingRoutes,
 };
 
-export { loadDiscounts, loadPriceRules } from './pricing.lookup';

@@ -10,5 +10,3 @@ export const schedulingModule: AppModule = {
   routes: schedulingRoutes,
 };
 
-export { compileCapacityRules, loadCapacityRules, loadClosingPeriods, loadWorkingHours, type CapacityRuleRow } from './rules.lookup';
-export { loadSlotOccurrences, type SlotOccurrenceRow } from './slots.lookup';

@@ -18,14 +18,15 @@ export class Collector {
     private readonly quote: QuoteRequest,
   ) {}
 
-  /** Adds a time of a service without slots. */
-  add(ctx: MatchContext, day: Day, durationSec: number): void {
+  /** Adds a time of a service without slots; `endTime` defaults to start + duration (a stay ends at check-out). */
+  add(ctx: MatchContext, day: Day, durationSec: number, endTime = ctx.instant + durationSec * 1000): void {
     if (!this.withEntries) return this.addDate(day);
     this.quote.durationSec = durationSec;
     const q = this.pricer.quote(this.quote, ctx);
     // Every entry gets the same fields so the engine's output stays one object shape.
     this.entries.push({
       startTime: ctx.instant,
+      endTime,
       durationSec,
       price: { amount: q.amount, comparedAmount: q.comparedAmount, currency: q.currency || this.currency },
       spotsAvailable: null,
@@ -52,6 +53,7 @@ export class Collector {
     const q = this.pricer.quote(this.quote, ctx);
     this.entries.push({
       startTime: ctx.instant,
+      endTime: ctx.instant + durationSec * 1000,
       durationSec,
       price: { amount: q.amount, comparedAmount: q.comparedAmount, currency: q.currency || this.currency },
       spotsAvailable: totalSpots - bookedSpots,

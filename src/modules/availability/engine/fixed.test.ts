@@ -10,6 +10,7 @@ describe('fixed services', () => {
     expect(starts(result)).toEqual(utcEvery('2026-03-02', '07:00', '14:00', 60));
     expect(result.times.r1[0]).toEqual({
       startTime: at('2026-03-02T07:00:00Z'),
+      endTime: at('2026-03-02T08:00:00Z'),
       durationSec: HOUR,
       price: { amount: 1000, comparedAmount: 1000, currency: 'EUR' },
       spotsAvailable: null,

@@ -125,6 +125,7 @@ describe('ticket services', () => {
     const [entry] = computeAvailability(snap, { ...DAY, tickets: { child: 1 } }).times.r1;
     expect(entry).toEqual({
       startTime: at('2026-03-02T08:00:00Z'),
+      endTime: at('2026-03-02T09:00:00Z'),
       durationSec: HOUR,
       price: { amount: 1000, comparedAmount: 1000, currency: 'EUR' },
       spotsAvailable: 5,

@@ -37,6 +37,24 @@ describe('days services', () => {
     expect(computeAvailability({ ...snap, service: svc, resources: [tight] }, request('2026-03-01T22:00:00Z', '2026-03-03T22:00:00Z')).times.r1).toEqual([]);
   });
 
+  it('answers the end of each stay itself: check-out time, nights local dates after check-in', () => {
+    const result = computeAvailability(snap, { ...WEEK, durationSec: 2 * DAY });
+    // default check-out 12:00 local (10:00Z); a two-night stay from Monday leaves on Wednesday
+    expect(result.times.r1[0].endTime).toBe(at('2026-03-04T10:00:00Z'));
+    const svc = service({ type: 'days', checkInMinute: 15 * 60, checkOutMinute: 11 * 60 });
+    expect(computeAvailability({ ...snap, service: svc }, WEEK).times.r1[0].endTime).toBe(at('2026-03-03T09:00:00Z'));
+  });
+
+  it('keeps check-out on the wall clock across a DST change (a night of 23 hours)', () => {
+    // Riga springs forward on Sunday 2026-03-29 at 03:00 local: UTC+2 before, UTC+3 after
+    const open = resource('r1', { workingHours: [rule({ hours: '00:00-24:00', mask: 127 })] });
+    const dst = snapshot({ service: service({ type: 'days', durationSec: DAY }), resources: [open] });
+    const [sat] = computeAvailability(dst, request('2026-03-27T22:00:00Z', '2026-03-28T22:00:00Z')).times.r1;
+    expect(sat.startTime).toBe(at('2026-03-28T12:00:00Z'));
+    expect(sat.endTime).toBe(at('2026-03-29T09:00:00Z'));
+    expect(sat.endTime - sat.startTime).toBe(21 * 3_600_000);
+  });
+
   it('offers stays starting in the range only, after now', () => {
     const later = { ...snap, now: at('2026-03-05T12:30:00Z') };
     expect(starts(computeAvailability(later, WEEK))).toEqual(['06', '07'].map((d) => `2026-03-${d}T12:00:00Z`));

@@ -32,6 +32,6 @@ export function scanStays(plan: Plan, self: Probe, gate: RelatedGate | null, out
     ctx.date = day.date;
     ctx.weekday = day.weekday;
     ctx.minuteOfDay = minuteOfDay(day, t);
-    out.add(ctx, day, durationSec);
+    out.add(ctx, day, durationSec, end);
   }
 }

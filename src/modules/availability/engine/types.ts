@@ -168,6 +168,8 @@ export interface AvailabilityRequest {
 /** One entry of the available-times answer; spot fields are null for services without slots. */
 export interface AvailableTime {
   startTime: number;
+  /** when the booked time ends: start + duration, or for a stay the check-out instant `nights` local dates later */
+  endTime: number;
   durationSec: number;
   price: Money;
   spotsAvailable: number | null;

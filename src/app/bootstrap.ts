@@ -9,6 +9,7 @@ import { createOrm } from '../db/orm';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded';
 import { bootstrapAdminKey } from '../modules/company/apikey.service';
 import { systemClock, type AppDeps, type Clock } from '../kernel/context';
+import { payablesOf } from './registry';
 
 /** Decodes ENCRYPTION_KEY (32 bytes, base64) or derives a development key. */
 export function encryptionKeyFrom(config: Config, log?: FastifyBaseLogger): Buffer {
@@ -59,7 +60,7 @@ export async function startRuntime(config: Config, log: FastifyBaseLogger, clock
     throw err;
   }
   if (config.adminApiKey) await bootstrapAdminKey(orm.em.fork() as never, config.adminApiKey);
-  const deps: AppDeps = { config, orm, clock, log, encryptionKey: encryptionKeyFrom(config, log), jwtKey: jwtKeyFrom(config, log) };
+  const deps: AppDeps = { config, orm, clock, log, encryptionKey: encryptionKeyFrom(config, log), jwtKey: jwtKeyFrom(config, log), payables: payablesOf() };
   return {
     deps,
     embedded,

@@ -1,4 +1,5 @@
 import type { AppModule } from '../kernel/module';
+import type { PayableItems, Payables } from '../kernel/payable';
 import { companyModule } from '../modules/company';
 import { clientModule } from '../modules/client';
 import { availabilityModule } from '../modules/availability';
@@ -13,3 +14,15 @@ export const modules: AppModule[] = [companyModule, clientModule, availabilityMo
 
 export const allEntities = (): Function[] => modules.flatMap((m) => m.entities);
 export const allResolvers = (): Function[] => modules.flatMap((m) => m.resolvers);
+
+/** Every module's payable item handlers by item type; an item type claimed twice is a wiring error. */
+export function payablesOf(list: readonly AppModule[] = modules): Payables {
+  const out = new Map<string, PayableItems>();
+  for (const m of list) {
+    for (const [itemType, handlers] of Object.entries(m.payables ?? {})) {
+      if (out.has(itemType)) throw new Error(`item type ${itemType} is registered by two modules`);
+      out.set(itemType, handlers);
+    }
+  }
+  return out;
+}

@@ -3,6 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
 import type DataLoader from 'dataloader';
 import type { Config } from '../config/env';
+import type { Payables } from './payable';
 
 /** `{companyID | "*": ["area.action", "area.*", "*"]}` */
 export type Permissions = Record<string, string[]>;
@@ -39,6 +40,8 @@ export interface AppDeps {
   encryptionKey: Buffer;
   /** HMAC key for client access tokens. */
   jwtKey: Uint8Array;
+  /** Settlement handlers of every module that owns payable items, by item type. */
+  payables: Payables;
 }
 
 /** Per-request context handed first to every service method. */

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps, ClientActor } from './context';
+import type { PayableItems } from './payable';
 
 /** What a bounded context contributes to the application. */
 export interface AppModule {
@@ -11,4 +12,6 @@ export interface AppModule {
   bearer?: (token: string, deps: AppDeps) => Promise<ClientActor | null>;
   /** Background work started with the server (e.g. sweepers); returns a stop function. */
   start?: (deps: AppDeps) => (() => Promise<void>) | void;
+  /** How this module's payable items settle, keyed by the `itemType` their payments carry. */
+  payables?: Record<string, PayableItems>;
 }

@@ -9,6 +9,7 @@ import { buildServer } from '../../src/app/server';
 import type { AppDeps, Clock } from '../../src/kernel/context';
 import { createMerchant } from '../../src/modules/company/apikey.service';
 import { sqlStats } from '../../src/db/stats';
+import { payablesOf } from '../../src/app/registry';
 
 export interface Res<T = any> {
   status: number;
@@ -80,6 +81,7 @@ export async function createTestApp(opts: { clock?: Clock; config?: Partial<Conf
     log,
     encryptionKey: Buffer.alloc(32, 7),
     jwtKey: new TextEncoder().encode(config.jwtSecret!),
+    payables: payablesOf(),
   };
   const app = await buildServer(deps, { logger: opts.logStream ? { level: 'info', stream: opts.logStream } : false });
   await app.ready();

@@ -6,10 +6,10 @@ import type { ServiceType } from '../../shared/service-type';
 import type { BookedTicket } from './booking.entity';
 import { insertStatusChange, releaseCapacity, releaseOccupancy, ticketCounts, usesCapacity } from './booking.store';
 import { transition, type BookingStatus } from './booking.status';
+import type { SettlementOutcome } from '../../kernel/payable';
 
 /** How bookings and payments meet: starting a booking's payment, and settling bookings once it ends. */
 
-export type PaymentOutcome = 'paid' | 'failed' | 'cancelled' | 'expired';
 
 export interface BookingPaymentInput {
   companyId: string;
@@ -63,7 +63,7 @@ interface Row {
  * booking and gives its time and capacity back. Only bookings still pending change; the rows
  * are locked first so a concurrent cancel and a settlement cannot both win.
  */
-export async function settleBookings(em: EntityManager, companyId: string, bookingIds: readonly string[], outcome: PaymentOutcome, now: Date): Promise<void> {
+export async function settleBookings(em: EntityManager, companyId: string, bookingIds: readonly string[], outcome: SettlementOutcome, now: Date): Promise<void> {
   const ids = [...new Set(bookingIds.filter(isUuid).map((id) => id.toLowerCase()))];
   if (!ids.length) return;
   const rows = await em.execute<Row[]>(

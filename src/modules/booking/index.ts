@@ -3,6 +3,7 @@ import { Booking, BookingOccupancy, BookingStatusChange, IdempotencyKey, SlotUsa
 import { BookingResolver, ClientBookingResolver } from './booking.resolver';
 import { bookingRoutes } from './booking.routes';
 import { startIdempotencyPurge } from './idempotency';
+import { settleBookings } from './booking.payable';
 
 export const bookingModule: AppModule = {
   name: 'booking',
@@ -10,4 +11,5 @@ export const bookingModule: AppModule = {
   resolvers: [BookingResolver, ClientBookingResolver],
   routes: bookingRoutes,
   start: (deps) => startIdempotencyPurge(deps),
+  payables: { booking: { settle: settleBookings } },
 };

@@ -51,12 +51,12 @@ export async function completeTestCheckout(ctx: Ctx, id: string, input: { outcom
       // The sweeper had not reached it yet; expiring it here keeps the bookings' outcome the same.
       tx.status = transitionPayment(tx.status, 'expire');
       tx.updatedAt = now;
-      await settleItems(em as EntityManager, tx, 'expired', now);
+      await settleItems(ctx.deps, em as EntityManager, tx, 'expired', now);
       return { tx, refused: 'the payment has expired' };
     }
     tx.status = transitionPayment(tx.status, OUTCOME_EVENT[outcome!]);
     tx.updatedAt = now;
-    await settleItems(em as EntityManager, tx, OUTCOME_SETTLEMENT[outcome!], now);
+    await settleItems(ctx.deps, em as EntityManager, tx, OUTCOME_SETTLEMENT[outcome!], now);
     return { tx, refused: null };
   });
   if (settled.refused) throw conflict(settled.refused);

@@ -13,7 +13,7 @@ export const SWEEP_INTERVAL_MS = 5000;
  * sweep at once without waiting on or double-settling each other's rows (a row being completed
  * at the checkout is skipped too; the checkout sees its expiry itself).
  */
-async function sweepBatch(em: EntityManager, now: Date, limit: number, id?: string): Promise<number> {
+async function sweepBatch(deps: AppDeps, em: EntityManager, now: Date, limit: number, id?: string): Promise<number> {
   return em.transactional(async (tem) => {
     const due = await tem.find(
       PaymentTransaction,
@@ -23,7 +23,7 @@ async function sweepBatch(em: EntityManager, now: Date, limit: number, id?: stri
     for (const tx of due) {
       tx.status = transitionPayment(tx.status, 'expire');
       tx.updatedAt = now;
-      await settleItems(tem as EntityManager, tx, 'expired', now);
+      await settleItems(deps, tem as EntityManager, tx, 'expired', now);
     }
     return due.length;
   });
@@ -42,7 +42,7 @@ export async function sweepExpiredPayments(source: AppDeps | Ctx, now?: Date): P
     const em = deps.orm.em.fork() as EntityManager;
     let n: number;
     try {
-      n = await sweepBatch(em, at, SWEEP_BATCH);
+      n = await sweepBatch(deps, em, at, SWEEP_BATCH);
     } catch (err) {
       deps.log.error({ err }, 'payment expiry batch failed; retrying its rows one by one');
       return total + (await sweepOneByOne(deps, at));
@@ -61,7 +61,7 @@ async function sweepOneByOne(deps: AppDeps, now: Date): Promise<number> {
   let done = 0;
   for (const { id } of due) {
     try {
-      done += await sweepBatch(deps.orm.em.fork() as EntityManager, now, 1, id);
+      done += await sweepBatch(deps, deps.orm.em.fork() as EntityManager, now, 1, id);
     } catch (err) {
       // The row stays pending (its transaction rolled back) and is tried again next sweep.
       deps.log.error({ err, transactionId: id }, 'a payment could not be expired');

@@ -7,19 +7,19 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../kernel/context';
 import { PaymentSettings, PaymentTransaction } from './payment.entity';
-import { providerFor, requireAvailable } from './providers/provider';
+import { providerFor, requireAvailable } from './providers/registry';
 import { checkRedirects } from './redirects';
 import { loadRedirectSettings } from './settings.service';
 
 export { paidShare, refundItem, type PaidShare, type RefundItemInput } from './refund.service';
 export { sweepExpiredPayments } from './expiry';
-export type { SettlementOutcome } from './payment.status';
 
 export interface StartPaymentInput {
   companyId: string;
   clientId: string | null;
   email: string | null;
-  itemType: 'booking';
+  /** what the items are; the module that owns them registers their settlement under this name */
+  itemType: string;
   /** every item the payment covers, in request order; the first becomes `itemID` */
   itemIDs: string[];
   /** item id -> its share of `amount` (smallest currency unit) */

@@ -1,7 +1,7 @@
 import { Entity, Property } from '@mikro-orm/core';
 import { TenantEntity } from '../../shared/base.entity';
 import type { PaymentStatus, RefundStatus } from './payment.status';
-import type { ProviderName } from './providers/provider';
+import type { ProviderName } from './providers/provider-names';
 
 /** A company's payment settings; without this record the company takes no payments. */
 @Entity({ tableName: 'payment_settings' })

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { defineRoutes, S } from '../../kernel/rest';
 import { notFound } from '../../shared/errors';
-import { PROVIDER_NAMES } from './providers/provider';
+import { PROVIDER_NAMES } from './providers/provider-names';
 import { PAYMENT_STATUSES, REFUND_STATUSES } from './payment.status';
 import { getPaymentSettings, getProviderSettings, updatePaymentSettings, updateProviderSettings } from './settings.service';
 import { getClientPayment, listClientPayments, listPayments } from './transaction.service';

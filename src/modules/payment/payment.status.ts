@@ -1,3 +1,4 @@
+import type { SettlementOutcome } from '../../kernel/payable';
 import { conflict } from '../../shared/errors';
 
 export const PAYMENT_STATUSES = ['pending', 'paid', 'failed', 'cancelled', 'refunded', 'partially_refunded'] as const;
@@ -51,7 +52,6 @@ export type CheckoutOutcome = (typeof CHECKOUT_OUTCOMES)[number];
 export const OUTCOME_EVENT: Record<CheckoutOutcome, PaymentEvent> = { success: 'pay', failure: 'fail', cancel: 'cancel' };
 
 /** The outcome handed to the bookings of a settled transaction (`paid` confirms them, the rest fail them). */
-export type SettlementOutcome = 'paid' | 'failed' | 'cancelled' | 'expired';
 
 export const OUTCOME_SETTLEMENT: Record<CheckoutOutcome, SettlementOutcome> = { success: 'paid', failure: 'failed', cancel: 'cancelled' };
 

@@ -10,7 +10,7 @@ import { Check } from '../../shared/validate';
 import { grants } from '../../kernel/permissions';
 import { PaymentTransaction, Refund } from './payment.entity';
 import { refundEvent, transitionPayment } from './payment.status';
-import { providerFor } from './providers/provider';
+import { providerFor } from './providers/registry';
 
 export interface RefundJson {
   ID: string;

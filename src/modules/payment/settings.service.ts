@@ -7,7 +7,7 @@ import { invalid } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import { formatTimestamp } from '../../shared/time';
 import { PaymentProviderSettings, PaymentSettings } from './payment.entity';
-import { isProviderName, PROVIDER_NAMES, type ProviderName } from './providers/provider';
+import { isProviderName, PROVIDER_NAMES, type ProviderName } from './providers/provider-names';
 import { decryptSecret, encryptSecret } from './redirect/secret-box';
 import { validateTemplate } from './redirect/template';
 

@@ -1,12 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { settleBookings } from '../booking/booking.payable';
+import type { AppDeps } from '../../kernel/context';
+import type { SettlementOutcome } from '../../kernel/payable';
 import type { PaymentTransaction } from './payment.entity';
-import type { SettlementOutcome } from './payment.status';
 
 /**
  * Tells the items of a settled transaction their outcome, inside the transaction that settled
- * it (the caller holds the row lock). Only bookings are paid through transactions so far.
+ * it (the caller holds the row lock), through the handlers their module registered for the
+ * transaction's `itemType`.
  */
-export async function settleItems(em: EntityManager, tx: PaymentTransaction, outcome: SettlementOutcome, now: Date): Promise<void> {
-  if (tx.itemType === 'booking') await settleBookings(em, tx.companyId, tx.itemIds, outcome, now);
+export async function settleItems(deps: AppDeps, em: EntityManager, tx: PaymentTransaction, outcome: SettlementOutcome, now: Date): Promise<void> {
+  const items = deps.payables.get(tx.itemType);
+  // Only a module can start a payment for its item type, so a missing handler is a wiring error.
+  if (!items) throw new Error(`no module settles items of type ${tx.itemType}`);
+  await items.settle(em, tx.companyId, tx.itemIds, outcome, now);
 }

@@ -9,7 +9,7 @@ import { formatTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
 import { PaymentTransaction } from './payment.entity';
 import { PAYMENT_STATUSES } from './payment.status';
-import { PROVIDER_NAMES } from './providers/provider';
+import { PROVIDER_NAMES } from './providers/provider-names';
 
 export const PAYMENTS_MAX_LIMIT = 100;
 

@@ -8,7 +8,7 @@ import { loadConfig } from '../src/config/env';
 import { createOrm } from '../src/db/orm';
 import { startEmbeddedPostgres } from '../src/db/embedded';
 import { buildServer } from '../src/app/server';
-import { payablesOf } from '../src/app/registry';
+import { allEntities, payablesOf } from '../src/app/registry';
 import { createMerchant } from '../src/modules/company/apikey.service';
 import type { AppDeps } from '../src/kernel/context';
 
@@ -27,11 +27,11 @@ export async function startBenchServer(): Promise<{ base: string; key: string; d
     url = db.url;
   }
   const config = { ...loadConfig({ RATE_LIMIT_PER_SECOND: '0', LOG_LEVEL: 'silent', DATA_DIR: join(tmpdir(), 'booking-bench-data'), JWT_SECRET: 'bench-jwt-secret-0123456789abcdefghijklmn' }), dbPoolMax: 20 };
-  const orm = await createOrm(url, { migrate: true, poolMax: config.dbPoolMax });
+  const orm = await createOrm(url, { entities: allEntities(), migrate: true, poolMax: config.dbPoolMax });
   const deps: AppDeps = { config, orm, clock: { now: () => Date.now() }, log: pino({ level: 'silent' }), encryptionKey: Buffer.alloc(32, 1), jwtKey: new TextEncoder().encode(config.jwtSecret!), payables: payablesOf() };
   const app = await buildServer(deps, { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
-  const { secret } = await createMerchant(orm.em.fork() as never, 'Bench');
+  const { secret } = await createMerchant(orm.em.fork(), 'Bench');
   return {
     base: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
     key: secret,

@@ -21,7 +21,7 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfig();
   const runtime = await startRuntime(config, pino({ level: 'warn' }));
   try {
-    const { merchant, secret } = await createMerchant(runtime.deps.orm.em.fork() as never, name);
+    const { merchant, secret } = await createMerchant(runtime.deps.orm.em.fork(), name);
     console.log(`merchant ${merchant.id} created: ${name}`);
     console.log(`API key (shown once; send it as X-API-Key): ${secret}`);
   } finally {

@@ -169,7 +169,7 @@ describe('expiry', () => {
     await Promise.all(Array.from({ length: 230 }, () => startTestPayment(t, c, { amount: 100 })));
     const later = new Date(T0 + 3600_000);
     const [{ due }] = await sql(`select count(*)::int as due from payment_transaction where status = 'pending' and expires_at <= ?`, [later]);
-    const counts = await Promise.all([sweepExpiredPayments(t.deps, later), sweepExpiredPayments(createCtx(t.deps, null, 'x', t.deps.log as never), later), sweepExpiredPayments(t.deps, later)]);
+    const counts = await Promise.all([sweepExpiredPayments(t.deps, later), sweepExpiredPayments(createCtx(t.deps, null, 'x', t.deps.log), later), sweepExpiredPayments(t.deps, later)]);
     const [{ n }] = await sql(`select count(*)::int as n from payment_transaction where company_id = ? and status = 'failed'`, [c]);
     expect(n).toBe(230);
     // Every due row was expired by exactly one sweeper.

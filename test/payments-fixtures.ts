@@ -35,11 +35,11 @@ export async function configurePayments(t: TestApp, companyId: string, cfg: Prov
  * need not exist: settling unknown booking ids changes no booking.
  */
 export async function startTestPayment(t: TestApp, companyId: string, input: Partial<StartPaymentInput> = {}): Promise<{ transactionId: string; paymentURL: string } | null> {
-  const ctx = createCtx(t.deps, null, 'fixture', t.deps.log as never);
+  const ctx = createCtx(t.deps, null, 'fixture', t.deps.log);
   const itemIDs = input.itemIDs ?? [newId()];
   const amount = input.amount ?? 1250;
   return ctx.em.transactional((em) =>
-    startPayment(ctx, em as never, {
+    startPayment(ctx, em, {
       companyId,
       clientId: null,
       email: 'payer@example.com',

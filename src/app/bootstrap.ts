@@ -9,7 +9,7 @@ import { createOrm } from '../db/orm';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded';
 import { bootstrapAdminKey } from '../modules/company/apikey.service';
 import { systemClock, type AppDeps, type Clock } from '../kernel/context';
-import { payablesOf } from './registry';
+import { allEntities, payablesOf } from './registry';
 
 /** Decodes ENCRYPTION_KEY (32 bytes, base64) or derives a development key. */
 export function encryptionKeyFrom(config: Config, log?: FastifyBaseLogger): Buffer {
@@ -54,12 +54,12 @@ export async function startRuntime(config: Config, log: FastifyBaseLogger, clock
   }
   let orm: MikroORM;
   try {
-    orm = await createOrm(url, { migrate: true, poolMax: config.dbPoolMax });
+    orm = await createOrm(url, { entities: allEntities(), migrate: true, poolMax: config.dbPoolMax });
   } catch (err) {
     await embedded?.stop();
     throw err;
   }
-  if (config.adminApiKey) await bootstrapAdminKey(orm.em.fork() as never, config.adminApiKey);
+  if (config.adminApiKey) await bootstrapAdminKey(orm.em.fork(), config.adminApiKey);
   const deps: AppDeps = { config, orm, clock, log, encryptionKey: encryptionKeyFrom(config, log), jwtKey: jwtKeyFrom(config, log), payables: payablesOf() };
   return {
     deps,

@@ -132,7 +132,7 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
 async function resolveActor(req: FastifyRequest, deps: AppDeps, bearer: ((t: string, d: AppDeps) => Promise<Actor | null>) | undefined): Promise<Actor | null> {
   const key = req.headers['x-api-key'];
   if (typeof key === 'string' && key.length > 0) {
-    const actor = await authenticateKey(deps.orm.em as never, key.trim());
+    const actor = await authenticateKey(deps.orm.em, key.trim());
     if (!actor) throw new DomainError('unauthorized', 'invalid or revoked API key');
     return actor;
   }

@@ -1,14 +1,24 @@
 import { defineConfig } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
-import { allEntities } from '../app/registry';
 import { migrationsList } from '../migrations';
-import { sqlStats } from '../db/stats';
 
-/** MikroORM configuration; the connection URL is given at start (embedded or DATABASE_URL). */
-export function ormConfig(clientUrl: string, opts: { poolMax?: number; debug?: boolean } = {}) {
+export interface OrmOptions {
+  /** every entity class of every module (the composition root collects them) */
+  entities: Function[];
+  poolMax?: number;
+  debug?: boolean;
+  /** sees every statement before it is sent */
+  onQuery?: (sql: string) => void;
+}
+
+/**
+ * MikroORM configuration; the connection URL is given at start (embedded or DATABASE_URL) and
+ * the entities by the caller, so configuration depends on nothing above it.
+ */
+export function ormConfig(clientUrl: string, opts: OrmOptions) {
   return defineConfig({
     clientUrl,
-    entities: allEntities(),
+    entities: opts.entities,
     extensions: [Migrator],
     migrations: {
       migrationsList,
@@ -20,9 +30,8 @@ export function ormConfig(clientUrl: string, opts: { poolMax?: number; debug?: b
       pathTs: 'src/migrations',
     },
     pool: { min: 0, max: opts.poolMax ?? 20 },
-    // Every statement passes here; counting them lets tests and /metrics prove query budgets.
     onQuery: (sql: string) => {
-      sqlStats.statements++;
+      opts.onQuery?.(sql);
       return sql;
     },
     dataloader: true,
@@ -32,5 +41,3 @@ export function ormConfig(clientUrl: string, opts: { poolMax?: number; debug?: b
     discovery: { disableDynamicFileAccess: true, requireEntitiesArray: true },
   });
 }
-
-export default ormConfig(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/booking');

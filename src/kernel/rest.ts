@@ -124,3 +124,29 @@ export function csv(v: unknown): string[] | undefined {
   const parts = (Array.isArray(v) ? v.join(',') : String(v)).split(',').map((s) => s.trim()).filter(Boolean);
   return parts;
 }
+
+/** The error answers every authenticated route can give (contract error body). */
+export const errors = { 400: S.error, 401: S.error, 403: S.error, 404: S.error };
+
+export const timeRangeSchema = S.object({ start: S.str, end: S.str });
+
+/** The stored (normalised) limitation: time ranges always `{start, end}`. */
+/** Shared by capacity rules, price rules and discounts. */
+export const limitationSchema: JsonSchema = {
+  type: ['object', 'null'],
+  properties: {
+    dates: S.array(S.object({ start: S.str, end: S.str })),
+    daysOfWeek: S.int,
+    resourceIDs: S.uuids,
+    times: S.array(timeRangeSchema),
+  },
+  additionalProperties: true,
+};
+
+/** A limitation in a request: times as `{start, end}` or `{startTime, endTime}`. */
+export const limitationBody: JsonSchema = {
+  type: ['object', 'null'],
+  description: '{dates: [{start, end}], daysOfWeek, resourceIDs, times: [{start, end} | {startTime, endTime}]}',
+  additionalProperties: true,
+};
+

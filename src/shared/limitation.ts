@@ -1,5 +1,5 @@
 import { parseLocalTime } from './duration';
-import { formatInstant, parseDateBound, type DateBound } from '../modules/pricing/engine/date-bound';
+import { formatInstant, parseDateBound, type DateBound } from './date-bound';
 
 /** A rule's limitation, with both accepted time-range shapes already normalised to `{start, end}` (HH:MM). */
 export interface LimitationInput {

@@ -1,4 +1,4 @@
-import { normaliseLimitation } from '../modules/pricing/engine/limitation';
+import { normaliseLimitation } from './limitation';
 import type { LimitationInput } from './limitation';
 import { isUuid } from './ids';
 import { Check } from './validate';

@@ -5,11 +5,11 @@ import pino from 'pino';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type Config } from '../../src/config/env';
 import { createOrm } from '../../src/db/orm';
+import { allEntities, payablesOf } from '../../src/app/registry';
 import { buildServer } from '../../src/app/server';
 import type { AppDeps, Clock } from '../../src/kernel/context';
 import { createMerchant } from '../../src/modules/company/apikey.service';
 import { sqlStats } from '../../src/db/stats';
-import { payablesOf } from '../../src/app/registry';
 
 export interface Res<T = any> {
   status: number;
@@ -72,7 +72,7 @@ export async function createTestApp(opts: { clock?: Clock; config?: Partial<Conf
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const config: Config = { ...loadConfig({ DATA_DIR: '/tmp/booking-test-data', JWT_SECRET: 'test-jwt-secret-0123456789abcdefghijklmnop', RATE_LIMIT_PER_SECOND: '0' }), ...opts.config };
-  const orm = await createOrm(url.toString(), { poolMax: 30 });
+  const orm = await createOrm(url.toString(), { entities: allEntities(), poolMax: 30 });
   const log = opts.logStream ? pino({ level: 'info' }, opts.logStream) : pino({ level: 'silent' });
   const deps: AppDeps = {
     config,
@@ -85,7 +85,7 @@ export async function createTestApp(opts: { clock?: Clock; config?: Partial<Conf
   };
   const app = await buildServer(deps, { logger: opts.logStream ? { level: 'info', stream: opts.logStream } : false });
   await app.ready();
-  const { secret: adminKey } = await createMerchant(orm.em.fork() as never, 'Test merchant');
+  const { secret: adminKey } = await createMerchant(orm.em.fork(), 'Test merchant');
 
   const call = async <T = any>(method: string, path: string, o: CallOpts = {}): Promise<Res<T>> => {
     const headers: Record<string, string> = { ...(o.headers ?? {}) };
@@ -115,7 +115,7 @@ export async function createTestApp(opts: { clock?: Clock; config?: Partial<Conf
     call,
     gql: (query, variables, o = {}) => call('POST', '/graphql', { body: { query, variables }, key: o.key, token: o.token }),
     async newMerchant(n = 'Other merchant') {
-      return (await createMerchant(orm.em.fork() as never, n)).secret;
+      return (await createMerchant(orm.em.fork(), n)).secret;
     },
     async keyWith(permissions, creatorKey = adminKey) {
       const r = await call<any>('POST', '/v1/api-keys', { key: creatorKey, body: { name: 'scoped', permissions } });

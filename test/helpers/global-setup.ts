@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { startEmbeddedPostgres } from '../../src/db/embedded';
 import { createOrm } from '../../src/db/orm';
+import { allEntities } from '../../src/app/registry';
 
 /**
  * One PostgreSQL per test run: TEST_DATABASE_URL when given, else an embedded server in a
@@ -28,7 +29,7 @@ export default async function globalSetup(): Promise<void> {
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${template}`;
-  const orm = await createOrm(url.toString(), { migrate: true, poolMax: 2 });
+  const orm = await createOrm(url.toString(), { entities: allEntities(), migrate: true, poolMax: 2 });
   await orm.close(true);
   // Test files run in their own module registry; the entity metadata registered here must not leak into them.
   for (const key of Object.keys(globalThis)) if (key.startsWith('mikro-orm-')) delete (globalThis as Record<string, unknown>)[key];

@@ -1,3 +1,4 @@
+import type { FilterQuery } from '@mikro-orm/core';
 import DataLoader from 'dataloader';
 import { loader, type Ctx } from '../../kernel/context';
 import { Resource, Service } from '../catalog/catalog.entity';
@@ -18,7 +19,8 @@ function byId<T extends { id: string; companyId: string }>(ctx: Ctx, name: strin
     }
     const found = new Map<string, T>();
     for (const [cid, ids] of wanted) {
-      const rows = await ctx.em.find(entity as never, { companyId: cid, id: { $in: [...ids] } } as never) as T[];
+      const where = { companyId: cid, id: { $in: [...ids] } } as FilterQuery<T>;
+      const rows = (await ctx.em.find(entity, where)) as T[];
       for (const r of rows) found.set(`${r.companyId}|${r.id}`, r);
     }
     return keys.map((k) => found.get(k) ?? null);

@@ -73,7 +73,7 @@ export async function ensureClient(em: EntityManager, companyId: string, data: N
     state: 'active',
     createdAt: now,
     updatedAt: now,
-  } as never).onConflict(['companyId', 'externalUserId'] as never).ignore().execute('run');
+  }).onConflict(['companyId', 'externalUserId']).ignore().execute('run');
   const client = await em.findOneOrFail(Client, { companyId, externalUserId: data.externalUserId });
   return { client, created: ((res as { affectedRows?: number }).affectedRows ?? 0) > 0 };
 }

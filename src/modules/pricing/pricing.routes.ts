@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { defineRoutes, S } from '../../kernel/rest';
+import { defineRoutes, errors, limitationBody, limitationSchema, S } from '../../kernel/rest';
 import { resourceSchema, ticketSchema } from '../catalog/catalog.schemas';
-import { errors, limitationBody, limitationSchema } from '../scheduling/scheduling.schemas';
 import { createDiscount, listDiscounts } from './discount.service';
 import { createPriceRule, listPriceRules, updatePriceRule } from './price-rule.service';
 

@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { csv, defineRoutes, S } from '../../kernel/rest';
+import { csv, defineRoutes, errors, S } from '../../kernel/rest';
 import { resourceSchema, ticketSchema } from '../catalog/catalog.schemas';
 import { createCapacityRule, listCapacityRules } from './capacity.service';
 import { createClosingPeriod, searchClosingPeriods } from './closing-period.service';
 import {
-  bodies, capacitySchema, closingPeriodSchema, errors, query, slotSchema, workingHoursSchema, writeErrors,
+  bodies, capacitySchema, closingPeriodSchema, query, slotSchema, workingHoursSchema, writeErrors,
 } from './scheduling.schemas';
 import { createSlot, deleteSlot, listSlots, updateSlot } from './slot.service';
 import { slotSchedule } from './slot-schedule.service';

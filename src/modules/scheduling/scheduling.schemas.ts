@@ -1,33 +1,12 @@
-import { S } from '../../kernel/rest';
+import { errors, limitationBody, limitationSchema, S, timeRangeSchema } from '../../kernel/rest';
 
 /**
- * JSON schemas of the scheduling routes (and the limitation shared with pricing). Request
+ * JSON schemas of the scheduling routes. Request
  * schemas check types only; the services check formats and rules, so REST and GraphQL agree.
  */
 
 type JsonSchema = Record<string, unknown>;
 const nullable = (type: string | string[]): JsonSchema => ({ type: [...[type].flat(), 'null'] });
-
-export const timeRangeSchema = S.object({ start: S.str, end: S.str });
-
-/** The stored (normalised) limitation: time ranges always `{start, end}`. */
-export const limitationSchema: JsonSchema = {
-  type: ['object', 'null'],
-  properties: {
-    dates: S.array(S.object({ start: S.str, end: S.str })),
-    daysOfWeek: S.int,
-    resourceIDs: S.uuids,
-    times: S.array(timeRangeSchema),
-  },
-  additionalProperties: true,
-};
-
-/** A limitation in a request: times as `{start, end}` or `{startTime, endTime}`. */
-export const limitationBody: JsonSchema = {
-  type: ['object', 'null'],
-  description: '{dates: [{start, end}], daysOfWeek, resourceIDs, times: [{start, end} | {startTime, endTime}]}',
-  additionalProperties: true,
-};
 
 const workingDaySchema = S.object({ daysOfWeek: S.int, hours: S.array(timeRangeSchema) });
 
@@ -79,5 +58,4 @@ export const query = {
   schedule: S.object({ service_ids: S.str, resource_ids: S.str, from: S.str, to: S.str }, ['service_ids', 'from', 'to']),
 };
 
-export const errors = { 400: S.error, 401: S.error, 403: S.error, 404: S.error };
 export const writeErrors = { ...errors, 409: S.error };

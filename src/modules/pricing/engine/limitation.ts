@@ -1,6 +1,6 @@
 import { parseLocalTime } from '../../../shared/duration';
 import { localToEpoch, weekdayBit } from '../../../shared/zone';
-import { parseDateBound } from './date-bound';
+import { parseDateBound } from '../../../shared/date-bound';
 import type { MatchContext } from './types';
 import type { LimitationInput } from '../../../shared/limitation';
 

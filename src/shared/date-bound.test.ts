@@ -1,4 +1,4 @@
-import { matchContextAt } from './context';
+import { matchContextAt } from '../modules/pricing/engine/context';
 import { formatInstant, parseDateBound } from './date-bound';
 
 describe('parseDateBound', () => {

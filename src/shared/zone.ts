@@ -14,7 +14,7 @@ export function isValidZone(zone: unknown): zone is string {
   let ok = validity.get(zone);
   if (ok === undefined) {
     // IANAZone accepts fixed offsets like "UTC+3" too; a company zone must be a named zone.
-    ok = IANAZone.isValidZone(zone) && /^[A-Za-z_]+(\/[A-Za-z0-9_+\-]+)*$/.test(zone);
+    ok = IANAZone.isValidZone(zone) && /^[A-Za-z_]+(\/[A-Za-z0-9_+-]+)*$/.test(zone);
     validity.set(zone, ok);
   }
   return ok;

@@ -6,17 +6,15 @@ import { clientLoader } from '../client/client.lookup';
 import { clientJson } from '../client/client.service';
 import { ClientType } from '../client/client.types';
 import { requestBookings } from './booking-batch.service';
-import { cancelClientBooking, clientBooking, clientBookings } from './client-booking.service';
-import { createBooking } from './booking.service';
+import { cancelClientBooking, clientBooking, clientBookings, requestBooking } from './client-booking.service';
+import { createBooking, moveBooking, updateBooking } from './booking.service';
 import type { BookingJson } from './booking.json';
 import { resourceLoader, serviceLoader } from './booking.loaders';
 import { getBooking, listBookings } from './booking-query.service';
-import { requestBooking } from './client-booking.service';
 import {
   BookingBatchType, BookingFilter, BookingPageType, BookingType, CancelClientBookingInput, ClientBookingPageType, ClientBookingType, CreateBookingInput, MoveBookingInput,
   RequestBookingInput, RequestBookingsInput, UpdateBookingInput,
 } from './booking.types';
-import { moveBooking, updateBooking } from './booking.service';
 
 const IDEMPOTENCY = 'Same as the REST Idempotency-Key header: a repeated key with the same input replays the first answer for 24 hours.';
 

@@ -2,11 +2,9 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { defineRoutes, S } from '../../kernel/rest';
 import { clientSchema } from '../client/client.routes';
 import { MAX_BATCH, requestBookings } from './booking-batch.service';
-import { cancelClientBooking, clientBooking, clientBookings } from './client-booking.service';
-import { createBooking } from './booking.service';
+import { cancelClientBooking, clientBooking, clientBookings, requestBooking } from './client-booking.service';
+import { createBooking, moveBooking, updateBooking } from './booking.service';
 import { getBooking, listBookings } from './booking-query.service';
-import { requestBooking } from './client-booking.service';
-import { moveBooking, updateBooking } from './booking.service';
 import { BOOKING_STATUSES } from './booking.status';
 
 const status = { type: 'string', enum: [...BOOKING_STATUSES] };

@@ -7,8 +7,7 @@ import { CompanyType } from '../company/company.types';
 import type { CompanyJson } from '../company/company.service';
 import { linkJson, resourceJson, serviceJson, ticketJson, type ResourceJson, type ServiceJson } from './catalog.json';
 import { catalogKey, linksByService, resourcesByCompany, resourcesByService, servicesByCompany, servicesByResource, ticketsByService } from './catalog.loaders';
-import { CreateResourceInput, CreateServiceInput, ServiceSettingsInput, UpdateResourceInput, UpdateServiceInput } from './catalog.types';
-import { ResourceType, ServiceResourceLinkType, ServiceType, TicketType } from './catalog.types';
+import { CreateResourceInput, CreateServiceInput, ServiceSettingsInput, UpdateResourceInput, UpdateServiceInput, ResourceType, ServiceResourceLinkType, ServiceType, TicketType } from './catalog.types';
 import { createResource, getResource, listResources, updateResource } from './resource.service';
 import { createService, getService, listServices, updateService, updateServiceSettings } from './service.service';
 

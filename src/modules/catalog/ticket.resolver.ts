@@ -1,7 +1,6 @@
 import { Arg, Ctx as GqlCtx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { Ctx } from '../../kernel/context';
-import { CreateTicketInput, UpdateTicketInput } from './catalog.types';
-import { TicketType } from './catalog.types';
+import { CreateTicketInput, UpdateTicketInput, TicketType } from './catalog.types';
 import { createTicket, getTicket, listTickets, updateTicket } from './ticket.service';
 
 @Resolver(() => TicketType)

@@ -148,8 +148,14 @@ export async function listPayments(ctx: Ctx, companyId: string, filter: PaymentF
   const pg = parsePage(raw, PAYMENTS_MAX_LIMIT);
   const where = ['company_id = ?'];
   const params: unknown[] = [company.id];
-  if (f.from !== undefined) where.push('created_at >= ?'), params.push(new Date(f.from));
-  if (f.to !== undefined) where.push('created_at < ?'), params.push(new Date(f.to));
+  if (f.from !== undefined) {
+    where.push('created_at >= ?');
+    params.push(new Date(f.from));
+  }
+  if (f.to !== undefined) {
+    where.push('created_at < ?');
+    params.push(new Date(f.to));
+  }
   const inList = (column: string, values: string[] | undefined) => {
     if (!values) return;
     where.push(`${column} in (${placeholders(values.length)})`);

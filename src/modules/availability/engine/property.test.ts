@@ -160,7 +160,12 @@ function reference(snap: AvailabilitySnapshot, req: AvailabilityRequest): number
     let t = a;
     for (let moved = true; moved && t < b; ) {
       moved = false;
-      for (const [s, e] of anchors) if (s <= t && e > t) (t = e), (moved = true);
+      for (const [s, e] of anchors) {
+        if (s <= t && e > t) {
+          t = e;
+          moved = true;
+        }
+      }
     }
     return t >= b;
   };

@@ -4,7 +4,6 @@ import { parseDateBound } from '../../../shared/date-bound';
 import type { MatchContext } from './types';
 import type { LimitationInput } from '../../../shared/limitation';
 
-export { normaliseLimitation } from '../../../shared/limitation';
 export type { LimitationIssue, NormalisedLimitation } from '../../../shared/limitation';
 
 /** A compiled limitation: true when the rule applies at `ctx`. */

@@ -1,4 +1,5 @@
-import { compileLimitation, normaliseLimitation } from '../modules/pricing/engine/limitation';
+import { compileLimitation } from './limitation';
+import { normaliseLimitation } from '../../../shared/limitation';
 
 const paths = (raw: unknown): string[] => (normaliseLimitation(raw).errors ?? []).map((e) => e.path);
 

@@ -1,5 +1,5 @@
-import { matchContextAt } from '../modules/pricing/engine/context';
-import { formatInstant, parseDateBound } from './date-bound';
+import { matchContextAt } from './context';
+import { formatInstant, parseDateBound } from '../../../shared/date-bound';
 
 describe('parseDateBound', () => {
   it('reads calendar dates with leap-year rules', () => {

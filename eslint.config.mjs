@@ -1,0 +1,68 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import { importX } from 'eslint-plugin-import-x';
+import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
+import prettier from 'eslint-config-prettier';
+
+/**
+ * The module graph points one way: entry -> app (composition root) -> modules -> kernel ->
+ * shared / config / db. The pure engines import only src/shared and each other's engines;
+ * payment imports no module that owns payable items. docs/architecture.md explains why.
+ */
+const below = (target, from, message, except) => ({ target, from, message, ...(except ? { except } : {}) });
+const ITEM_OWNERS = ['booking', 'catalog', 'client', 'availability', 'scheduling', 'pricing'].map((m) => `./src/modules/${m}`);
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', '.data/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })] },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-self-import': 'error',
+      'import-x/no-duplicates': 'error',
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            below('./src/modules', ['./src/app', './src/main.ts', './src/cli.ts', './src/scripts'], 'modules are wired by the composition root, never the other way'),
+            below('./src/kernel', ['./src/modules', './src/app', './src/db'], 'the kernel imports no module and no composition code'),
+            below('./src/shared', ['./src/modules', './src/kernel', './src/app', './src/db', './src/config'], 'src/shared is the bottom layer'),
+            below('./src/config', ['./src/modules', './src/kernel', './src/app', './src/db'], 'configuration takes what it needs as parameters'),
+            below('./src/db', ['./src/modules', './src/kernel', './src/app'], 'the database layer knows no module'),
+            below('./src/modules/availability/engine', ['./src/modules', './src/kernel', './src/app', './src/db', './src/config'], 'the availability engine is pure: shared and engines only', [
+              './availability/engine',
+              './pricing/engine',
+            ]),
+            below('./src/modules/pricing/engine', ['./src/modules', './src/kernel', './src/app', './src/db', './src/config'], 'the pricing engine is pure: shared and engines only', [
+              './pricing/engine',
+            ]),
+            below('./src/modules/payment', ITEM_OWNERS, 'payment settles items through the handlers their modules register (kernel/payable.ts)'),
+          ],
+        },
+      ],
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      // Entity lists and the module contract hold classes; `Function` is the honest type there.
+      '@typescript-eslint/no-unsafe-function-type': 'off',
+      'max-len': ['error', { code: 140, ignoreUrls: true, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true }],
+    },
+  },
+  {
+    files: ['**/*.js', '**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly', __dirname: 'readonly', process: 'readonly' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
+    // Tests read loosely typed JSON answers.
+    files: ['test/**/*.ts', 'src/**/*.test.ts', 'bench/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  prettier,
+  // eslint-config-prettier turns max-len off; comments and long literals still need it.
+  { files: ['**/*.ts'], rules: { 'max-len': ['error', { code: 140, ignoreUrls: true, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true }] } },
+);

@@ -29,19 +29,40 @@ export default tseslint.config(
         'error',
         {
           zones: [
-            below('./src/modules', ['./src/app', './src/main.ts', './src/cli.ts', './src/scripts'], 'modules are wired by the composition root, never the other way'),
+            below(
+              './src/modules',
+              ['./src/app', './src/main.ts', './src/cli.ts', './src/scripts'],
+              'modules are wired by the composition root, never the other way',
+            ),
             below('./src/kernel', ['./src/modules', './src/app', './src/db'], 'the kernel imports no module and no composition code'),
-            below('./src/shared', ['./src/modules', './src/kernel', './src/app', './src/db', './src/config'], 'src/shared is the bottom layer'),
-            below('./src/config', ['./src/modules', './src/kernel', './src/app', './src/db'], 'configuration takes what it needs as parameters'),
+            below(
+              './src/shared',
+              ['./src/modules', './src/kernel', './src/app', './src/db', './src/config'],
+              'src/shared is the bottom layer',
+            ),
+            below(
+              './src/config',
+              ['./src/modules', './src/kernel', './src/app', './src/db'],
+              'configuration takes what it needs as parameters',
+            ),
             below('./src/db', ['./src/modules', './src/kernel', './src/app'], 'the database layer knows no module'),
-            below('./src/modules/availability/engine', ['./src/modules', './src/kernel', './src/app', './src/db', './src/config'], 'the availability engine is pure: shared and engines only', [
-              './availability/engine',
-              './pricing/engine',
-            ]),
-            below('./src/modules/pricing/engine', ['./src/modules', './src/kernel', './src/app', './src/db', './src/config'], 'the pricing engine is pure: shared and engines only', [
-              './pricing/engine',
-            ]),
-            below('./src/modules/payment', ITEM_OWNERS, 'payment settles items through the handlers their modules register (kernel/payable.ts)'),
+            below(
+              './src/modules/availability/engine',
+              ['./src/modules', './src/kernel', './src/app', './src/db', './src/config'],
+              'the availability engine is pure: shared and engines only',
+              ['./availability/engine', './pricing/engine'],
+            ),
+            below(
+              './src/modules/pricing/engine',
+              ['./src/modules', './src/kernel', './src/app', './src/db', './src/config'],
+              'the pricing engine is pure: shared and engines only',
+              ['./pricing/engine'],
+            ),
+            below(
+              './src/modules/payment',
+              ITEM_OWNERS,
+              'payment settles items through the handlers their modules register (kernel/payable.ts)',
+            ),
           ],
         },
       ],
@@ -54,7 +75,10 @@ export default tseslint.config(
   },
   {
     files: ['**/*.js', '**/*.cjs'],
-    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly', __dirname: 'readonly', process: 'readonly' } },
+    languageOptions: {
+      sourceType: 'commonjs',
+      globals: { module: 'writable', require: 'readonly', __dirname: 'readonly', process: 'readonly' },
+    },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
@@ -64,5 +88,10 @@ export default tseslint.config(
   },
   prettier,
   // eslint-config-prettier turns max-len off; comments and long literals still need it.
-  { files: ['**/*.ts'], rules: { 'max-len': ['error', { code: 140, ignoreUrls: true, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true }] } },
+  {
+    files: ['**/*.ts'],
+    rules: {
+      'max-len': ['error', { code: 140, ignoreUrls: true, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true }],
+    },
+  },
 );

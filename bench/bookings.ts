@@ -48,7 +48,11 @@ async function serve(): Promise<void> {
 function startChild(): Promise<{ child: ChildProcess; info: ServerInfo }> {
   // BENCH_PROFILE=<dir> writes a CPU profile of the server process there.
   const execArgv = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-  const child = fork(__filename, [], { env: { ...process.env, BENCH_ROLE: 'server' }, execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(__filename, [], {
+    env: { ...process.env, BENCH_ROLE: 'server' },
+    execArgv,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   return new Promise((resolve, reject) => {
     child.once('message', (info) => resolve({ child, info: info as ServerInfo }));
     child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
@@ -79,7 +83,9 @@ function serverCpu(child: ChildProcess | null): Promise<{ user: number; system: 
  * machine are not counted. 0 for a remote DATABASE_URL.
  */
 async function databaseCpu(pool: Pool): Promise<Record<string, number>> {
-  const { rows } = await pool.query<{ pid: number; kind: string }>(`select pid, coalesce(backend_type, 'other') as kind from pg_stat_activity`);
+  const { rows } = await pool.query<{ pid: number; kind: string }>(
+    `select pid, coalesce(backend_type, 'other') as kind from pg_stat_activity`,
+  );
   const out: Record<string, number> = {};
   for (const { pid, kind } of rows) {
     try {
@@ -106,14 +112,27 @@ function call(base: string, method: string, path: string, key: string, body?: un
   const payload = body === undefined ? undefined : JSON.stringify(body);
   const url = new URL(path, base);
   return new Promise((resolve, reject) => {
-    const req = request({ agent, method, host: url.hostname, port: url.port, path: url.pathname + url.search, headers: { 'x-api-key': key, ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString();
-        resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined });
-      });
-    });
+    const req = request(
+      {
+        agent,
+        method,
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        headers: {
+          'x-api-key': key,
+          ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString();
+          resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });
@@ -147,24 +166,44 @@ async function main(): Promise<void> {
 
   const company = await must(call(base, 'POST', '/v1/companies', key, { name: 'Bench clinic', timeZone: 'UTC' }), 'company');
   const cid = company.id as string;
-  const service = await must(call(base, 'POST', `/v1/companies/${cid}/services`, key, { name: 'Consultation', type: 'fixed', settings: { duration: 'PT30M' } }), 'service');
+  const service = await must(
+    call(base, 'POST', `/v1/companies/${cid}/services`, key, { name: 'Consultation', type: 'fixed', settings: { duration: 'PT30M' } }),
+    'service',
+  );
   const sid = service.id as string;
   const resources: string[] = [];
   for (let i = 0; i < RESOURCES; i++) {
-    const r = await must(call(base, 'POST', `/v1/companies/${cid}/resources`, key, { name: `Room ${String(i).padStart(3, '0')}`, color: '#336699' }), 'resource');
+    const r = await must(
+      call(base, 'POST', `/v1/companies/${cid}/resources`, key, { name: `Room ${String(i).padStart(3, '0')}`, color: '#336699' }),
+      'resource',
+    );
     await must(call(base, 'POST', `/v1/companies/${cid}/services/${sid}/links`, key, { resourceID: r.id }), 'link');
-    await must(call(base, 'POST', `/v1/companies/${cid}/resources/${r.id}/working-hours`, key, { workingHours: [{ daysOfWeek: 127, hours: [{ start: '00:00', end: '24:00' }] }] }), 'hours');
+    await must(
+      call(base, 'POST', `/v1/companies/${cid}/resources/${r.id}/working-hours`, key, {
+        workingHours: [{ daysOfWeek: 127, hours: [{ start: '00:00', end: '24:00' }] }],
+      }),
+      'hours',
+    );
     resources.push(r.id);
   }
 
   // Warm-up: JIT, pools and caches, on times the measured run does not use.
   const warm = times(resources, 3650);
-  await Promise.all(Array.from({ length: CLIENTS }, async () => {
-    for (let i = 0; i < 30; i++) {
-      const t = warm.next().value!;
-      await must(call(base, 'POST', `/v1/companies/${cid}/bookings`, key, { serviceID: sid, resourceID: t.rid, startTime: new Date(t.start).toISOString() }), 'warm-up booking');
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      for (let i = 0; i < 30; i++) {
+        const t = warm.next().value!;
+        await must(
+          call(base, 'POST', `/v1/companies/${cid}/bookings`, key, {
+            serviceID: sid,
+            resourceID: t.rid,
+            startTime: new Date(t.start).toISOString(),
+          }),
+          'warm-up booking',
+        );
+      }
+    }),
+  );
 
   // An established database has planner statistics (autovacuum gathers them within a minute of
   // real traffic). Without them every pooled backend keeps the foreign-key check plans it made
@@ -182,15 +221,21 @@ async function main(): Promise<void> {
   const dbCpuBefore = await databaseCpu(pool);
   const started = performance.now();
   const deadline = started + HTTP_SECONDS * 1000;
-  await Promise.all(Array.from({ length: CLIENTS }, async () => {
-    while (performance.now() < deadline) {
-      const t = source.next().value!;
-      const t0 = performance.now();
-      const r = await call(base, 'POST', `/v1/companies/${cid}/bookings`, key, { serviceID: sid, resourceID: t.rid, startTime: new Date(t.start).toISOString() });
-      latencies.push(performance.now() - t0);
-      if (r.status !== 200) failures++;
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (performance.now() < deadline) {
+        const t = source.next().value!;
+        const t0 = performance.now();
+        const r = await call(base, 'POST', `/v1/companies/${cid}/bookings`, key, {
+          serviceID: sid,
+          resourceID: t.rid,
+          startTime: new Date(t.start).toISOString(),
+        });
+        latencies.push(performance.now() - t0);
+        if (r.status !== 200) failures++;
+      }
+    }),
+  );
   const elapsed = (performance.now() - started) / 1000;
   const dbCpuByKind = cpuDelta(dbCpuBefore, await databaseCpu(pool));
   const dbCpu = total(dbCpuByKind);
@@ -206,30 +251,32 @@ async function main(): Promise<void> {
   let raw = 0;
   const rawDeadline = performance.now() + RAW_SECONDS * 1000;
   const rawStarted = performance.now();
-  await Promise.all(Array.from({ length: CLIENTS }, async () => {
-    const client = await pool.connect();
-    try {
-      while (performance.now() < rawDeadline) {
-        const t = rawSource.next().value!;
-        const id = randomUUID();
-        const start = new Date(t.start).toISOString();
-        const end = new Date(t.start + SLOT_MS).toISOString();
-        await client.query(
-          `with b as (
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      const client = await pool.connect();
+      try {
+        while (performance.now() < rawDeadline) {
+          const t = rawSource.next().value!;
+          const id = randomUUID();
+          const start = new Date(t.start).toISOString();
+          const end = new Date(t.start + SLOT_MS).toISOString();
+          await client.query(
+            `with b as (
              insert into booking (id, company_id, service_id, resource_id, type, status, start_time, end_time, duration_sec, price, currency, created_at, updated_at)
              values ($1, $2, $3, $4, 'fixed', 'confirmed', $5, $6, 1800, 0, 'EUR', now(), now()) returning id, company_id
            ), s as (
              insert into booking_status_change (id, company_id, booking_id, old_status, new_status, created_at) select $7, company_id, id, null, 'confirmed', now() from b
            )
            insert into booking_occupancy (company_id, booking_id, resource_id, source, during) select company_id, id, $4, 'booking', tstzrange($5, $6, '[)') from b`,
-          [id, cid, sid, t.rid, start, end, randomUUID()],
-        );
-        raw++;
+            [id, cid, sid, t.rid, start, end, randomUUID()],
+          );
+          raw++;
+        }
+      } finally {
+        client.release();
       }
-    } finally {
-      client.release();
-    }
-  }));
+    }),
+  );
   const rawElapsed = (performance.now() - rawStarted) / 1000;
   await pool.end();
 
@@ -244,13 +291,21 @@ async function main(): Promise<void> {
       bookings: created,
       failures,
       bookingsPerSecond: Number(httpRate.toFixed(1)),
-      latencyMs: { p50: Number(percentile(latencies, 50).toFixed(2)), p95: Number(percentile(latencies, 95).toFixed(2)), p99: Number(percentile(latencies, 99).toFixed(2)) },
+      latencyMs: {
+        p50: Number(percentile(latencies, 50).toFixed(2)),
+        p95: Number(percentile(latencies, 95).toFixed(2)),
+        p99: Number(percentile(latencies, 99).toFixed(2)),
+      },
       sqlStatementsPerBooking: Number((statements / Math.max(1, latencies.length)).toFixed(2)),
       cpuMsPerBooking: {
         serverUser: Number(((cpu.user * 1000) / Math.max(1, latencies.length)).toFixed(2)),
         serverSystem: Number(((cpu.system * 1000) / Math.max(1, latencies.length)).toFixed(2)),
         database: Number(((dbCpu * 1000) / Math.max(1, latencies.length)).toFixed(2)),
-        databaseByProcess: Object.fromEntries(Object.entries(dbCpuByKind).filter(([, v]) => v > 0).map(([k, v]) => [k, Number(((v * 1000) / Math.max(1, latencies.length)).toFixed(3))])),
+        databaseByProcess: Object.fromEntries(
+          Object.entries(dbCpuByKind)
+            .filter(([, v]) => v > 0)
+            .map(([k, v]) => [k, Number(((v * 1000) / Math.max(1, latencies.length)).toFixed(3))]),
+        ),
       },
       loadAverage1m: Number(load.toFixed(2)),
     },

@@ -16,7 +16,13 @@ import type { AppDeps } from '../src/kernel/context';
  * A real server for benchmarks: DATABASE_URL when set (a fresh database is not created), else
  * an embedded PostgreSQL in a temporary directory. Rate limiting is off; logging is silent.
  */
-export async function startBenchServer(): Promise<{ base: string; key: string; deps: AppDeps; databaseUrl: string; stop(): Promise<void> }> {
+export async function startBenchServer(): Promise<{
+  base: string;
+  key: string;
+  deps: AppDeps;
+  databaseUrl: string;
+  stop(): Promise<void>;
+}> {
   let url = process.env.DATABASE_URL;
   let embedded: { stop(): Promise<void> } | null = null;
   if (!url) {
@@ -26,9 +32,25 @@ export async function startBenchServer(): Promise<{ base: string; key: string; d
     embedded = db;
     url = db.url;
   }
-  const config = { ...loadConfig({ RATE_LIMIT_PER_SECOND: '0', LOG_LEVEL: 'silent', DATA_DIR: join(tmpdir(), 'booking-bench-data'), JWT_SECRET: 'bench-jwt-secret-0123456789abcdefghijklmn' }), dbPoolMax: 20 };
+  const config = {
+    ...loadConfig({
+      RATE_LIMIT_PER_SECOND: '0',
+      LOG_LEVEL: 'silent',
+      DATA_DIR: join(tmpdir(), 'booking-bench-data'),
+      JWT_SECRET: 'bench-jwt-secret-0123456789abcdefghijklmn',
+    }),
+    dbPoolMax: 20,
+  };
   const orm = await createOrm(url, { entities: allEntities(), migrate: true, poolMax: config.dbPoolMax });
-  const deps: AppDeps = { config, orm, clock: { now: () => Date.now() }, log: pino({ level: 'silent' }), encryptionKey: Buffer.alloc(32, 1), jwtKey: new TextEncoder().encode(config.jwtSecret!), payables: payablesOf() };
+  const deps: AppDeps = {
+    config,
+    orm,
+    clock: { now: () => Date.now() },
+    log: pino({ level: 'silent' }),
+    encryptionKey: Buffer.alloc(32, 1),
+    jwtKey: new TextEncoder().encode(config.jwtSecret!),
+    payables: payablesOf(),
+  };
   const app = await buildServer(deps, { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { secret } = await createMerchant(orm.em.fork(), 'Bench');

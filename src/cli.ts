@@ -30,7 +30,10 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-main(process.argv.slice(2)).then((code) => process.exit(code), (err) => {
-  console.error('failed:', err instanceof Error ? err.message : err);
-  process.exit(1);
-});
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error('failed:', err instanceof Error ? err.message : err);
+    process.exit(1);
+  },
+);

@@ -19,7 +19,10 @@ beforeEach(() => clock.set('2026-03-01T00:00:00Z'));
 async function times(f: Fixtures, serviceId: string, body: Record<string, unknown>, key?: string) {
   const r = await t.call('POST', `/v1/companies/${f.companyId}/services/${serviceId}/times`, { body, key });
   if (r.status !== 200) throw new Error(`${r.status} ${r.text}`);
-  return r.body as { timeZone: string; times: Record<string, { startTime: string; duration: string; price: { amount: number }; spotsAvailable?: number }[]> };
+  return r.body as {
+    timeZone: string;
+    times: Record<string, { startTime: string; duration: string; price: { amount: number }; spotsAvailable?: number }[]>;
+  };
 }
 const starts = (body: { times: Record<string, { startTime: string }[]> }, rid: string) => body.times[rid].map((e) => e.startTime);
 
@@ -57,33 +60,76 @@ describe('fixed services', () => {
   });
   it('keeps local hours across the Riga DST changes', async () => {
     const { sid, rid } = await fixed(riga, {});
-    expect(starts(await times(riga, sid, day('2026-03-28')), rid)).toEqual(['2026-03-28T07:00:00Z', '2026-03-28T08:00:00Z', '2026-03-28T09:00:00Z']);
-    expect(starts(await times(riga, sid, { from: '2026-03-29T00:00:00+02:00', to: '2026-03-29T23:00:00+03:00' }), rid)).toEqual(['2026-03-29T06:00:00Z', '2026-03-29T07:00:00Z', '2026-03-29T08:00:00Z']);
-    expect(starts(await times(riga, sid, { from: '2026-10-25T00:00:00+03:00', to: '2026-10-25T23:00:00+02:00' }), rid)).toEqual(['2026-10-25T07:00:00Z', '2026-10-25T08:00:00Z', '2026-10-25T09:00:00Z']);
+    expect(starts(await times(riga, sid, day('2026-03-28')), rid)).toEqual([
+      '2026-03-28T07:00:00Z',
+      '2026-03-28T08:00:00Z',
+      '2026-03-28T09:00:00Z',
+    ]);
+    expect(starts(await times(riga, sid, { from: '2026-03-29T00:00:00+02:00', to: '2026-03-29T23:00:00+03:00' }), rid)).toEqual([
+      '2026-03-29T06:00:00Z',
+      '2026-03-29T07:00:00Z',
+      '2026-03-29T08:00:00Z',
+    ]);
+    expect(starts(await times(riga, sid, { from: '2026-10-25T00:00:00+03:00', to: '2026-10-25T23:00:00+02:00' }), rid)).toEqual([
+      '2026-10-25T07:00:00Z',
+      '2026-10-25T08:00:00Z',
+      '2026-10-25T09:00:00Z',
+    ]);
   });
   it('hours spanning the spring-forward gap shrink to the real hours', async () => {
     const { sid, rid } = await fixed(riga, {}, H('02:00', '05:00'));
-    expect(starts(await times(riga, sid, { from: '2026-03-29T00:00:00+02:00', to: '2026-03-29T12:00:00+03:00' }), rid)).toEqual(['2026-03-29T00:00:00Z', '2026-03-29T01:00:00Z']);
+    expect(starts(await times(riga, sid, { from: '2026-03-29T00:00:00+02:00', to: '2026-03-29T12:00:00+03:00' }), rid)).toEqual([
+      '2026-03-29T00:00:00Z',
+      '2026-03-29T01:00:00Z',
+    ]);
   });
   it('keeps local hours across the New York DST changes', async () => {
     const { sid, rid } = await fixed(ny, {});
-    expect(starts(await times(ny, sid, day('2026-03-07', '-05:00')), rid)).toEqual(['2026-03-07T14:00:00Z', '2026-03-07T15:00:00Z', '2026-03-07T16:00:00Z']);
-    expect(starts(await times(ny, sid, { from: '2026-03-08T00:00:00-05:00', to: '2026-03-08T23:00:00-04:00' }), rid)).toEqual(['2026-03-08T13:00:00Z', '2026-03-08T14:00:00Z', '2026-03-08T15:00:00Z']);
-    expect(starts(await times(ny, sid, { from: '2026-11-01T00:00:00-04:00', to: '2026-11-01T23:00:00-05:00' }), rid)).toEqual(['2026-11-01T14:00:00Z', '2026-11-01T15:00:00Z', '2026-11-01T16:00:00Z']);
+    expect(starts(await times(ny, sid, day('2026-03-07', '-05:00')), rid)).toEqual([
+      '2026-03-07T14:00:00Z',
+      '2026-03-07T15:00:00Z',
+      '2026-03-07T16:00:00Z',
+    ]);
+    expect(starts(await times(ny, sid, { from: '2026-03-08T00:00:00-05:00', to: '2026-03-08T23:00:00-04:00' }), rid)).toEqual([
+      '2026-03-08T13:00:00Z',
+      '2026-03-08T14:00:00Z',
+      '2026-03-08T15:00:00Z',
+    ]);
+    expect(starts(await times(ny, sid, { from: '2026-11-01T00:00:00-04:00', to: '2026-11-01T23:00:00-05:00' }), rid)).toEqual([
+      '2026-11-01T14:00:00Z',
+      '2026-11-01T15:00:00Z',
+      '2026-11-01T16:00:00Z',
+    ]);
   });
   it('hours spanning the fall-back overlap hold the extra hour', async () => {
     const { sid, rid } = await fixed(ny, {}, H('00:00', '03:00'));
-    expect(starts(await times(ny, sid, { from: '2026-11-01T00:00:00-04:00', to: '2026-11-01T12:00:00-05:00' }), rid)).toEqual(['2026-11-01T04:00:00Z', '2026-11-01T05:00:00Z', '2026-11-01T06:00:00Z', '2026-11-01T07:00:00Z']);
+    expect(starts(await times(ny, sid, { from: '2026-11-01T00:00:00-04:00', to: '2026-11-01T12:00:00-05:00' }), rid)).toEqual([
+      '2026-11-01T04:00:00Z',
+      '2026-11-01T05:00:00Z',
+      '2026-11-01T06:00:00Z',
+      '2026-11-01T07:00:00Z',
+    ]);
   });
   it('honours the booking horizon and leaves out past times (admin may include them)', async () => {
     const { sid, rid } = await fixed(riga, { availabilityPeriod: 'P1D' });
     clock.set('2026-03-02T06:30:00Z');
-    expect(starts(await times(riga, sid, { from: '2026-03-02T00:00:00+02:00', to: '2026-03-04T00:00:00+02:00' }), rid)).toEqual(['2026-03-02T07:00:00Z', '2026-03-02T08:00:00Z', '2026-03-02T09:00:00Z']);
+    expect(starts(await times(riga, sid, { from: '2026-03-02T00:00:00+02:00', to: '2026-03-04T00:00:00+02:00' }), rid)).toEqual([
+      '2026-03-02T07:00:00Z',
+      '2026-03-02T08:00:00Z',
+      '2026-03-02T09:00:00Z',
+    ]);
     clock.set('2026-03-02T07:30:00Z');
     expect(starts(await times(riga, sid, day('2026-03-02')), rid)).toEqual(['2026-03-02T08:00:00Z', '2026-03-02T09:00:00Z']);
-    expect(starts(await times(riga, sid, { ...day('2026-03-02'), includePastTimes: true }), rid)).toEqual(['2026-03-02T07:00:00Z', '2026-03-02T08:00:00Z', '2026-03-02T09:00:00Z']);
+    expect(starts(await times(riga, sid, { ...day('2026-03-02'), includePastTimes: true }), rid)).toEqual([
+      '2026-03-02T07:00:00Z',
+      '2026-03-02T08:00:00Z',
+      '2026-03-02T09:00:00Z',
+    ]);
     const clientKey = await t.keyWith({ [riga.companyId]: ['client.read'] });
-    const client = await t.call('POST', `/v1/client/companies/${riga.companyId}/services/${sid}/times`, { key: clientKey, body: { ...day('2026-03-02'), includePastTimes: true } });
+    const client = await t.call('POST', `/v1/client/companies/${riga.companyId}/services/${sid}/times`, {
+      key: clientKey,
+      body: { ...day('2026-03-02'), includePastTimes: true },
+    });
     expect(client.status).toBe(200);
     expect(starts(client.body, rid)).toEqual(['2026-03-02T08:00:00Z', '2026-03-02T09:00:00Z']);
   });
@@ -113,7 +159,9 @@ describe('group and ticket services', () => {
     await riga.capacity(sid, 'group', 5);
     await riga.slot(sid, rid, '2026-03-02T08:00:00Z', 3600);
     let r = await times(riga, sid, { ...day('2026-03-02'), spots: 2 });
-    expect(r.times[rid]).toEqual([expect.objectContaining({ startTime: '2026-03-02T08:00:00Z', spotsAvailable: 5, totalSpots: 5, bookedSpots: 0 })]);
+    expect(r.times[rid]).toEqual([
+      expect.objectContaining({ startTime: '2026-03-02T08:00:00Z', spotsAvailable: 5, totalSpots: 5, bookedSpots: 0 }),
+    ]);
     await riga.slotUsage(sid, rid, '2026-03-02T08:00:00Z', 3);
     r = await times(riga, sid, { ...day('2026-03-02'), spots: 2 });
     expect(r.times[rid]).toEqual([expect.objectContaining({ spotsAvailable: 2, bookedSpots: 3 })]);
@@ -133,7 +181,14 @@ describe('group and ticket services', () => {
     await riga.slotUsage(sid, rid, '2026-03-02T10:00:00Z', 3, { [adult]: 2, [child]: 1 });
     expect((await times(riga, sid, { ...day('2026-03-02'), tickets: { [adult]: 1 } })).times[rid]).toEqual([]);
     const ok = await times(riga, sid, { ...day('2026-03-02'), tickets: { [child]: 2 } });
-    expect(ok.times[rid]).toEqual([expect.objectContaining({ startTime: '2026-03-02T10:00:00Z', spotsAvailable: 3, totalSpots: 6, price: expect.objectContaining({ amount: 2000 }) })]);
+    expect(ok.times[rid]).toEqual([
+      expect.objectContaining({
+        startTime: '2026-03-02T10:00:00Z',
+        spotsAvailable: 3,
+        totalSpots: 6,
+        price: expect.objectContaining({ amount: 2000 }),
+      }),
+    ]);
   });
   it('weekly slots stay at local time across DST', async () => {
     const sid = await riga.service('group', { duration: 'PT1H' });
@@ -154,10 +209,18 @@ describe('flexible, days and related resources', () => {
     await riga.hours(rid, H('09:00', '12:00'));
     await riga.price(sid, 'flexible', 1000, { durationSec: 1800, minSec: 1800, maxSec: 7200 });
     const r = await times(riga, sid, { ...day('2026-03-02'), duration: 'PT1H' });
-    expect(starts(r, rid)).toEqual(['2026-03-02T07:00:00Z', '2026-03-02T07:30:00Z', '2026-03-02T08:00:00Z', '2026-03-02T08:30:00Z', '2026-03-02T09:00:00Z']);
+    expect(starts(r, rid)).toEqual([
+      '2026-03-02T07:00:00Z',
+      '2026-03-02T07:30:00Z',
+      '2026-03-02T08:00:00Z',
+      '2026-03-02T08:30:00Z',
+      '2026-03-02T09:00:00Z',
+    ]);
     expect(r.times[rid][0].price.amount).toBe(2000);
     for (const duration of ['PT45M', 'PT3H']) {
-      const bad = await t.call('POST', `/v1/companies/${riga.companyId}/services/${sid}/times`, { body: { ...day('2026-03-02'), duration } });
+      const bad = await t.call('POST', `/v1/companies/${riga.companyId}/services/${sid}/times`, {
+        body: { ...day('2026-03-02'), duration },
+      });
       expect(bad.status).toBe(400);
     }
     expect((await t.call('POST', `/v1/companies/${riga.companyId}/services/${sid}/times`, { body: day('2026-03-02') })).status).toBe(400);
@@ -168,7 +231,9 @@ describe('flexible, days and related resources', () => {
     await riga.link(sid, rid);
     await riga.hours(rid, H('00:00', '24:00'));
     await riga.closing(rid, '2026-03-04T08:00:00Z', '2026-03-04T09:00:00Z');
-    const r = await t.call('POST', `/v1/companies/${riga.companyId}/services/${sid}/dates`, { body: { from: '2026-03-02T00:00:00+02:00', to: '2026-03-07T00:00:00+02:00', duration: 'P2D' } });
+    const r = await t.call('POST', `/v1/companies/${riga.companyId}/services/${sid}/dates`, {
+      body: { from: '2026-03-02T00:00:00+02:00', to: '2026-03-07T00:00:00+02:00', duration: 'P2D' },
+    });
     expect(r.status).toBe(200);
     expect(r.body.dates[rid]).toEqual(['2026-03-04', '2026-03-05', '2026-03-06']);
     const tm = await times(riga, sid, { from: '2026-03-04T00:00:00+02:00', to: '2026-03-05T00:00:00+02:00', duration: 'P2D' });
@@ -176,7 +241,12 @@ describe('flexible, days and related resources', () => {
   });
   it('related resources: every `all` and one `any` must be free', async () => {
     const sid = await riga.service('fixed', { duration: 'PT1H' });
-    const [r1, r2, r3, r4] = [await riga.resource('A-main'), await riga.resource('B-all'), await riga.resource('C-any'), await riga.resource('D-any')];
+    const [r1, r2, r3, r4] = [
+      await riga.resource('A-main'),
+      await riga.resource('B-all'),
+      await riga.resource('C-any'),
+      await riga.resource('D-any'),
+    ];
     for (const r of [r1, r2, r3, r4]) await riga.hours(r, H('09:00', '12:00'));
     await riga.link(sid, r1, { all: [r2], any: [r3, r4] });
     await riga.booking(sid, r2, '2026-03-02T08:00:00Z', '2026-03-02T09:00:00Z');
@@ -206,18 +276,35 @@ describe('request validation and tenancy', () => {
     expect(r.body.details.map((d: { path: string }) => d.path)).toContain(path);
   });
   it('accepts exactly 93 days', async () => {
-    expect((await t.call('POST', `/v1/companies/${riga.companyId}/services/${sid}/dates`, { body: { from: '2026-03-01T00:00:00Z', to: '2026-06-02T00:00:00Z' } })).status).toBe(200);
+    expect(
+      (
+        await t.call('POST', `/v1/companies/${riga.companyId}/services/${sid}/dates`, {
+          body: { from: '2026-03-01T00:00:00Z', to: '2026-06-02T00:00:00Z' },
+        })
+      ).status,
+    ).toBe(200);
   });
   it('answers 404 for an unlinked resource or another company’s service, 403 for another merchant', async () => {
     const other = await riga.resource('unlinked');
-    expect((await t.call('POST', `/v1/companies/${riga.companyId}/services/${sid}/times`, { body: { ...day('2026-03-02'), resourceIDs: [other] } })).status).toBe(404);
+    expect(
+      (
+        await t.call('POST', `/v1/companies/${riga.companyId}/services/${sid}/times`, {
+          body: { ...day('2026-03-02'), resourceIDs: [other] },
+        })
+      ).status,
+    ).toBe(404);
     expect((await t.call('POST', `/v1/companies/${ny.companyId}/services/${sid}/times`, { body: day('2026-03-02') })).status).toBe(404);
     const stranger = await t.newMerchant();
-    expect((await t.call('POST', `/v1/companies/${riga.companyId}/services/${sid}/times`, { key: stranger, body: day('2026-03-02') })).status).toBe(403);
+    expect(
+      (await t.call('POST', `/v1/companies/${riga.companyId}/services/${sid}/times`, { key: stranger, body: day('2026-03-02') })).status,
+    ).toBe(403);
   });
   it('answers over GraphQL with the same entries', async () => {
     const rest = await times(riga, sid, day('2026-03-02'));
-    const g = await t.gql('query($c: ID!, $s: ID!, $i: AvailableTimesInput!) { availableTimes(companyID: $c, serviceID: $s, input: $i) { timeZone times resources { resourceID times { startTime duration price { amount currency } } } } }', { c: riga.companyId, s: sid, i: day('2026-03-02') });
+    const g = await t.gql(
+      'query($c: ID!, $s: ID!, $i: AvailableTimesInput!) { availableTimes(companyID: $c, serviceID: $s, input: $i) { timeZone times resources { resourceID times { startTime duration price { amount currency } } } } }',
+      { c: riga.companyId, s: sid, i: day('2026-03-02') },
+    );
     expect(g.body.errors).toBeUndefined();
     expect(g.body.data.availableTimes.times).toEqual(rest.times);
     expect(g.body.data.availableTimes.resources[0].times).toHaveLength(3);
@@ -226,9 +313,17 @@ describe('request validation and tenancy', () => {
 
 describe('property: no returned time overlaps a booking or leaves working hours', () => {
   it('holds on seeded random bookings', async () => {
-    const { sid, rid } = await fixed(riga, { duration: 'PT45M', timeInterval: 'PT15M', bufferAfter: 'PT10M' }, [{ daysOfWeek: 124, hours: [{ start: '08:00', end: '12:00' }, { start: '13:00', end: '18:00' }] }]);
+    const { sid, rid } = await fixed(riga, { duration: 'PT45M', timeInterval: 'PT15M', bufferAfter: 'PT10M' }, [
+      {
+        daysOfWeek: 124,
+        hours: [
+          { start: '08:00', end: '12:00' },
+          { start: '13:00', end: '18:00' },
+        ],
+      },
+    ]);
     let seed = 42;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
     const busy: [number, number][] = [];
     const base = Date.parse('2026-03-02T06:00:00Z');
     for (let i = 0; i < 40; i++) {

@@ -18,7 +18,13 @@ describe('admin create', () => {
     const { sid, rids } = await s.bookable('fixed', { duration: 'PT1H', currency: 'EUR' });
     await s.price(sid, 'fixed', 2500);
     const client = (await t.call('POST', `${s.base}/clients`, { body: { email: 'ann@example.com', externalUserID: 'ann' } })).body;
-    const r = await s.book({ serviceID: sid, resourceID: rids[0], startTime: '2026-03-02T10:00:00+02:00', clientID: client.id, metaData: { note: 'window seat' } });
+    const r = await s.book({
+      serviceID: sid,
+      resourceID: rids[0],
+      startTime: '2026-03-02T10:00:00+02:00',
+      clientID: client.id,
+      metaData: { note: 'window seat' },
+    });
     expect(r.status).toBe(200);
     const b = r.body;
     expect(b).toMatchObject({
@@ -53,8 +59,12 @@ describe('admin create', () => {
     expect(b.client).toMatchObject({ id: client.id, email: 'ann@example.com' });
     expect(b.service).toMatchObject({ id: sid, type: 'fixed' });
     expect(b.resource).toMatchObject({ id: rids[0] });
-    expect(b.statusChanges).toEqual([{ id: expect.any(String), bookingID: b.id, oldStatus: null, newStatus: 'confirmed', metaData: {}, createdAt: '2026-03-01T00:00:00Z' }]);
-    expect(await occupancyOf(t, b.id)).toEqual([{ resource_id: rids[0], source: 'booking', lower: '2026-03-02T08:00:00Z', upper: '2026-03-02T09:00:00Z' }]);
+    expect(b.statusChanges).toEqual([
+      { id: expect.any(String), bookingID: b.id, oldStatus: null, newStatus: 'confirmed', metaData: {}, createdAt: '2026-03-01T00:00:00Z' },
+    ]);
+    expect(await occupancyOf(t, b.id)).toEqual([
+      { resource_id: rids[0], source: 'booking', lower: '2026-03-02T08:00:00Z', upper: '2026-03-02T09:00:00Z' },
+    ]);
     // The price is a snapshot: a later price change does not touch it.
     await s.price(sid, 'fixed', 9900, { priority: 5 });
     expect((await s.get(b.id)).body).toMatchObject({ price: 2500, accessToken: b.accessToken, statusChanges: b.statusChanges });
@@ -111,7 +121,11 @@ describe('admin create', () => {
     ];
     for (const [body, path] of cases) {
       const r = await s.book(body);
-      expect([r.status, r.body.code, r.body.details?.map((d: any) => d.path)]).toEqual([400, 'invalid_request', expect.arrayContaining([path])]);
+      expect([r.status, r.body.code, r.body.details?.map((d: any) => d.path)]).toEqual([
+        400,
+        'invalid_request',
+        expect.arrayContaining([path]),
+      ]);
     }
     expect(await countRows(t, 'select count(*) as n from booking where service_id = ?', [sid])).toBe(0);
   });
@@ -139,7 +153,7 @@ describe('admin create', () => {
 });
 
 describe('get and list', () => {
-  it('gets one booking; another company\'s id is 404, a malformed one 400', async () => {
+  it("gets one booking; another company's id is 404, a malformed one 400", async () => {
     const { sid, rids } = await s.bookable('fixed', { duration: 'PT1H' });
     const b = (await s.book({ serviceID: sid, resourceID: rids[0], startTime: at(7, 10) })).body;
     const g = await s.get(b.id);
@@ -158,8 +172,11 @@ describe('get and list', () => {
     const client = (await t.call('POST', `${shop.base}/clients`, { body: { email: 'lee@example.com', externalUserID: 'lee' } })).body;
     const made: any[] = [];
     for (const [svc, rid, start, clientID] of [
-      [a.sid, a.rids[0], at(10, 12), client.id], [a.sid, a.rids[1], at(10, 9), null], [a.sid, a.rids[0], at(10, 9), client.id],
-      [other.sid, other.rids[0], at(11, 9), null], [a.sid, a.rids[0], at(12, 9), null],
+      [a.sid, a.rids[0], at(10, 12), client.id],
+      [a.sid, a.rids[1], at(10, 9), null],
+      [a.sid, a.rids[0], at(10, 9), client.id],
+      [other.sid, other.rids[0], at(11, 9), null],
+      [a.sid, a.rids[0], at(12, 9), null],
     ] as [string, string, string, string | null][]) {
       made.push((await shop.book({ serviceID: svc, resourceID: rid, startTime: start, ...(clientID ? { clientID } : {}) })).body);
     }
@@ -188,7 +205,17 @@ describe('get and list', () => {
     expect(page.body).toMatchObject({ limit: 2, offset: 1, total: 4 });
     expect(page.body.bookings.map((x: any) => x.id)).toEqual([sameStart[1], made[0].id]);
 
-    for (const q of [{ limit: 0 }, { limit: 101 }, { offset: -1 }, { limit: 'x' }, { from: 'yesterday' }, { includeFailures: 'maybe' }, { resourceIDs: 'a,b' }, { clientID: 'x' }, { from: at(12, 0), to: at(10, 0) }]) {
+    for (const q of [
+      { limit: 0 },
+      { limit: 101 },
+      { offset: -1 },
+      { limit: 'x' },
+      { from: 'yesterday' },
+      { includeFailures: 'maybe' },
+      { resourceIDs: 'a,b' },
+      { clientID: 'x' },
+      { from: at(12, 0), to: at(10, 0) },
+    ]) {
       const r = await shop.list(q as never);
       expect([r.status, r.body.code]).toEqual([400, 'invalid_request']);
     }
@@ -197,7 +224,12 @@ describe('get and list', () => {
   it('costs a fixed number of statements whatever the page size', async () => {
     const shop = await Shop.open(t, 'Counting shop');
     const { sid, rids } = await shop.bookable('fixed', { duration: 'PT30M' }, 2);
-    const book = (n: number, day: number) => Promise.all(Array.from({ length: n }, (_, i) => shop.book({ serviceID: sid, resourceID: rids[i % 2], startTime: at(day, 6 + Math.floor(i / 2)) })));
+    const book = (n: number, day: number) =>
+      Promise.all(
+        Array.from({ length: n }, (_, i) =>
+          shop.book({ serviceID: sid, resourceID: rids[i % 2], startTime: at(day, 6 + Math.floor(i / 2)) }),
+        ),
+      );
     await book(4, 14);
     const small = await t.countStatements(() => shop.list({ to: at(15, 0) }));
     await book(30, 15);
@@ -217,9 +249,24 @@ describe('update', () => {
     const b = (await s.book({ serviceID: sid, resourceID: rids[0], startTime: at(16, 10), metaData: { a: 1 } })).body;
     const r = await s.patch(b.id, { metaDataUpdate: { expectedVersion: 1, path: 'b.c', value: 2 }, price: 1999, refundPercent: 50 });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ metaData: { a: 1, b: { c: 2 } }, metaDataVersion: 2, price: 1999, refundPercent: 50, status: 'confirmed' });
+    expect(r.body).toMatchObject({
+      metaData: { a: 1, b: { c: 2 } },
+      metaDataVersion: 2,
+      price: 1999,
+      refundPercent: 50,
+      status: 'confirmed',
+    });
     expect((await s.patch(b.id, { metaDataUpdate: { expectedVersion: 1, path: 'a', value: 3 } })).body.code).toBe('version_conflict');
-    for (const body of [{ refundPercent: 101 }, { refundPercent: -1 }, { price: -5 }, { status: 'done' }, { spots: 2 }, { startTime: 'soon' }, { resourceID: 'x' }, { duration: 'PT0S' }]) {
+    for (const body of [
+      { refundPercent: 101 },
+      { refundPercent: -1 },
+      { price: -5 },
+      { status: 'done' },
+      { spots: 2 },
+      { startTime: 'soon' },
+      { resourceID: 'x' },
+      { duration: 'PT0S' },
+    ]) {
       const bad = await s.patch(b.id, body);
       expect([bad.status, bad.body.code]).toEqual([400, 'invalid_request']);
     }
@@ -236,7 +283,13 @@ describe('update', () => {
     expect((await s.patch(b.id, { status: 'finished' })).body.status).toBe('finished');
     expect((await s.patch(b.id, { status: 'no_show' })).body.status).toBe('no_show');
     const last = await s.patch(b.id, { status: 'finished' });
-    expect(last.body.statusChanges.map((c: any) => `${c.oldStatus}->${c.newStatus}`)).toEqual(['null->pending', 'pending->confirmed', 'confirmed->finished', 'finished->no_show', 'no_show->finished']);
+    expect(last.body.statusChanges.map((c: any) => `${c.oldStatus}->${c.newStatus}`)).toEqual([
+      'null->pending',
+      'pending->confirmed',
+      'confirmed->finished',
+      'finished->no_show',
+      'no_show->finished',
+    ]);
     expect((await s.patch(b.id, { status: 'cancelled' })).status).toBe(409);
     // finished does not hold the time any more
     expect(await occupancyOf(t, b.id)).toEqual([]);
@@ -272,25 +325,60 @@ describe('update', () => {
 describe('GraphQL', () => {
   it('creates, reads, lists, updates and moves bookings with the REST field names', async () => {
     const { sid, rids } = await s.bookable('fixed', { duration: 'PT1H' }, 2);
-    const fields = 'id status startTime endTime duration price currency accessToken relatedResourceIDs clientInitiated statusChanges { oldStatus newStatus } service { id name } resource { id } client { id }';
-    const created = await t.gql(`mutation($c: ID!, $i: CreateBookingInput!) { createBooking(companyID: $c, input: $i) { ${fields} } }`, { c: s.companyId, i: { serviceID: sid, resourceID: rids[0], startTime: at(20, 9), metaData: { via: 'gql' } } });
+    const fields =
+      'id status startTime endTime duration price currency accessToken relatedResourceIDs clientInitiated statusChanges { oldStatus newStatus } service { id name } resource { id } client { id }';
+    const created = await t.gql(`mutation($c: ID!, $i: CreateBookingInput!) { createBooking(companyID: $c, input: $i) { ${fields} } }`, {
+      c: s.companyId,
+      i: { serviceID: sid, resourceID: rids[0], startTime: at(20, 9), metaData: { via: 'gql' } },
+    });
     expect(created.body.errors).toBeUndefined();
     const b = created.body.data.createBooking;
     expect(Date.parse(b.startTime)).toBe(Date.parse(at(20, 9)));
     expect(Date.parse(b.endTime)).toBe(Date.parse(at(20, 10)));
-    expect(b).toMatchObject({ status: 'confirmed', duration: 'PT1H', clientInitiated: false, service: { id: sid }, resource: { id: rids[0] }, client: null });
-    const again = await t.gql(`mutation($c: ID!, $i: CreateBookingInput!) { createBooking(companyID: $c, input: $i) { id } }`, { c: s.companyId, i: { serviceID: sid, resourceID: rids[0], startTime: at(20, 9) } });
+    expect(b).toMatchObject({
+      status: 'confirmed',
+      duration: 'PT1H',
+      clientInitiated: false,
+      service: { id: sid },
+      resource: { id: rids[0] },
+      client: null,
+    });
+    const again = await t.gql(`mutation($c: ID!, $i: CreateBookingInput!) { createBooking(companyID: $c, input: $i) { id } }`, {
+      c: s.companyId,
+      i: { serviceID: sid, resourceID: rids[0], startTime: at(20, 9) },
+    });
     expect(again.body.errors[0].extensions.code).toBe('time_unavailable');
-    const one = await t.gql(`query($c: ID!, $id: ID!) { booking(companyID: $c, id: $id) { id accessToken } }`, { c: s.companyId, id: b.id });
+    const one = await t.gql(`query($c: ID!, $id: ID!) { booking(companyID: $c, id: $id) { id accessToken } }`, {
+      c: s.companyId,
+      id: b.id,
+    });
     expect(one.body.data.booking).toEqual({ id: b.id, accessToken: b.accessToken });
-    const page = await t.gql(`query($c: ID!, $f: BookingFilter) { bookings(companyID: $c, filter: $f, limit: 10) { total limit offset bookings { id service { id } } services { id } resources { id } clients { id } slots { id } tickets { id } blockedTimes { id } } }`, { c: s.companyId, f: { serviceIDs: [sid] } });
-    expect(page.body.data.bookings).toMatchObject({ total: 1, limit: 10, offset: 0, bookings: [{ id: b.id, service: { id: sid } }], services: [{ id: sid }] });
-    const updated = await t.gql(`mutation($c: ID!, $id: ID!, $i: UpdateBookingInput!) { updateBooking(companyID: $c, id: $id, input: $i) { status price } }`, { c: s.companyId, id: b.id, i: { price: 10 } });
+    const page = await t.gql(
+      `query($c: ID!, $f: BookingFilter) { bookings(companyID: $c, filter: $f, limit: 10) { total limit offset bookings { id service { id } } services { id } resources { id } clients { id } slots { id } tickets { id } blockedTimes { id } } }`,
+      { c: s.companyId, f: { serviceIDs: [sid] } },
+    );
+    expect(page.body.data.bookings).toMatchObject({
+      total: 1,
+      limit: 10,
+      offset: 0,
+      bookings: [{ id: b.id, service: { id: sid } }],
+      services: [{ id: sid }],
+    });
+    const updated = await t.gql(
+      `mutation($c: ID!, $id: ID!, $i: UpdateBookingInput!) { updateBooking(companyID: $c, id: $id, input: $i) { status price } }`,
+      { c: s.companyId, id: b.id, i: { price: 10 } },
+    );
     expect(updated.body.data.updateBooking).toEqual({ status: 'confirmed', price: 10 });
-    const moved = await t.gql(`mutation($c: ID!, $id: ID!, $i: MoveBookingInput!) { moveBooking(companyID: $c, id: $id, input: $i) { resourceID startTime } }`, { c: s.companyId, id: b.id, i: { resourceID: rids[1], startTime: at(20, 12) } });
+    const moved = await t.gql(
+      `mutation($c: ID!, $id: ID!, $i: MoveBookingInput!) { moveBooking(companyID: $c, id: $id, input: $i) { resourceID startTime } }`,
+      { c: s.companyId, id: b.id, i: { resourceID: rids[1], startTime: at(20, 12) } },
+    );
     expect(moved.body.data.moveBooking.resourceID).toBe(rids[1]);
     expect(Date.parse(moved.body.data.moveBooking.startTime)).toBe(Date.parse(at(20, 12)));
-    const bad = await t.gql(`mutation($c: ID!, $id: ID!, $i: UpdateBookingInput!) { updateBooking(companyID: $c, id: $id, input: $i) { status } }`, { c: s.companyId, id: b.id, i: { status: 'pending' } });
+    const bad = await t.gql(
+      `mutation($c: ID!, $id: ID!, $i: UpdateBookingInput!) { updateBooking(companyID: $c, id: $id, input: $i) { status } }`,
+      { c: s.companyId, id: b.id, i: { status: 'pending' } },
+    );
     expect(bad.body.errors[0].extensions.code).toBe('conflict');
   });
 
@@ -298,9 +386,13 @@ describe('GraphQL', () => {
     const shop = await Shop.open(t, 'Loader shop');
     const { sid, rids } = await shop.bookable('fixed', { duration: 'PT30M' }, 3);
     const clients: string[] = [];
-    for (const n of [1, 2, 3]) clients.push((await t.call('POST', `${shop.base}/clients`, { body: { email: `c${n}@example.com`, externalUserID: `c${n}` } })).body.id);
+    for (const n of [1, 2, 3])
+      clients.push(
+        (await t.call('POST', `${shop.base}/clients`, { body: { email: `c${n}@example.com`, externalUserID: `c${n}` } })).body.id,
+      );
     const book = async (n: number, day: number) => {
-      for (let i = 0; i < n; i++) await shop.book({ serviceID: sid, resourceID: rids[i % 3], startTime: at(day, 6 + Math.floor(i / 3)), clientID: clients[i % 3] });
+      for (let i = 0; i < n; i++)
+        await shop.book({ serviceID: sid, resourceID: rids[i % 3], startTime: at(day, 6 + Math.floor(i / 3)), clientID: clients[i % 3] });
     };
     const query = `query($c: ID!, $f: BookingFilter) { bookings(companyID: $c, filter: $f) { total bookings { id client { email } service { name } resource { name } } } }`;
     await book(3, 21);

@@ -10,7 +10,11 @@ function ok(r: Res, what: string, status = 201): any {
 }
 
 export class Shop {
-  constructor(readonly t: TestApp, readonly companyId: string, readonly key: string) {}
+  constructor(
+    readonly t: TestApp,
+    readonly companyId: string,
+    readonly key: string,
+  ) {}
 
   static async open(t: TestApp, name = 'Shop', zone = 'Europe/Riga', key = t.adminKey): Promise<Shop> {
     const c = await t.company(name, zone, key);
@@ -34,12 +38,20 @@ export class Shop {
   }
 
   async link(serviceId: string, resourceId: string, related?: { all?: string[]; any?: string[] }): Promise<void> {
-    await this.post(`/services/${serviceId}/links`, { resourceID: resourceId, ...(related ? { relatedResourceIDs: { all: related.all ?? [], any: related.any ?? [] } } : {}) }, 'link');
+    await this.post(
+      `/services/${serviceId}/links`,
+      { resourceID: resourceId, ...(related ? { relatedResourceIDs: { all: related.all ?? [], any: related.any ?? [] } } : {}) },
+      'link',
+    );
   }
 
   /** Open every day between `start` and `end` (local wall time). */
   async hours(resourceId: string, start = '00:00', end = '24:00'): Promise<void> {
-    await this.post(`/resources/${resourceId}/working-hours`, { workingHours: [{ daysOfWeek: EVERY_DAY, hours: [{ start, end }] }] }, 'working hours');
+    await this.post(
+      `/resources/${resourceId}/working-hours`,
+      { workingHours: [{ daysOfWeek: EVERY_DAY, hours: [{ start, end }] }] },
+      'working hours',
+    );
   }
 
   async price(serviceId: string, type: string, price: number, extra: Record<string, unknown> = {}): Promise<void> {
@@ -50,7 +62,13 @@ export class Shop {
     await this.post(`/services/${serviceId}/capacities`, { type, spots, ...(spotsPerTicket ? { spotsPerTicket } : {}) }, 'capacity');
   }
 
-  async slot(serviceId: string, resourceId: string | null, startTime: string, duration = 'PT1H', repeat?: Record<string, unknown>): Promise<void> {
+  async slot(
+    serviceId: string,
+    resourceId: string | null,
+    startTime: string,
+    duration = 'PT1H',
+    repeat?: Record<string, unknown>,
+  ): Promise<void> {
     await this.post(`/services/${serviceId}/slots`, { startTime, duration, resourceID: resourceId, ...(repeat ? { repeat } : {}) }, 'slot');
   }
 
@@ -93,19 +111,28 @@ export class Shop {
 
   /** Client access token for a client of this company (created on first login). */
   async login(email: string, clientKey: string): Promise<string> {
-    const r = await this.t.call('POST', '/v1/client/auth/login', { key: clientKey, body: { companyID: this.companyId, email, externalUserID: email } });
+    const r = await this.t.call('POST', '/v1/client/auth/login', {
+      key: clientKey,
+      body: { companyID: this.companyId, email, externalUserID: email },
+    });
     return ok(r, 'login', 200).accessToken;
   }
 }
 
 /** Occupancy rows of a booking, straight from the table. */
-export async function occupancyOf(t: TestApp, bookingId: string): Promise<{ resource_id: string; source: string; lower: string | null; upper: string | null }[]> {
-  return t.deps.orm.em.fork().getConnection().execute(
-    `select resource_id, source, to_char(lower(during) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as lower,
+export async function occupancyOf(
+  t: TestApp,
+  bookingId: string,
+): Promise<{ resource_id: string; source: string; lower: string | null; upper: string | null }[]> {
+  return t.deps.orm.em
+    .fork()
+    .getConnection()
+    .execute(
+      `select resource_id, source, to_char(lower(during) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as lower,
             to_char(upper(during) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as upper
        from booking_occupancy where booking_id = ? order by source, resource_id`,
-    [bookingId],
-  );
+      [bookingId],
+    );
 }
 
 export async function countRows(t: TestApp, sql: string, params: unknown[]): Promise<number> {

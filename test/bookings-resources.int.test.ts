@@ -33,7 +33,13 @@ describe('related resources', () => {
     expect(r.status).toBe(200);
     expect([...r.body.relatedResourceIDs].sort()).toEqual([a, b].sort());
     const rows = await occupancyOf(t, r.body.id);
-    expect(rows.map((o) => [o.resource_id, o.source])).toEqual(expect.arrayContaining([[room, 'booking'], [a, 'related_resource'], [b, 'related_resource']]));
+    expect(rows.map((o) => [o.resource_id, o.source])).toEqual(
+      expect.arrayContaining([
+        [room, 'booking'],
+        [a, 'related_resource'],
+        [b, 'related_resource'],
+      ]),
+    );
     expect(rows).toHaveLength(3);
 
     const clash = await s.book({ serviceID: solo, resourceID: a, startTime: at(2, 10, 0) });
@@ -41,10 +47,26 @@ describe('related resources', () => {
 
     const list = await s.list({ resourceIDs: a });
     expect(list.body.bookings.map((x: any) => x.id)).toEqual([r.body.id]);
-    expect(list.body.blockedTimes).toEqual(expect.arrayContaining([
-      { id: expect.any(String), bookingID: r.body.id, resourceID: a, startTime: at(2, 10), endTime: at(2, 11), source: 'related_resource' },
-      { id: expect.any(String), bookingID: r.body.id, resourceID: b, startTime: at(2, 10), endTime: at(2, 11), source: 'related_resource' },
-    ]));
+    expect(list.body.blockedTimes).toEqual(
+      expect.arrayContaining([
+        {
+          id: expect.any(String),
+          bookingID: r.body.id,
+          resourceID: a,
+          startTime: at(2, 10),
+          endTime: at(2, 11),
+          source: 'related_resource',
+        },
+        {
+          id: expect.any(String),
+          bookingID: r.body.id,
+          resourceID: b,
+          startTime: at(2, 10),
+          endTime: at(2, 11),
+          source: 'related_resource',
+        },
+      ]),
+    );
     expect(list.body.resources.map((x: any) => x.id).sort()).toEqual([room, a, b].sort());
 
     await s.patch(r.body.id, { status: 'cancelled' });
@@ -77,11 +99,17 @@ describe('related resources', () => {
 
 describe('buffers', () => {
   it('occupy [start - before, end + after); neighbouring buffered intervals may touch, not overlap', async () => {
-    const { sid, rids } = await s.bookable('fixed', { duration: 'PT1H', bufferBefore: 'PT15M', bufferAfter: 'PT30M', timeInterval: 'PT15M' });
+    const { sid, rids } = await s.bookable('fixed', {
+      duration: 'PT1H',
+      bufferBefore: 'PT15M',
+      bufferAfter: 'PT30M',
+      timeInterval: 'PT15M',
+    });
     const b = (await s.book({ serviceID: sid, resourceID: rids[0], startTime: at(5, 10) })).body;
     expect(b).toMatchObject({ startTime: at(5, 10), endTime: at(5, 11) });
     expect(await occupancyOf(t, b.id)).toEqual([{ resource_id: rids[0], source: 'booking', lower: at(5, 9, 45), upper: at(5, 11, 30) }]);
-    for (const start of [at(5, 11, 30), at(5, 8, 30), at(5, 9)]) expect((await s.book({ serviceID: sid, resourceID: rids[0], startTime: start, ignoreSchedule: true })).status).toBe(409);
+    for (const start of [at(5, 11, 30), at(5, 8, 30), at(5, 9)])
+      expect((await s.book({ serviceID: sid, resourceID: rids[0], startTime: start, ignoreSchedule: true })).status).toBe(409);
     expect((await s.book({ serviceID: sid, resourceID: rids[0], startTime: at(5, 11, 45) })).status).toBe(200);
     expect((await s.book({ serviceID: sid, resourceID: rids[0], startTime: at(5, 8, 15) })).status).toBe(200);
   });
@@ -128,11 +156,16 @@ describe('group and ticket capacity', () => {
     await s.slot(sid, stage, at(7, 18), 'PT2H');
     const r = await s.book({ serviceID: sid, resourceID: stage, startTime: at(7, 18), tickets: { [adult]: 3, [child]: 2 } });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ spots: 5, price: 3 * 1500 + 2 * 800, tickets: { [adult]: { spots: 3, price: 1500 }, [child]: { spots: 2, price: 800 } } });
+    expect(r.body).toMatchObject({
+      spots: 5,
+      price: 3 * 1500 + 2 * 800,
+      tickets: { [adult]: { spots: 3, price: 1500 }, [child]: { spots: 2, price: 800 } },
+    });
     expect((await s.book({ serviceID: sid, resourceID: stage, startTime: at(7, 18), tickets: { [adult]: 2 } })).status).toBe(409);
     expect((await s.book({ serviceID: sid, resourceID: stage, startTime: at(7, 18), tickets: { [child]: 2 } })).status).toBe(409);
     expect((await s.book({ serviceID: sid, resourceID: stage, startTime: at(7, 18), tickets: { [adult]: 1 } })).status).toBe(200);
-    for (const tickets of [undefined, {}, { [adult]: 0 }]) expect((await s.book({ serviceID: sid, resourceID: stage, startTime: at(7, 18), tickets })).status).toBe(400);
+    for (const tickets of [undefined, {}, { [adult]: 0 }])
+      expect((await s.book({ serviceID: sid, resourceID: stage, startTime: at(7, 18), tickets })).status).toBe(400);
     expect((await s.book({ serviceID: sid, resourceID: stage, startTime: at(7, 18), tickets: { [sid]: 1 } })).status).toBe(400);
     expect((await s.book({ serviceID: sid, resourceID: stage, startTime: at(7, 18), tickets: { [adult]: 1 }, spots: 3 })).status).toBe(400);
     const list = await s.list({ serviceIDs: sid });

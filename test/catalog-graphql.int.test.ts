@@ -28,13 +28,15 @@ async function seed(name: string, n: number): Promise<string> {
   const base = `/v1/companies/${cid}`;
   const resources: { id: string }[] = [];
   for (let i = 0; i < 4; i++) resources.push(await ok('POST', `${base}/resources`, { name: `R${i}`, color: '#123456' }));
-  await Promise.all(Array.from({ length: n }, async (_, i) => {
-    const s = await ok('POST', `${base}/services`, { name: `S${String(i).padStart(2, '0')}`, type: 'ticket', position: i });
-    await ok('POST', `${base}/services/${s.id}/links`, { resourceID: resources[i % 4].id });
-    await ok('POST', `${base}/services/${s.id}/links`, { resourceID: resources[(i + 1) % 4].id });
-    await ok('POST', `${base}/services/${s.id}/tickets`, { name: 'Adult' });
-    await ok('POST', `${base}/services/${s.id}/tickets`, { name: 'Child' });
-  }));
+  await Promise.all(
+    Array.from({ length: n }, async (_, i) => {
+      const s = await ok('POST', `${base}/services`, { name: `S${String(i).padStart(2, '0')}`, type: 'ticket', position: i });
+      await ok('POST', `${base}/services/${s.id}/links`, { resourceID: resources[i % 4].id });
+      await ok('POST', `${base}/services/${s.id}/links`, { resourceID: resources[(i + 1) % 4].id });
+      await ok('POST', `${base}/services/${s.id}/tickets`, { name: 'Adult' });
+      await ok('POST', `${base}/services/${s.id}/tickets`, { name: 'Child' });
+    }),
+  );
   return cid;
 }
 
@@ -100,16 +102,27 @@ describe('statement counts', () => {
 
 describe('nested fields', () => {
   it('resolves each relation to the right records', async () => {
-    const r = await t.gql(`query($c: ID!) { services(companyID: $c) { name resources { name } tickets { name } links { resourceID } } }`, { c: small });
+    const r = await t.gql(`query($c: ID!) { services(companyID: $c) { name resources { name } tickets { name } links { resourceID } } }`, {
+      c: small,
+    });
     const s0 = r.body.data.services[0];
-    expect(s0).toEqual({ name: 'S00', resources: [{ name: 'R0' }, { name: 'R1' }], tickets: [{ name: 'Adult' }, { name: 'Child' }], links: [{ resourceID: expect.any(String) }, { resourceID: expect.any(String) }] });
+    expect(s0).toEqual({
+      name: 'S00',
+      resources: [{ name: 'R0' }, { name: 'R1' }],
+      tickets: [{ name: 'Adult' }, { name: 'Child' }],
+      links: [{ resourceID: expect.any(String) }, { resourceID: expect.any(String) }],
+    });
     const res = await t.gql(`query($c: ID!) { resources(companyID: $c) { name services { name } } }`, { c: small });
     expect(res.body.data.resources[0]).toEqual({ name: 'R0', services: [{ name: 'S00' }, { name: 'S03' }, { name: 'S04' }] });
   });
 
   it('checks the nested area’s permission and the company’s owner', async () => {
     const servicesOnly = await t.keyWith({ [small]: ['services.read'] });
-    const r = await t.gql(`query($c: ID!) { services(companyID: $c) { id tickets { id } resources { id } } }`, { c: small }, { key: servicesOnly });
+    const r = await t.gql(
+      `query($c: ID!) { services(companyID: $c) { id tickets { id } resources { id } } }`,
+      { c: small },
+      { key: servicesOnly },
+    );
     expect(r.body.errors[0].extensions.code).toBe('forbidden');
     expect(r.body.errors[0].path).toEqual(['services', 0, 'resources']);
     const stranger = await t.newMerchant();

@@ -30,8 +30,16 @@ describe('resources', () => {
     const r = await t.call('POST', `${base}/resources`, { body: { name: 'Zoe', color: '#ff0000', metaData: { seniority: 3 } } });
     expect(r.status).toBe(201);
     expect(r.body).toEqual({
-      id: expect.any(String), companyID: cid, name: 'Zoe', color: '#FF0000', metaData: { seniority: 3 }, metaDataVersion: 1,
-      relatedResourceIDs: [], disabledAt: null, createdAt: expect.stringMatching(/Z$/), updatedAt: expect.stringMatching(/Z$/),
+      id: expect.any(String),
+      companyID: cid,
+      name: 'Zoe',
+      color: '#FF0000',
+      metaData: { seniority: 3 },
+      metaDataVersion: 1,
+      relatedResourceIDs: [],
+      disabledAt: null,
+      createdAt: expect.stringMatching(/Z$/),
+      updatedAt: expect.stringMatching(/Z$/),
     });
     const adam = await resource('Adam');
     const room = await post(`${base}/resources`, { name: 'Room 1', color: '#000000', relatedResourceIDs: [adam.id] });
@@ -87,18 +95,27 @@ describe('resources', () => {
       expect(res.status).toBe(400);
       expect(res.body.details[0].path).toBe('relatedResourceIDs[0]');
     }
-    for (const body of [{ name: '' }, { color: 'teal' }, { enabled: 1 }]) expect((await t.call('PATCH', `${base}/resources/${r.id}`, { body })).status).toBe(400);
+    for (const body of [{ name: '' }, { color: 'teal' }, { enabled: 1 }])
+      expect((await t.call('PATCH', `${base}/resources/${r.id}`, { body })).status).toBe(400);
     expect((await t.call('GET', `${base}/resources/${r.id}`)).body).toEqual(off);
   });
 
   it('applies metaDataUpdate and refuses a stale version', async () => {
     const r = await post(`${base}/resources`, { name: 'Van', color: '#ffffff', metaData: { plate: 'AB-1' } });
-    const ok = await t.call('PATCH', `${base}/resources/${r.id}`, { body: { metaDataUpdate: { expectedVersion: 1, path: 'seats', value: 8 } } });
+    const ok = await t.call('PATCH', `${base}/resources/${r.id}`, {
+      body: { metaDataUpdate: { expectedVersion: 1, path: 'seats', value: 8 } },
+    });
     expect(ok.body).toMatchObject({ metaData: { plate: 'AB-1', seats: 8 }, metaDataVersion: 2 });
-    const stale = await t.call('PATCH', `${base}/resources/${r.id}`, { body: { name: 'Bus', metaDataUpdate: { expectedVersion: 1, path: '', value: {} } } });
+    const stale = await t.call('PATCH', `${base}/resources/${r.id}`, {
+      body: { name: 'Bus', metaDataUpdate: { expectedVersion: 1, path: '', value: {} } },
+    });
     expect(stale.status).toBe(409);
     expect(stale.body.code).toBe('version_conflict');
-    expect((await t.call('GET', `${base}/resources/${r.id}`)).body).toMatchObject({ name: 'Van', metaData: { plate: 'AB-1', seats: 8 }, metaDataVersion: 2 });
+    expect((await t.call('GET', `${base}/resources/${r.id}`)).body).toMatchObject({
+      name: 'Van',
+      metaData: { plate: 'AB-1', seats: 8 },
+      metaDataVersion: 2,
+    });
   });
 
   it('keeps tenants apart', async () => {
@@ -130,13 +147,21 @@ describe('service-resource links', () => {
   it('links with all/any strategies, lists both directions and updates', async () => {
     const svc = await service('Consultation');
     const [doc, nurse, roomA, roomB] = await Promise.all(['Doctor', 'Nurse', 'Room A', 'Room B'].map((n) => resource(n)));
-    const link = await t.call('POST', `${base}/services/${svc.id}/links`, { body: { resourceID: doc.id, relatedResourceIDs: { all: [nurse.id], any: [roomA.id, roomB.id] } } });
+    const link = await t.call('POST', `${base}/services/${svc.id}/links`, {
+      body: { resourceID: doc.id, relatedResourceIDs: { all: [nurse.id], any: [roomA.id, roomB.id] } },
+    });
     expect(link.status).toBe(201);
     expect(link.body).toEqual({
-      id: expect.any(String), serviceID: svc.id, resourceID: doc.id, relatedResourceIDs: { all: [nurse.id], any: [roomA.id, roomB.id] },
-      createdAt: expect.stringMatching(/Z$/), updatedAt: expect.stringMatching(/Z$/),
+      id: expect.any(String),
+      serviceID: svc.id,
+      resourceID: doc.id,
+      relatedResourceIDs: { all: [nurse.id], any: [roomA.id, roomB.id] },
+      createdAt: expect.stringMatching(/Z$/),
+      updatedAt: expect.stringMatching(/Z$/),
     });
-    const plain = await t.call('POST', `${base}/services/${svc.id}/links`, { body: { resourceID: nurse.id, relatedResourceIDs: [roomA.id] } });
+    const plain = await t.call('POST', `${base}/services/${svc.id}/links`, {
+      body: { resourceID: nurse.id, relatedResourceIDs: [roomA.id] },
+    });
     expect(plain.body.relatedResourceIDs).toEqual({ all: [roomA.id], any: [] });
     const bare = await t.call('POST', `${base}/services/${svc.id}/links`, { body: { resourceID: roomB.id } });
     expect(bare.body.relatedResourceIDs).toEqual({ all: [], any: [] });
@@ -153,10 +178,15 @@ describe('service-resource links', () => {
     expect(byResource.services.map((s: { name: string }) => s.name)).toEqual(['Consultation', 'Check-up']);
     expect(byResource.services[0]).toEqual(svc);
 
-    const upd = await t.call('PATCH', `${base}/services/${svc.id}/links/${link.body.id}`, { body: { relatedResourceIDs: { any: [nurse.id] } } });
+    const upd = await t.call('PATCH', `${base}/services/${svc.id}/links/${link.body.id}`, {
+      body: { relatedResourceIDs: { any: [nurse.id] } },
+    });
     expect(upd.status).toBe(200);
     expect(upd.body).toMatchObject({ id: link.body.id, relatedResourceIDs: { all: [], any: [nurse.id] } });
-    expect((await t.call('PATCH', `${base}/services/${svc.id}/links/${link.body.id}`, { body: { relatedResourceIDs: [roomA.id] } })).body.relatedResourceIDs).toEqual({ all: [roomA.id], any: [] });
+    expect(
+      (await t.call('PATCH', `${base}/services/${svc.id}/links/${link.body.id}`, { body: { relatedResourceIDs: [roomA.id] } })).body
+        .relatedResourceIDs,
+    ).toEqual({ all: [roomA.id], any: [] });
   });
 
   it('refuses a duplicate link with 409', async () => {
@@ -225,37 +255,65 @@ describe('service-resource links', () => {
 
 describe('resources and links over GraphQL', () => {
   it('creates, updates and lists through the same services', async () => {
-    const created = await t.gql(`mutation($c: ID!) { createResource(companyID: $c, input: { name: "Bay 1", color: "#0a0b0c", metaData: { lift: true } }) { id name color metaData } }`, { c: cid });
+    const created = await t.gql(
+      `mutation($c: ID!) { createResource(companyID: $c, input: { name: "Bay 1", color: "#0a0b0c", metaData: { lift: true } }) { id name color metaData } }`,
+      { c: cid },
+    );
     expect(created.body.errors).toBeUndefined();
     const r = created.body.data.createResource;
     expect(r).toMatchObject({ name: 'Bay 1', color: '#0A0B0C', metaData: { lift: true } });
     const mate = await resource('Bay helper');
     const svc = await service('Tyre change');
-    const link = await t.gql(`mutation($c: ID!, $s: ID!, $r: ID!, $m: ID!) { createServiceResourceLink(companyID: $c, serviceID: $s, input: { resourceID: $r, relatedResourceIDs: { any: [$m] } }) { id serviceID resourceID relatedResourceIDs { all any } } }`, { c: cid, s: svc.id, r: r.id, m: mate.id });
-    expect(link.body.data.createServiceResourceLink).toMatchObject({ serviceID: svc.id, resourceID: r.id, relatedResourceIDs: { all: [], any: [mate.id] } });
-    const dup = await t.gql(`mutation($c: ID!, $s: ID!, $r: ID!) { createServiceResourceLink(companyID: $c, serviceID: $s, input: { resourceID: $r }) { id } }`, { c: cid, s: svc.id, r: r.id });
+    const link = await t.gql(
+      `mutation($c: ID!, $s: ID!, $r: ID!, $m: ID!) { createServiceResourceLink(companyID: $c, serviceID: $s, input: { resourceID: $r, relatedResourceIDs: { any: [$m] } }) { id serviceID resourceID relatedResourceIDs { all any } } }`,
+      { c: cid, s: svc.id, r: r.id, m: mate.id },
+    );
+    expect(link.body.data.createServiceResourceLink).toMatchObject({
+      serviceID: svc.id,
+      resourceID: r.id,
+      relatedResourceIDs: { all: [], any: [mate.id] },
+    });
+    const dup = await t.gql(
+      `mutation($c: ID!, $s: ID!, $r: ID!) { createServiceResourceLink(companyID: $c, serviceID: $s, input: { resourceID: $r }) { id } }`,
+      { c: cid, s: svc.id, r: r.id },
+    );
     expect(dup.body.errors[0].extensions.code).toBe('conflict');
     const linkId = link.body.data.createServiceResourceLink.id;
-    const upd = await t.gql(`mutation($c: ID!, $s: ID!, $l: ID!, $m: ID!) { updateServiceResourceLink(companyID: $c, serviceID: $s, id: $l, input: { relatedResourceIDs: { all: [$m] } }) { relatedResourceIDs { all any } } }`, { c: cid, s: svc.id, l: linkId, m: mate.id });
+    const upd = await t.gql(
+      `mutation($c: ID!, $s: ID!, $l: ID!, $m: ID!) { updateServiceResourceLink(companyID: $c, serviceID: $s, id: $l, input: { relatedResourceIDs: { all: [$m] } }) { relatedResourceIDs { all any } } }`,
+      { c: cid, s: svc.id, l: linkId, m: mate.id },
+    );
     expect(upd.body.data.updateServiceResourceLink.relatedResourceIDs).toEqual({ all: [mate.id], any: [] });
-    const self = await t.gql(`mutation($c: ID!, $s: ID!, $l: ID!, $m: ID!) { updateServiceResourceLink(companyID: $c, serviceID: $s, id: $l, input: { relatedResourceIDs: { all: [$m] } }) { id } }`, { c: cid, s: svc.id, l: linkId, m: r.id });
+    const self = await t.gql(
+      `mutation($c: ID!, $s: ID!, $l: ID!, $m: ID!) { updateServiceResourceLink(companyID: $c, serviceID: $s, id: $l, input: { relatedResourceIDs: { all: [$m] } }) { id } }`,
+      { c: cid, s: svc.id, l: linkId, m: r.id },
+    );
     expect(self.body.errors[0].extensions.code).toBe('invalid_request');
 
-    const q = await t.gql(`query($c: ID!, $s: ID!, $r: ID!) {
+    const q = await t.gql(
+      `query($c: ID!, $s: ID!, $r: ID!) {
       serviceLinks(companyID: $c, serviceID: $s) { links { id } resources { id name } }
       resourceLinks(companyID: $c, resourceID: $r) { links { id } services { id name } }
       resource(companyID: $c, id: $r) { id services { id } }
       service(companyID: $c, id: $s) { resources { id } links { id } }
-    }`, { c: cid, s: svc.id, r: r.id });
+    }`,
+      { c: cid, s: svc.id, r: r.id },
+    );
     expect(q.body.errors).toBeUndefined();
     expect(q.body.data.serviceLinks).toEqual({ links: [{ id: linkId }], resources: [{ id: r.id, name: 'Bay 1' }] });
     expect(q.body.data.resourceLinks).toEqual({ links: [{ id: linkId }], services: [{ id: svc.id, name: 'Tyre change' }] });
     expect(q.body.data.resource.services).toEqual([{ id: svc.id }]);
     expect(q.body.data.service).toEqual({ resources: [{ id: r.id }], links: [{ id: linkId }] });
 
-    const off = await t.gql(`mutation($c: ID!, $r: ID!) { updateResource(companyID: $c, id: $r, input: { enabled: false, metaDataUpdate: { expectedVersion: 1, path: "lift", value: false } }) { disabledAt metaData metaDataVersion } }`, { c: cid, r: r.id });
+    const off = await t.gql(
+      `mutation($c: ID!, $r: ID!) { updateResource(companyID: $c, id: $r, input: { enabled: false, metaDataUpdate: { expectedVersion: 1, path: "lift", value: false } }) { disabledAt metaData metaDataVersion } }`,
+      { c: cid, r: r.id },
+    );
     expect(off.body.data.updateResource).toMatchObject({ metaData: { lift: false }, metaDataVersion: 2, disabledAt: expect.any(String) });
-    const on = await t.gql(`mutation($c: ID!, $r: ID!) { updateResource(companyID: $c, id: $r, input: { name: "Bay one" }) { name disabledAt } }`, { c: cid, r: r.id });
+    const on = await t.gql(
+      `mutation($c: ID!, $r: ID!) { updateResource(companyID: $c, id: $r, input: { name: "Bay one" }) { name disabledAt } }`,
+      { c: cid, r: r.id },
+    );
     expect(on.body.data.updateResource).toEqual({ name: 'Bay one', disabledAt: null });
     const list = await t.gql(`query($c: ID!) { resources(companyID: $c) { name } }`, { c: cid });
     expect(list.body.data.resources.map((x: { name: string }) => x.name)).toContain('Bay one');

@@ -39,8 +39,16 @@ describe('services over REST', () => {
       metaDataVersion: 1,
       position: expect.any(Number),
       settings: {
-        availabilityPeriod: null, bookingPolicy: 'instant', bufferBefore: null, bufferAfter: null, checkInTime: null, checkOutTime: null,
-        currency: 'EUR', duration: 'PT1H', timeInterval: null, tax: null,
+        availabilityPeriod: null,
+        bookingPolicy: 'instant',
+        bufferBefore: null,
+        bufferAfter: null,
+        checkInTime: null,
+        checkOutTime: null,
+        currency: 'EUR',
+        duration: 'PT1H',
+        timeInterval: null,
+        tax: null,
       },
       disabledAt: null,
       createdAt: expect.stringMatching(/Z$/),
@@ -117,14 +125,18 @@ describe('services over REST', () => {
   it('answers 400 for wrong JSON types and reports every problem at once', async () => {
     expect((await t.call('POST', `${base}/services`, { body: { name: 5, type: 'fixed' } })).status).toBe(400);
     expect((await t.call('POST', `${base}/services`, { body: { name: 'X', type: 'fixed', settings: 'PT1H' } })).status).toBe(400);
-    const r = await t.call('POST', `${base}/services`, { body: { name: 'X', type: 'fixed', color: 'blue', settings: { duration: 'soon', checkInTime: '7pm' } } });
+    const r = await t.call('POST', `${base}/services`, {
+      body: { name: 'X', type: 'fixed', color: 'blue', settings: { duration: 'soon', checkInTime: '7pm' } },
+    });
     expect(r.status).toBe(400);
     expect(r.body.details.map((d: { path: string }) => d.path).sort()).toEqual(['color', 'settings.checkInTime', 'settings.duration']);
   });
 
   it('updates name, color, position and enabled', async () => {
     const s = await create(fixedBody);
-    const r = await t.call('PATCH', `${base}/services/${s.id}`, { body: { name: 'Long haircut', color: '#00ff00', position: 3, enabled: false } });
+    const r = await t.call('PATCH', `${base}/services/${s.id}`, {
+      body: { name: 'Long haircut', color: '#00ff00', position: 3, enabled: false },
+    });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ name: 'Long haircut', color: '#00FF00', position: 3, type: 'fixed', settings: s.settings });
     expect(r.body.disabledAt).toMatch(/Z$/);
@@ -150,7 +162,14 @@ describe('services over REST', () => {
 
   it('refuses bad update fields and changes nothing', async () => {
     const s = await create(fixedBody);
-    for (const body of [{ name: '' }, { color: 'green' }, { enabled: 'yes' }, { position: 1.5 }, { position: 2147483648 }, { metaDataUpdate: { path: 'a..b', value: 1 } }]) {
+    for (const body of [
+      { name: '' },
+      { color: 'green' },
+      { enabled: 'yes' },
+      { position: 1.5 },
+      { position: 2147483648 },
+      { metaDataUpdate: { path: 'a..b', value: 1 } },
+    ]) {
       const r = await t.call('PATCH', `${base}/services/${s.id}`, { body });
       expect(r.status).toBe(400);
     }
@@ -159,11 +178,15 @@ describe('services over REST', () => {
 
   it('applies metaDataUpdate with versions and refuses a stale one', async () => {
     const s = await create({ ...fixedBody, metaData: { a: 1 } });
-    const r1 = await t.call('PATCH', `${base}/services/${s.id}`, { body: { metaDataUpdate: { expectedVersion: 1, path: 'b.c', value: 'x' } } });
+    const r1 = await t.call('PATCH', `${base}/services/${s.id}`, {
+      body: { metaDataUpdate: { expectedVersion: 1, path: 'b.c', value: 'x' } },
+    });
     expect(r1.status).toBe(200);
     expect(r1.body.metaData).toEqual({ a: 1, b: { c: 'x' } });
     expect(r1.body.metaDataVersion).toBe(2);
-    const stale = await t.call('PATCH', `${base}/services/${s.id}`, { body: { name: 'Renamed', metaDataUpdate: { expectedVersion: 1, path: 'a', value: null } } });
+    const stale = await t.call('PATCH', `${base}/services/${s.id}`, {
+      body: { name: 'Renamed', metaDataUpdate: { expectedVersion: 1, path: 'a', value: null } },
+    });
     expect(stale.status).toBe(409);
     expect(stale.body.code).toBe('version_conflict');
     const got = (await t.call('GET', `${base}/services/${s.id}`)).body;
@@ -181,7 +204,13 @@ describe('service settings', () => {
     expect(r.status).toBe(200);
     expect(r.body.settings).toEqual({ ...s.settings, bufferBefore: 'PT15M', timeInterval: 'PT1H30M' });
     const cleared = await t.call('PATCH', url, { body: { currency: null, tax: { rate: 9 }, bookingPolicy: 'manual' } });
-    expect(cleared.body.settings).toMatchObject({ currency: null, tax: { inclusive: false, rate: 9 }, bookingPolicy: 'manual', bufferBefore: 'PT15M', duration: 'PT1H' });
+    expect(cleared.body.settings).toMatchObject({
+      currency: null,
+      tax: { inclusive: false, rate: 9 },
+      bookingPolicy: 'manual',
+      bufferBefore: 'PT15M',
+      duration: 'PT1H',
+    });
     const back = await t.call('PATCH', url, { body: { bookingPolicy: null, tax: null } });
     expect(back.body.settings).toMatchObject({ bookingPolicy: 'instant', tax: null });
   });
@@ -263,39 +292,66 @@ describe('service ids and tenancy', () => {
 });
 
 describe('services over GraphQL', () => {
-  const fields = 'id companyID name type color position metaData metaDataVersion disabledAt settings { duration currency bookingPolicy bufferBefore checkInTime tax { inclusive rate } }';
+  const fields =
+    'id companyID name type color position metaData metaDataVersion disabledAt settings { duration currency bookingPolicy bufferBefore checkInTime tax { inclusive rate } }';
 
   it('creates, reads and updates through the same rules', async () => {
     const created = await t.gql(`mutation($c: ID!, $i: CreateServiceInput!) { createService(companyID: $c, input: $i) { ${fields} } }`, {
-      c: cid, i: { name: 'Massage', type: 'fixed', color: '#112233', settings: { duration: 'PT45M', tax: { inclusive: true, rate: 5.5 } } },
+      c: cid,
+      i: { name: 'Massage', type: 'fixed', color: '#112233', settings: { duration: 'PT45M', tax: { inclusive: true, rate: 5.5 } } },
     });
     expect(created.body.errors).toBeUndefined();
     const s = created.body.data.createService;
-    expect(s).toMatchObject({ companyID: cid, type: 'fixed', color: '#112233', settings: { duration: 'PT45M', bookingPolicy: 'instant', tax: { inclusive: true, rate: 5.5 } } });
+    expect(s).toMatchObject({
+      companyID: cid,
+      type: 'fixed',
+      color: '#112233',
+      settings: { duration: 'PT45M', bookingPolicy: 'instant', tax: { inclusive: true, rate: 5.5 } },
+    });
     const rest = (await t.call('GET', `${base}/services/${s.id}`)).body;
     expect(rest.settings.duration).toBe('PT45M');
 
-    const upd = await t.gql(`mutation($c: ID!, $id: ID!) { updateService(companyID: $c, id: $id, input: { name: "Deep massage", enabled: false, metaDataUpdate: { path: "room", value: 4 } }) { ${fields} } }`, { c: cid, id: s.id });
+    const upd = await t.gql(
+      `mutation($c: ID!, $id: ID!) { updateService(companyID: $c, id: $id, input: { name: "Deep massage", enabled: false, metaDataUpdate: { path: "room", value: 4 } }) { ${fields} } }`,
+      { c: cid, id: s.id },
+    );
     expect(upd.body.data.updateService).toMatchObject({ name: 'Deep massage', metaData: { room: 4 }, metaDataVersion: 2 });
     expect(upd.body.data.updateService.disabledAt).toEqual(expect.any(String));
 
-    const st = await t.gql(`mutation($c: ID!, $id: ID!) { updateServiceSettings(companyID: $c, id: $id, input: { bufferBefore: "PT10M", currency: "SEK" }) { ${fields} } }`, { c: cid, id: s.id });
+    const st = await t.gql(
+      `mutation($c: ID!, $id: ID!) { updateServiceSettings(companyID: $c, id: $id, input: { bufferBefore: "PT10M", currency: "SEK" }) { ${fields} } }`,
+      { c: cid, id: s.id },
+    );
     expect(st.body.data.updateServiceSettings.settings).toMatchObject({ duration: 'PT45M', bufferBefore: 'PT10M', currency: 'SEK' });
 
-    const one = await t.gql(`query($c: ID!, $id: ID!) { service(companyID: $c, id: $id) { id name } services(companyID: $c) { id } }`, { c: cid, id: s.id });
+    const one = await t.gql(`query($c: ID!, $id: ID!) { service(companyID: $c, id: $id) { id name } services(companyID: $c) { id } }`, {
+      c: cid,
+      id: s.id,
+    });
     expect(one.body.data.service.name).toBe('Deep massage');
     expect(one.body.data.services.map((x: { id: string }) => x.id)).toContain(s.id);
   });
 
   it('reports validation, conflicts and tenancy with the REST codes', async () => {
     const bad = await t.gql(`mutation($c: ID!) { createService(companyID: $c, input: { name: "X", type: "fixed" }) { id } }`, { c: cid });
-    expect(bad.body.errors[0].extensions).toMatchObject({ code: 'invalid_request', details: [{ path: 'settings.duration', message: expect.any(String) }] });
-    const badType = await t.gql(`mutation($c: ID!) { createService(companyID: $c, input: { name: "X", type: "weekly" }) { id } }`, { c: cid });
+    expect(bad.body.errors[0].extensions).toMatchObject({
+      code: 'invalid_request',
+      details: [{ path: 'settings.duration', message: expect.any(String) }],
+    });
+    const badType = await t.gql(`mutation($c: ID!) { createService(companyID: $c, input: { name: "X", type: "weekly" }) { id } }`, {
+      c: cid,
+    });
     expect(badType.body.errors[0].extensions.code).toBe('invalid_request');
     const s = await create(fixedBody);
-    const keep = await t.gql(`mutation($c: ID!, $id: ID!) { updateServiceSettings(companyID: $c, id: $id, input: { duration: null }) { id } }`, { c: cid, id: s.id });
+    const keep = await t.gql(
+      `mutation($c: ID!, $id: ID!) { updateServiceSettings(companyID: $c, id: $id, input: { duration: null }) { id } }`,
+      { c: cid, id: s.id },
+    );
     expect(keep.body.errors[0].extensions.code).toBe('invalid_request');
-    const stale = await t.gql(`mutation($c: ID!, $id: ID!) { updateService(companyID: $c, id: $id, input: { metaDataUpdate: { expectedVersion: 7, path: "x", value: 1 } }) { id } }`, { c: cid, id: s.id });
+    const stale = await t.gql(
+      `mutation($c: ID!, $id: ID!) { updateService(companyID: $c, id: $id, input: { metaDataUpdate: { expectedVersion: 7, path: "x", value: 1 } }) { id } }`,
+      { c: cid, id: s.id },
+    );
     expect(stale.body.errors[0].extensions.code).toBe('version_conflict');
     const stranger = await t.newMerchant();
     const denied = await t.gql(`query($c: ID!) { services(companyID: $c) { id } }`, { c: cid }, { key: stranger });

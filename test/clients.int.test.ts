@@ -17,18 +17,31 @@ afterAll(async () => t?.close());
 let seq = 0;
 async function mkClient(body: Record<string, unknown> = {}, companyId = cid) {
   seq++;
-  const r = await t.call('POST', `/v1/companies/${companyId}/clients`, { body: { email: `user${seq}@example.com`, externalUserID: `ext-${seq}`, ...body } });
+  const r = await t.call('POST', `/v1/companies/${companyId}/clients`, {
+    body: { email: `user${seq}@example.com`, externalUserID: `ext-${seq}`, ...body },
+  });
   if (r.status !== 201) throw new Error(`client creation failed: ${r.status} ${r.text}`);
   return r.body;
 }
 
 describe('admin clients over REST', () => {
   it('creates a client and reads it back', async () => {
-    const r = await t.call('POST', base(), { body: { email: 'Ann.Smith@Example.com', externalUserID: 'u-100', firstName: 'Ann', lastName: 'Smith', metaData: { tier: 'gold' } } });
+    const r = await t.call('POST', base(), {
+      body: { email: 'Ann.Smith@Example.com', externalUserID: 'u-100', firstName: 'Ann', lastName: 'Smith', metaData: { tier: 'gold' } },
+    });
     expect(r.status).toBe(201);
     expect(r.body).toEqual({
-      id: expect.any(String), companyID: cid, externalUserID: 'u-100', email: 'Ann.Smith@Example.com', firstName: 'Ann', lastName: 'Smith',
-      metaData: { tier: 'gold' }, metaDataVersion: 1, state: 'active', createdAt: expect.stringMatching(/Z$/), updatedAt: expect.stringMatching(/Z$/),
+      id: expect.any(String),
+      companyID: cid,
+      externalUserID: 'u-100',
+      email: 'Ann.Smith@Example.com',
+      firstName: 'Ann',
+      lastName: 'Smith',
+      metaData: { tier: 'gold' },
+      metaDataVersion: 1,
+      state: 'active',
+      createdAt: expect.stringMatching(/Z$/),
+      updatedAt: expect.stringMatching(/Z$/),
     });
     const got = await t.call('GET', `${base()}/${r.body.id}`);
     expect(got.status).toBe(200);
@@ -61,16 +74,28 @@ describe('admin clients over REST', () => {
     expect(again.status).toBe(409);
     expect(again.body.code).toBe('conflict');
     const other = await t.company('Second');
-    const there = await t.call('POST', `/v1/companies/${other.id}/clients`, { body: { email: 'other@example.com', externalUserID: 'dup-1' } });
+    const there = await t.call('POST', `/v1/companies/${other.id}/clients`, {
+      body: { email: 'other@example.com', externalUserID: 'dup-1' },
+    });
     expect(there.status).toBe(201);
   });
 
   it('updates fields, metadata with versions, and blocks/unblocks', async () => {
     const c = await mkClient({ firstName: 'Bob', metaData: { a: 1 } });
-    const r = await t.call('PATCH', `${base()}/${c.id}`, { body: { lastName: 'Builder', email: 'bob@example.org', metaDataUpdate: { expectedVersion: 1, path: 'b.c', value: 2 } } });
+    const r = await t.call('PATCH', `${base()}/${c.id}`, {
+      body: { lastName: 'Builder', email: 'bob@example.org', metaDataUpdate: { expectedVersion: 1, path: 'b.c', value: 2 } },
+    });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ firstName: 'Bob', lastName: 'Builder', email: 'bob@example.org', metaData: { a: 1, b: { c: 2 } }, metaDataVersion: 2 });
-    const stale = await t.call('PATCH', `${base()}/${c.id}`, { body: { firstName: 'Nope', metaDataUpdate: { expectedVersion: 1, path: 'a', value: 3 } } });
+    expect(r.body).toMatchObject({
+      firstName: 'Bob',
+      lastName: 'Builder',
+      email: 'bob@example.org',
+      metaData: { a: 1, b: { c: 2 } },
+      metaDataVersion: 2,
+    });
+    const stale = await t.call('PATCH', `${base()}/${c.id}`, {
+      body: { firstName: 'Nope', metaDataUpdate: { expectedVersion: 1, path: 'a', value: 3 } },
+    });
     expect(stale.status).toBe(409);
     expect(stale.body.code).toBe('version_conflict');
     expect((await t.call('GET', `${base()}/${c.id}`)).body.firstName).toBe('Bob');
@@ -83,7 +108,13 @@ describe('admin clients over REST', () => {
 
   it('validates updates and changes nothing on 400', async () => {
     const c = await mkClient();
-    for (const body of [{ email: 'bad' }, { email: null }, { state: 'deleted' }, { metaDataUpdate: { path: 'a..b', value: 1 } }, { firstName: 'x'.repeat(300) }]) {
+    for (const body of [
+      { email: 'bad' },
+      { email: null },
+      { state: 'deleted' },
+      { metaDataUpdate: { path: 'a..b', value: 1 } },
+      { firstName: 'x'.repeat(300) },
+    ]) {
       const r = await t.call('PATCH', `${base()}/${c.id}`, { body });
       expect(r.status).toBe(400);
     }
@@ -116,7 +147,15 @@ describe('listing', () => {
     expect(p3.body).toMatchObject({ limit: 2, offset: 4, total: 5 });
   });
   it('refuses bad limits and offsets', async () => {
-    for (const query of [{ limit: 0 }, { limit: 101 }, { limit: -1 }, { limit: 'abc' }, { limit: '1.5' }, { offset: -1 }, { offset: 'x' }]) {
+    for (const query of [
+      { limit: 0 },
+      { limit: 101 },
+      { limit: -1 },
+      { limit: 'abc' },
+      { limit: '1.5' },
+      { offset: -1 },
+      { offset: 'x' },
+    ]) {
       const r = await t.call('GET', `/v1/companies/${company}/clients`, { query });
       expect(r.status).toBe(400);
       expect(r.body.code).toBe('invalid_request');
@@ -135,8 +174,20 @@ describe('search', () => {
   let bob: any;
   beforeAll(async () => {
     company = (await t.company('Searcher')).id;
-    ann = await mkClient({ email: 'Ann@Example.com', externalUserID: 'ann-1', firstName: 'Ann', lastName: 'Lee', metaData: { note: 'Prefers MORNING slots', tags: ['vip'] } }, company);
-    bob = await mkClient({ email: 'bob@example.com', externalUserID: 'bob-1', firstName: 'Bob', lastName: 'Annandale', metaData: { city: 'Riga', level: 7 } }, company);
+    ann = await mkClient(
+      {
+        email: 'Ann@Example.com',
+        externalUserID: 'ann-1',
+        firstName: 'Ann',
+        lastName: 'Lee',
+        metaData: { note: 'Prefers MORNING slots', tags: ['vip'] },
+      },
+      company,
+    );
+    bob = await mkClient(
+      { email: 'bob@example.com', externalUserID: 'bob-1', firstName: 'Bob', lastName: 'Annandale', metaData: { city: 'Riga', level: 7 } },
+      company,
+    );
     await mkClient({ email: 'carl_100%@example.com', externalUserID: 'carl-1', firstName: 'Carl' }, company);
   });
   const search = (query: Record<string, string>) => t.call('GET', `/v1/companies/${company}/clients/search`, { query });
@@ -179,8 +230,11 @@ describe('isolation', () => {
     expect((await t.call('PATCH', `/v1/companies/${other}/clients/${c.id}`, { body: { firstName: 'Hacked' } })).status).toBe(404);
     const stranger = await t.newMerchant();
     for (const [m, url, body] of [
-      ['GET', base(), undefined], ['POST', base(), { email: 'a@example.com', externalUserID: 'zz' }], ['GET', `${base()}/search`, undefined],
-      ['GET', `${base()}/${c.id}`, undefined], ['PATCH', `${base()}/${c.id}`, { firstName: 'X' }],
+      ['GET', base(), undefined],
+      ['POST', base(), { email: 'a@example.com', externalUserID: 'zz' }],
+      ['GET', `${base()}/search`, undefined],
+      ['GET', `${base()}/${c.id}`, undefined],
+      ['PATCH', `${base()}/${c.id}`, { firstName: 'X' }],
     ] as const) {
       const r = await t.call(m, url, { key: stranger, body });
       expect(r.status).toBe(403);
@@ -191,7 +245,9 @@ describe('isolation', () => {
     const reader = await t.keyWith({ [cid]: ['clients.read'] });
     expect((await t.call('GET', base(), { key: reader })).status).toBe(200);
     expect((await t.call('GET', `${base()}/search`, { key: reader })).status).toBe(200);
-    expect((await t.call('POST', base(), { key: reader, body: { email: 'r@example.com', externalUserID: 'reader-made' } })).status).toBe(403);
+    expect((await t.call('POST', base(), { key: reader, body: { email: 'r@example.com', externalUserID: 'reader-made' } })).status).toBe(
+      403,
+    );
     const writerElsewhere = await t.keyWith({ [(await t.company('W')).id]: ['clients.*'] });
     expect((await t.call('GET', base(), { key: writerElsewhere })).status).toBe(403);
   });
@@ -201,17 +257,25 @@ describe('clients over GraphQL', () => {
   const FIELDS = 'id companyID externalUserID email firstName lastName metaData metaDataVersion state createdAt updatedAt';
   it('creates, updates, lists, gets and searches', async () => {
     const created = await t.gql(`mutation($c: ID!, $i: CreateClientInput!) { createClient(companyID: $c, input: $i) { ${FIELDS} } }`, {
-      c: cid, i: { email: 'gql@example.com', externalUserID: 'gql-1', firstName: 'Gee', metaData: { k: 'graph' } },
+      c: cid,
+      i: { email: 'gql@example.com', externalUserID: 'gql-1', firstName: 'Gee', metaData: { k: 'graph' } },
     });
     expect(created.body.errors).toBeUndefined();
     const client = created.body.data.createClient;
     const rest = await t.call('GET', `${base()}/${client.id}`);
     expect(client).toEqual(rest.body);
-    const updated = await t.gql(`mutation($c: ID!, $id: ID!, $i: UpdateClientInput!) { updateClient(companyID: $c, id: $id, input: $i) { lastName state metaDataVersion } }`, {
-      c: cid, id: client.id, i: { lastName: 'Q', state: 'blocked', metaDataUpdate: { path: 'k', value: 'ql' } },
-    });
+    const updated = await t.gql(
+      `mutation($c: ID!, $id: ID!, $i: UpdateClientInput!) { updateClient(companyID: $c, id: $id, input: $i) { lastName state metaDataVersion } }`,
+      {
+        c: cid,
+        id: client.id,
+        i: { lastName: 'Q', state: 'blocked', metaDataUpdate: { path: 'k', value: 'ql' } },
+      },
+    );
     expect(updated.body.data.updateClient).toEqual({ lastName: 'Q', state: 'blocked', metaDataVersion: 2 });
-    const page = await t.gql(`query($c: ID!) { clients(companyID: $c, limit: 2, offset: 0) { limit offset total clients { id } } }`, { c: cid });
+    const page = await t.gql(`query($c: ID!) { clients(companyID: $c, limit: 2, offset: 0) { limit offset total clients { id } } }`, {
+      c: cid,
+    });
     expect(page.body.data.clients).toMatchObject({ limit: 2, offset: 0 });
     expect(page.body.data.clients.total).toBeGreaterThan(2);
     const one = await t.gql(`query($c: ID!, $id: ID!) { client(companyID: $c, id: $id) { email } }`, { c: cid, id: client.id });
@@ -220,9 +284,14 @@ describe('clients over GraphQL', () => {
     expect(found.body.data.searchClients).toEqual([{ id: client.id }]);
   });
   it('reports validation, conflicts and paging errors with REST codes', async () => {
-    const bad = await t.gql(`mutation($c: ID!) { createClient(companyID: $c, input: {email: "nope", externalUserID: "g-2"}) { id } }`, { c: cid });
+    const bad = await t.gql(`mutation($c: ID!) { createClient(companyID: $c, input: {email: "nope", externalUserID: "g-2"}) { id } }`, {
+      c: cid,
+    });
     expect(bad.body.errors[0].extensions.code).toBe('invalid_request');
-    const dup = await t.gql(`mutation($c: ID!) { createClient(companyID: $c, input: {email: "a@example.com", externalUserID: "gql-1"}) { id } }`, { c: cid });
+    const dup = await t.gql(
+      `mutation($c: ID!) { createClient(companyID: $c, input: {email: "a@example.com", externalUserID: "gql-1"}) { id } }`,
+      { c: cid },
+    );
     expect(dup.body.errors[0].extensions.code).toBe('conflict');
     const page = await t.gql(`query($c: ID!) { clients(companyID: $c, limit: 101) { total } }`, { c: cid });
     expect(page.body.errors[0].extensions.code).toBe('invalid_request');
@@ -252,8 +321,16 @@ describe('lookup API for other contexts', () => {
 
   it('upserts guests by email case-insensitively and never edits an existing client', async () => {
     const first = await upsertGuestClient(ctx, company, { email: 'Guest@Example.com', firstName: 'Gus' });
-    expect(first).toMatchObject({ externalUserId: 'guest:guest@example.com', email: 'Guest@Example.com', firstName: 'Gus', state: 'active' });
-    const again = await upsertGuestClient(createCtx(t.deps, null, 't2', pino({ level: 'silent' })), company, { email: 'GUEST@example.COM', firstName: 'Mallory' });
+    expect(first).toMatchObject({
+      externalUserId: 'guest:guest@example.com',
+      email: 'Guest@Example.com',
+      firstName: 'Gus',
+      state: 'active',
+    });
+    const again = await upsertGuestClient(createCtx(t.deps, null, 't2', pino({ level: 'silent' })), company, {
+      email: 'GUEST@example.COM',
+      firstName: 'Mallory',
+    });
     expect(again.id).toBe(first.id);
     expect(again.firstName).toBe('Gus');
     const elsewhere = await upsertGuestClient(ctx, cid, { email: 'guest@example.com' });
@@ -264,7 +341,9 @@ describe('lookup API for other contexts', () => {
     const reg = await mkClient({ email: 'member@example.com' }, company);
     expect((await upsertGuestClient(ctx, company, { email: 'MEMBER@example.com' })).id).toBe(reg.id);
     await t.call('PATCH', `/v1/companies/${company}/clients/${reg.id}`, { body: { state: 'blocked' } });
-    await expect(upsertGuestClient(createCtx(t.deps, null, 't3', pino({ level: 'silent' })), company, { email: 'member@example.com' })).rejects.toMatchObject({ code: 'forbidden' });
+    await expect(
+      upsertGuestClient(createCtx(t.deps, null, 't3', pino({ level: 'silent' })), company, { email: 'member@example.com' }),
+    ).rejects.toMatchObject({ code: 'forbidden' });
     await expect(upsertGuestClient(ctx, company, { email: 'nope' })).rejects.toMatchObject({ code: 'invalid_request' });
     await expect(upsertGuestClient(ctx, company, {})).rejects.toMatchObject({ code: 'invalid_request' });
     await expect(upsertGuestClient(ctx, company, { email: 'x@example.com', id: 'bad' })).rejects.toMatchObject({ code: 'invalid_request' });

@@ -23,9 +23,11 @@ describe('schema and OpenAPI', () => {
       for (const method of Object.keys(ops)) listed.add(`${method.toUpperCase()} ${path}`);
     }
     const registered = (t.app as unknown as { registeredRoutes: { method: string; url: string }[] }).registeredRoutes;
-    const missing = registered.filter((r) => r.url.startsWith('/v1/') && r.url !== '/v1/openapi.json').map((r) => `${r.method} ${r.url.replace(/:(\w+)/g, '{$1}')}`).filter((r) => !listed.has(r));
+    const missing = registered
+      .filter((r) => r.url.startsWith('/v1/') && r.url !== '/v1/openapi.json')
+      .map((r) => `${r.method} ${r.url.replace(/:(\w+)/g, '{$1}')}`)
+      .filter((r) => !listed.has(r));
     expect(missing).toEqual([]);
     expect(listed.size).toBeGreaterThanOrEqual(6);
   });
 });
-

@@ -100,10 +100,18 @@ describe('auth matrix', () => {
   });
   it('refuses privilege escalation when a key creates a key', async () => {
     const limited = await t.keyWith({ [company.id]: ['apikeys.write', 'bookings.read'] });
-    const ok = await t.call('POST', '/v1/api-keys', { key: limited, body: { name: 'sub', permissions: { [company.id]: ['bookings.read'] } } });
+    const ok = await t.call('POST', '/v1/api-keys', {
+      key: limited,
+      body: { name: 'sub', permissions: { [company.id]: ['bookings.read'] } },
+    });
     expect(ok.status).toBe(201);
     expect(ok.body.key).toMatch(/^bpk_/);
-    for (const permissions of [{ [company.id]: ['bookings.write'] }, { [company.id]: ['*'] }, { '*': ['bookings.read'] }, { [otherCompany.id]: ['bookings.read'] }]) {
+    for (const permissions of [
+      { [company.id]: ['bookings.write'] },
+      { [company.id]: ['*'] },
+      { '*': ['bookings.read'] },
+      { [otherCompany.id]: ['bookings.read'] },
+    ]) {
       const r = await t.call('POST', '/v1/api-keys', { key: limited, body: { name: 'escalate', permissions } });
       expect(r.status).toBe(403);
     }

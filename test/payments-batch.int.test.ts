@@ -26,12 +26,27 @@ beforeEach(async () => {
 });
 
 const at = (day: number, hour: number, minute = 0) => new Date(Date.UTC(2026, 2, day, hour, minute)).toISOString().replace('.000Z', 'Z');
-const one = (startTime: string, resourceID = rids[0], extra: Record<string, unknown> = {}) => ({ companyID: shop.companyId, serviceID: sid, resourceID, startTime, ...extra });
-const batch = (body: unknown, opts: { token?: string | null; key?: string | null; headers?: Record<string, string> } = { token }): Promise<Res> =>
-  t.call('POST', '/v1/client/bookings/batch', { body, ...opts });
+const one = (startTime: string, resourceID = rids[0], extra: Record<string, unknown> = {}) => ({
+  companyID: shop.companyId,
+  serviceID: sid,
+  resourceID,
+  startTime,
+  ...extra,
+});
+const batch = (
+  body: unknown,
+  opts: { token?: string | null; key?: string | null; headers?: Record<string, string> } = { token },
+): Promise<Res> => t.call('POST', '/v1/client/bookings/batch', { body, ...opts });
 const statusOf = async (id: string, s = shop) => (await s.get(id)).body.status;
-const transaction = async (id: string, companyId = shop.companyId) => (await t.call('GET', `/v1/companies/${companyId}/payments`, { query: { ids: id } })).body.transactions[0];
-const dayList = async (day: number, s = shop) => (await s.list({ from: at(day, 0), to: at(day + 1, 0), includeFailures: 'true' })).body.bookings as { id: string; startTime: string; resourceID: string; status: string }[];
+const transaction = async (id: string, companyId = shop.companyId) =>
+  (await t.call('GET', `/v1/companies/${companyId}/payments`, { query: { ids: id } })).body.transactions[0];
+const dayList = async (day: number, s = shop) =>
+  (await s.list({ from: at(day, 0), to: at(day + 1, 0), includeFailures: 'true' })).body.bookings as {
+    id: string;
+    startTime: string;
+    resourceID: string;
+    status: string;
+  }[];
 
 describe('a batch paid with the test provider', () => {
   it('writes every booking pending under one transaction and confirms them all once paid', async () => {
@@ -46,7 +61,15 @@ describe('a batch paid with the test provider', () => {
 
     const ids = bookings.map((b: { id: string }) => b.id);
     const tx = await transaction(transactionID);
-    expect(tx).toMatchObject({ itemID: ids[0], itemIDs: ids, itemType: 'booking', amount: 7500, currency: 'EUR', status: 'pending', perItemAmounts: Object.fromEntries(ids.map((id: string) => [id, 2500])) });
+    expect(tx).toMatchObject({
+      itemID: ids[0],
+      itemIDs: ids,
+      itemType: 'booking',
+      amount: 7500,
+      currency: 'EUR',
+      status: 'pending',
+      perItemAmounts: Object.fromEntries(ids.map((id: string) => [id, 2500])),
+    });
     // A pending booking of the batch holds its time.
     expect((await batch({ bookings: [one(at(2, 11))] })).status).toBe(409);
 
@@ -134,7 +157,10 @@ describe('batch validation', () => {
   it('refuses an empty, missing, oversized or malformed list', async () => {
     expect((await batch({ bookings: [] })).body).toMatchObject({ code: 'invalid_request', details: [{ path: 'bookings' }] });
     expect((await batch({})).status).toBe(400);
-    expect((await batch({ bookings: Array.from({ length: 51 }, (_, i) => one(at(20, 0, i))) })).body).toMatchObject({ code: 'invalid_request', details: [{ path: 'bookings' }] });
+    expect((await batch({ bookings: Array.from({ length: 51 }, (_, i) => one(at(20, 0, i))) })).body).toMatchObject({
+      code: 'invalid_request',
+      details: [{ path: 'bookings' }],
+    });
     const bad = await batch({ bookings: [one(at(9, 9)), one('tomorrow'), one(at(9, 11), rids[0], { spots: 0 })] });
     expect(bad.status).toBe(400);
     expect(bad.body.details.map((d: { path: string }) => d.path)).toEqual(['bookings[1].startTime', 'bookings[2].spots']);
@@ -171,20 +197,36 @@ describe('batch validation', () => {
 describe('guests and companies without payments', () => {
   it('books for a guest with an API key holding client.create', async () => {
     const key = await t.keyWith({ [shop.companyId]: ['client.create'] });
-    const r = await batch({ client: { email: 'Batch.Guest@example.com', firstName: 'Bea' }, bookings: [one(at(11, 9)), one(at(11, 10))] }, { key });
+    const r = await batch(
+      { client: { email: 'Batch.Guest@example.com', firstName: 'Bea' }, bookings: [one(at(11, 9)), one(at(11, 10))] },
+      { key },
+    );
     expect(r.status).toBe(200);
     const admin = (await shop.get(r.body.bookings[1].id)).body;
-    expect(admin).toMatchObject({ status: 'pending', clientInitiated: true, client: { email: 'Batch.Guest@example.com', firstName: 'Bea' } });
+    expect(admin).toMatchObject({
+      status: 'pending',
+      clientInitiated: true,
+      client: { email: 'Batch.Guest@example.com', firstName: 'Bea' },
+    });
     expect((await transaction(r.body.transactionID)).email).toBe('Batch.Guest@example.com');
 
     // The guest may also come with the first booking; another guest on a later one is refused.
-    const onFirst = await batch({ bookings: [one(at(11, 12), rids[0], { client: { email: 'batch.guest@example.com' } }), one(at(11, 13))] }, { key });
+    const onFirst = await batch(
+      { bookings: [one(at(11, 12), rids[0], { client: { email: 'batch.guest@example.com' } }), one(at(11, 13))] },
+      { key },
+    );
     expect(onFirst.status).toBe(200);
     expect((await shop.get(onFirst.body.bookings[0].id)).body.clientID).toBe(admin.clientID);
-    const two = await batch({ client: { email: 'a@example.com' }, bookings: [one(at(11, 15)), one(at(11, 16), rids[0], { client: { email: 'b@example.com' } })] }, { key });
+    const two = await batch(
+      { client: { email: 'a@example.com' }, bookings: [one(at(11, 15)), one(at(11, 16), rids[0], { client: { email: 'b@example.com' } })] },
+      { key },
+    );
     expect(two.body).toMatchObject({ code: 'invalid_request', details: [{ path: 'bookings[1].client' }] });
 
-    expect((await batch({ bookings: [one(at(11, 15))] }, { key })).body).toMatchObject({ code: 'invalid_request', details: [{ path: 'client' }] });
+    expect((await batch({ bookings: [one(at(11, 15))] }, { key })).body).toMatchObject({
+      code: 'invalid_request',
+      details: [{ path: 'client' }],
+    });
     const readOnly = await t.keyWith({ [shop.companyId]: ['client.read'] });
     expect((await batch({ client: { email: 'x@example.com' }, bookings: [one(at(11, 15))] }, { key: readOnly })).status).toBe(403);
     expect((await batch({ client: { email: 'x@example.com' }, bookings: [one(at(11, 15))] }, { key: null })).status).toBe(401);
@@ -195,13 +237,19 @@ describe('guests and companies without payments', () => {
 
   it('confirms the bookings without a payment when the company takes none', async () => {
     const free = await Shop.open(t, 'No payments', 'UTC');
-    const { sid: s, rids: [r1] } = await free.bookable('fixed', { duration: 'PT1H' });
+    const {
+      sid: s,
+      rids: [r1],
+    } = await free.bookable('fixed', { duration: 'PT1H' });
     await free.price(s, 'fixed', 1000);
     const b = (start: string) => ({ companyID: free.companyId, serviceID: s, resourceID: r1, startTime: start });
     const r = await batch({ client: { email: 'walkin@example.com' }, bookings: [b(at(12, 9)), b(at(12, 10))] }, { key: t.adminKey });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ paymentURL: null, transactionID: null, totalAmount: 2000, currency: 'EUR' });
-    expect(r.body.bookings.map((x: { status: string; paymentURL: string | null }) => [x.status, x.paymentURL])).toEqual([['confirmed', null], ['confirmed', null]]);
+    expect(r.body.bookings.map((x: { status: string; paymentURL: string | null }) => [x.status, x.paymentURL])).toEqual([
+      ['confirmed', null],
+      ['confirmed', null],
+    ]);
     expect((await t.call('GET', `/v1/companies/${free.companyId}/payments`)).body.total).toBe(0);
   });
 
@@ -219,7 +267,8 @@ describe('guests and companies without payments', () => {
 
 describe('refunds through the booking update', () => {
   const refunds = (bookingId: string) => countRows(t, 'select count(*) as n from refund where item_id = ?', [bookingId]);
-  const refunded = (bookingId: string) => countRows(t, 'select coalesce(sum(amount), 0) as n from refund where item_id = ? and status = \'succeeded\'', [bookingId]);
+  const refunded = (bookingId: string) =>
+    countRows(t, "select coalesce(sum(amount), 0) as n from refund where item_id = ? and status = 'succeeded'", [bookingId]);
   async function paidBatch(day: number): Promise<{ ids: string[]; tx: string }> {
     const r = await batch({ bookings: [one(at(day, 9)), one(at(day, 9), rids[1])] });
     expect(r.status).toBe(200);
@@ -228,13 +277,23 @@ describe('refunds through the booking update', () => {
   }
 
   it('refunds half of a paid booking once, however often the update is repeated', async () => {
-    const { ids: [id, other], tx } = await paidBatch(14);
+    const {
+      ids: [id, other],
+      tx,
+    } = await paidBatch(14);
     const r = await shop.patch(id, { refundPercent: 50 });
     expect(r.status).toBe(200);
     expect(r.body.refundPercent).toBe(50);
     const refund = await t.call('GET', `/v1/refunds/${id}`);
     expect(refund.status).toBe(200);
-    expect(refund.body).toMatchObject({ itemID: id, transactionID: tx, amount: 1250, currency: 'EUR', status: 'succeeded', idempotencyKey: `booking:${id}:refund:50` });
+    expect(refund.body).toMatchObject({
+      itemID: id,
+      transactionID: tx,
+      amount: 1250,
+      currency: 'EUR',
+      status: 'succeeded',
+      idempotencyKey: `booking:${id}:refund:50`,
+    });
 
     expect((await shop.patch(id, { refundPercent: 50 })).status).toBe(200);
     expect(await refunds(id)).toBe(1);
@@ -259,14 +318,23 @@ describe('refunds through the booking update', () => {
   });
 
   it('never refunds more than was paid under concurrent updates', async () => {
-    const { ids: [id], tx } = await paidBatch(16);
+    const {
+      ids: [id],
+      tx,
+    } = await paidBatch(16);
     const base = await t.listen();
     // Real parallel HTTP requests: the row locks decide the order.
-    const statuses = await Promise.all(Array.from({ length: 6 }, async () => {
-      const res = await fetch(`${base}${shop.base}/bookings/${id}`, { method: 'PATCH', headers: { 'content-type': 'application/json', 'x-api-key': shop.key }, body: JSON.stringify({ refundPercent: 100 }) });
-      await res.arrayBuffer();
-      return res.status;
-    }));
+    const statuses = await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        const res = await fetch(`${base}${shop.base}/bookings/${id}`, {
+          method: 'PATCH',
+          headers: { 'content-type': 'application/json', 'x-api-key': shop.key },
+          body: JSON.stringify({ refundPercent: 100 }),
+        });
+        await res.arrayBuffer();
+        return res.status;
+      }),
+    );
     for (const status of statuses) expect([200, 409]).toContain(status);
     expect(statuses).toContain(200);
     expect(await refunded(id)).toBe(2500);

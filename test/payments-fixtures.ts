@@ -34,7 +34,11 @@ export async function configurePayments(t: TestApp, companyId: string, cfg: Prov
  * Starts a payment as the bookings context does, in its own database transaction. The items
  * need not exist: settling unknown booking ids changes no booking.
  */
-export async function startTestPayment(t: TestApp, companyId: string, input: Partial<StartPaymentInput> = {}): Promise<{ transactionId: string; paymentURL: string } | null> {
+export async function startTestPayment(
+  t: TestApp,
+  companyId: string,
+  input: Partial<StartPaymentInput> = {},
+): Promise<{ transactionId: string; paymentURL: string } | null> {
   const ctx = createCtx(t.deps, null, 'fixture', t.deps.log);
   const itemIDs = input.itemIDs ?? [newId()];
   const amount = input.amount ?? 1250;
@@ -64,7 +68,11 @@ export const pathOf = (url: string): string => {
 export function complete(t: TestApp, transactionId: string, outcome: string, asJson = false): Promise<Res> {
   return asJson
     ? t.call('POST', `/v1/payments/test-checkout/${transactionId}/complete`, { key: null, body: { outcome } })
-    : t.call('POST', `/v1/payments/test-checkout/${transactionId}/complete`, { key: null, body: `outcome=${encodeURIComponent(outcome)}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    : t.call('POST', `/v1/payments/test-checkout/${transactionId}/complete`, {
+        key: null,
+        body: `outcome=${encodeURIComponent(outcome)}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
 }
 
 /** Verifies a redirect URL by forwarding its query string exactly as received. */

@@ -19,9 +19,15 @@ const CANCEL = 'https://shop.example/cancelled?tx={{.ID}}';
 beforeAll(async () => {
   t = await createTestApp({ clock });
   shop = await Shop.open(t, 'Flow salon', 'UTC');
-  ({ sid, rids: [rid] } = await shop.bookable('fixed', { duration: 'PT1H' }));
+  ({
+    sid,
+    rids: [rid],
+  } = await shop.bookable('fixed', { duration: 'PT1H' }));
   await shop.price(sid, 'fixed', 2500);
-  expect((await configurePayments(t, shop.companyId, { success: SUCCESS, failure: FAILURE, cancel: CANCEL, templating: true, secret: SECRET })).status).toBe(200);
+  expect(
+    (await configurePayments(t, shop.companyId, { success: SUCCESS, failure: FAILURE, cancel: CANCEL, templating: true, secret: SECRET }))
+      .status,
+  ).toBe(200);
 });
 afterAll(async () => t?.close());
 beforeEach(async () => {
@@ -30,9 +36,13 @@ beforeEach(async () => {
 });
 
 const request = (startTime: string, companyId = shop.companyId, service = sid, resource = rid): Promise<Res> =>
-  t.call('POST', '/v1/client/bookings', { token, body: { companyID: companyId, serviceID: service, resourceID: resource, startTime, spots: 1 } });
+  t.call('POST', '/v1/client/bookings', {
+    token,
+    body: { companyID: companyId, serviceID: service, resourceID: resource, startTime, spots: 1 },
+  });
 const clientBooking = async (id: string) => (await shop.get(id)).body;
-const transactionOf = async (bookingId: string) => (await t.call('GET', `/v1/companies/${shop.companyId}/payments`, { query: { itemIDs: bookingId } })).body.transactions[0];
+const transactionOf = async (bookingId: string) =>
+  (await t.call('GET', `/v1/companies/${shop.companyId}/payments`, { query: { itemIDs: bookingId } })).body.transactions[0];
 const txId = (paymentURL: string) => paymentURL.split('/').pop()!;
 
 describe('paying a client booking with the test provider', () => {
@@ -42,7 +52,17 @@ describe('paying a client booking with the test provider', () => {
     expect(booked.body).toMatchObject({ status: 'pending', price: 2500, currency: 'EUR' });
     expect(booked.body.paymentURL).toMatch(/^http:\/\/localhost:4000\/v1\/payments\/test-checkout\/[0-9a-f-]{36}$/);
     const tx = await transactionOf(booked.body.id);
-    expect(tx).toMatchObject({ id: txId(booked.body.paymentURL), itemID: booked.body.id, itemIDs: [booked.body.id], itemType: 'booking', amount: 2500, status: 'pending', providerType: 'test', perItemAmounts: { [booked.body.id]: 2500 }, email: 'payer@example.com' });
+    expect(tx).toMatchObject({
+      id: txId(booked.body.paymentURL),
+      itemID: booked.body.id,
+      itemIDs: [booked.body.id],
+      itemType: 'booking',
+      amount: 2500,
+      status: 'pending',
+      providerType: 'test',
+      perItemAmounts: { [booked.body.id]: 2500 },
+      email: 'payer@example.com',
+    });
     expect(tx.userID).toEqual(expect.any(String));
 
     const page = await t.call('GET', pathOf(booked.body.paymentURL), { key: null });
@@ -53,7 +73,11 @@ describe('paying a client booking with the test provider', () => {
     const done = await complete(t, tx.id, 'success');
     expect(done.status).toBe(303);
     const location = done.headers.location as string;
-    expect(location).toMatch(new RegExp(`^https://shop\\.example/booked/${booked.body.id}\\?tx=${tx.id}&amount=2500&currency=EUR&type=booking&ts=${(T0 + 60_000) / 1000}&sig=[0-9a-f]{64}$`));
+    expect(location).toMatch(
+      new RegExp(
+        `^https://shop\\.example/booked/${booked.body.id}\\?tx=${tx.id}&amount=2500&currency=EUR&type=booking&ts=${(T0 + 60_000) / 1000}&sig=[0-9a-f]{64}$`,
+      ),
+    );
     expect((await verifyUrl(t, shop.companyId, location)).body).toEqual({ valid: true });
 
     expect((await clientBooking(booked.body.id)).status).toBe('confirmed');
@@ -101,7 +125,9 @@ describe('paying a client booking with the test provider', () => {
     const booked = await request('2026-03-02T17:00:00Z');
     const tx = txId(booked.body.paymentURL);
     await complete(t, tx, 'success');
-    const r = await t.call('POST', `/v1/companies/${shop.companyId}/payments/${tx}/refunds`, { body: { itemID: booked.body.id, percent: 30 } });
+    const r = await t.call('POST', `/v1/companies/${shop.companyId}/payments/${tx}/refunds`, {
+      body: { itemID: booked.body.id, percent: 30 },
+    });
     expect(r.status).toBe(201);
     expect(r.body.amount).toBe(750);
     expect((await t.call('GET', `/v1/refunds/${booked.body.id}`)).body.ID).toBe(r.body.ID);
@@ -123,7 +149,11 @@ describe('payment URL creation refused inside the booking request', () => {
     const s = await salon('Long redirect');
     const head = 'https://shop.example/r?tx={{.ID}}&p=';
     const pad = (n: number) => head + 'a'.repeat(n - (head.length - '{{.ID}}'.length + 36 + '&ts='.length + 10 + '&sig='.length + 64));
-    const book = (start: string) => t.call('POST', '/v1/client/bookings', { token: s.token, body: { companyID: s.shop.companyId, serviceID: s.sid, resourceID: s.rid, startTime: start, spots: 1 } });
+    const book = (start: string) =>
+      t.call('POST', '/v1/client/bookings', {
+        token: s.token,
+        body: { companyID: s.shop.companyId, serviceID: s.sid, resourceID: s.rid, startTime: start, spots: 1 },
+      });
 
     await configurePayments(t, s.shop.companyId, { success: pad(2001), templating: true, secret: SECRET });
     const refused = await book('2026-03-03T09:00:00Z');
@@ -141,8 +171,16 @@ describe('payment URL creation refused inside the booking request', () => {
 
   it('refuses a provider that is not available here and creates nothing', async () => {
     const s = await salon('Stripe salon');
-    await configurePayments(t, s.shop.companyId, { provider: 'stripe', success: 'https://shop.example/{{.ID}}', templating: true, secret: SECRET });
-    const r = await t.call('POST', '/v1/client/bookings', { token: s.token, body: { companyID: s.shop.companyId, serviceID: s.sid, resourceID: s.rid, startTime: '2026-03-03T10:00:00Z', spots: 1 } });
+    await configurePayments(t, s.shop.companyId, {
+      provider: 'stripe',
+      success: 'https://shop.example/{{.ID}}',
+      templating: true,
+      secret: SECRET,
+    });
+    const r = await t.call('POST', '/v1/client/bookings', {
+      token: s.token,
+      body: { companyID: s.shop.companyId, serviceID: s.sid, resourceID: s.rid, startTime: '2026-03-03T10:00:00Z', spots: 1 },
+    });
     expect(r.status).toBe(400);
     expect(r.body.message).toContain('payment provider stripe is not available on this installation');
     expect(await bookingsOf(s.shop.companyId)).toBe(0);
@@ -150,7 +188,10 @@ describe('payment URL creation refused inside the booking request', () => {
 
   it('takes no payment for a company without payment settings', async () => {
     const s = await salon('Cash only');
-    const r = await t.call('POST', '/v1/client/bookings', { token: s.token, body: { companyID: s.shop.companyId, serviceID: s.sid, resourceID: s.rid, startTime: '2026-03-03T11:00:00Z', spots: 1 } });
+    const r = await t.call('POST', '/v1/client/bookings', {
+      token: s.token,
+      body: { companyID: s.shop.companyId, serviceID: s.sid, resourceID: s.rid, startTime: '2026-03-03T11:00:00Z', spots: 1 },
+    });
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ status: 'confirmed', paymentURL: null });
     expect(await paymentsOf(s.shop.companyId)).toBe(0);

@@ -32,7 +32,12 @@ beforeAll(async () => {
   tx.failed = (await startTestPayment(t, cid, { itemIDs: [items.b], amount: 2000, pluginNamespace: 'giftcards' }))!.transactionId;
   await complete(t, tx.failed, 'failure');
   clock.set('2026-06-01T10:00:00Z');
-  tx.batch = (await startTestPayment(t, cid, { itemIDs: [items.c, items.d], perItemAmounts: { [items.c]: 100, [items.d]: 200 }, amount: 300, clientId: other.id }))!.transactionId;
+  tx.batch = (await startTestPayment(t, cid, {
+    itemIDs: [items.c, items.d],
+    perItemAmounts: { [items.c]: 100, [items.d]: 200 },
+    amount: 300,
+    clientId: other.id,
+  }))!.transactionId;
   clock.set('2026-06-01T11:00:00Z');
   tx.cancelled = (await startTestPayment(t, cid, { amount: 400 }))!.transactionId;
   await complete(t, tx.cancelled, 'cancel');
@@ -46,7 +51,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const list = (query: Record<string, string> = {}, key?: string) => t.call('GET', `/v1/companies/${cid}/payments`, { query, ...(key ? { key } : {}) });
+const list = (query: Record<string, string> = {}, key?: string) =>
+  t.call('GET', `/v1/companies/${cid}/payments`, { query, ...(key ? { key } : {}) });
 const ids = (r: { body: { transactions: { id: string }[] } }) => r.body.transactions.map((x) => x.id);
 
 describe('company payments list', () => {
@@ -57,9 +63,24 @@ describe('company payments list', () => {
     expect(r.body).toMatchObject({ limit: 100, offset: 0, total: 4 });
     const batch = r.body.transactions[1];
     expect(batch).toMatchObject({
-      id: tx.batch, companyID: cid, amount: 300, currency: 'EUR', email: 'payer@example.com', itemID: items.c, itemIDs: [items.c, items.d], itemType: 'booking',
-      perItemAmounts: { [items.c]: 100, [items.d]: 200 }, pluginNamespace: null, providerType: 'test', purchaseID: null, referenceID: null, status: 'pending',
-      taxInclusive: true, taxRate: 21, createdAt: '2026-06-01T10:00:00Z', expiresAt: '2026-06-01T10:15:00Z',
+      id: tx.batch,
+      companyID: cid,
+      amount: 300,
+      currency: 'EUR',
+      email: 'payer@example.com',
+      itemID: items.c,
+      itemIDs: [items.c, items.d],
+      itemType: 'booking',
+      perItemAmounts: { [items.c]: 100, [items.d]: 200 },
+      pluginNamespace: null,
+      providerType: 'test',
+      purchaseID: null,
+      referenceID: null,
+      status: 'pending',
+      taxInclusive: true,
+      taxRate: 21,
+      createdAt: '2026-06-01T10:00:00Z',
+      expiresAt: '2026-06-01T10:15:00Z',
     });
     expect(batch.userID).toEqual(expect.any(String));
   });
@@ -92,8 +113,16 @@ describe('company payments list', () => {
   });
 
   it.each([
-    [{ limit: '101' }], [{ limit: '0' }], [{ offset: '-1' }], [{ limit: 'x' }], [{ from: '2026-06-01T09:00:00' }], [{ statuses: 'paid,done' }],
-    [{ ids: 'nope' }], [{ itemIDs: `${newId()},x` }], [{ providerTypes: 'paypal' }], [{ from: '2026-06-02T00:00:00Z', to: '2026-06-01T00:00:00Z' }],
+    [{ limit: '101' }],
+    [{ limit: '0' }],
+    [{ offset: '-1' }],
+    [{ limit: 'x' }],
+    [{ from: '2026-06-01T09:00:00' }],
+    [{ statuses: 'paid,done' }],
+    [{ ids: 'nope' }],
+    [{ itemIDs: `${newId()},x` }],
+    [{ providerTypes: 'paypal' }],
+    [{ from: '2026-06-02T00:00:00Z', to: '2026-06-01T00:00:00Z' }],
   ])('refuses %j with 400', async (query) => {
     const r = await list(query as Record<string, string>);
     expect(r.status).toBe(400);
@@ -101,7 +130,8 @@ describe('company payments list', () => {
   });
 
   it('answers the same over GraphQL', async () => {
-    const q = 'query($c: ID!, $f: PaymentFilterInput) { payments(companyID: $c, filter: $f, limit: 2) { transactions { id status itemIDs createdAt } limit offset total } }';
+    const q =
+      'query($c: ID!, $f: PaymentFilterInput) { payments(companyID: $c, filter: $f, limit: 2) { transactions { id status itemIDs createdAt } limit offset total } }';
     const g = await t.gql(q, { c: cid, f: { statuses: ['pending', 'failed'], from: '2026-06-01T08:30:00Z' } });
     expect(g.body.data.payments).toMatchObject({ limit: 2, offset: 0, total: 2 });
     expect(g.body.data.payments.transactions.map((x: { id: string }) => x.id)).toEqual([tx.batch, tx.failed]);

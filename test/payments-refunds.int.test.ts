@@ -22,8 +22,10 @@ async function paid(amounts: Record<string, number>, company = cid): Promise<str
 }
 
 const refundUrl = (tx: string, c = cid) => `/v1/companies/${c}/payments/${tx}/refunds`;
-const refund = (tx: string, body: object, key?: string) => t.call('POST', refundUrl(tx), { body, headers: key ? { 'idempotency-key': key } : {} });
-const status = async (tx: string) => (await t.call('GET', `/v1/companies/${cid}/payments`, { query: { ids: tx } })).body.transactions[0].status;
+const refund = (tx: string, body: object, key?: string) =>
+  t.call('POST', refundUrl(tx), { body, headers: key ? { 'idempotency-key': key } : {} });
+const status = async (tx: string) =>
+  (await t.call('GET', `/v1/companies/${cid}/payments`, { query: { ids: tx } })).body.transactions[0].status;
 
 describe('refund arithmetic', () => {
   it('refunds floor(paid * percent / 100) of one item and tracks the transaction status', async () => {
@@ -32,7 +34,16 @@ describe('refund arithmetic', () => {
     const first = await refund(tx, { itemID: a, percent: 33, reason: 'late' });
     expect(first.status).toBe(201);
     // 999 * 33 / 100 = 329.67, rounded down.
-    expect(first.body).toMatchObject({ transactionID: tx, itemID: a, amount: 329, currency: 'EUR', reason: 'late', status: 'succeeded', idempotencyKey: null, metadata: {} });
+    expect(first.body).toMatchObject({
+      transactionID: tx,
+      itemID: a,
+      amount: 329,
+      currency: 'EUR',
+      reason: 'late',
+      status: 'succeeded',
+      idempotencyKey: null,
+      metadata: {},
+    });
     expect(first.body.ID).toEqual(expect.any(String));
     expect(first.body.providerRefundID).toMatch(/^test_re_/);
     expect(await status(tx)).toBe('partially_refunded');
@@ -134,7 +145,10 @@ describe('concurrent refunds (parallel HTTP)', () => {
     const results = await Promise.all(Array.from({ length: 10 }, (_, i) => post(tx, { itemID: a, percent: 60 }, `k-${i}-${newId()}`)));
     expect(results.filter((r) => r.status === 201)).toHaveLength(1);
     expect(results.filter((r) => r.status === 409)).toHaveLength(9);
-    const [{ total }] = await t.deps.orm.em.fork().getConnection().execute('select sum(amount)::int as total from refund where transaction_id = ?', [tx]);
+    const [{ total }] = await t.deps.orm.em
+      .fork()
+      .getConnection()
+      .execute('select sum(amount)::int as total from refund where transaction_id = ?', [tx]);
     expect(total).toBe(600);
     expect(await status(tx)).toBe('partially_refunded');
   });
@@ -172,7 +186,7 @@ describe('access', () => {
     expect((await t.call('GET', `/v1/refunds/${a}`, { key: null })).status).toBe(401);
   });
 
-  it("keeps other merchants and companies out", async () => {
+  it('keeps other merchants and companies out', async () => {
     const a = newId();
     const tx = await paid({ [a]: 1000 });
     await refund(tx, { itemID: a, percent: 10 });
@@ -189,7 +203,8 @@ describe('access', () => {
   it('offers createRefund over GraphQL', async () => {
     const a = newId();
     const tx = await paid({ [a]: 800 });
-    const m = 'mutation($c: ID!, $t: ID!, $i: ID!, $k: String) { createRefund(companyID: $c, transactionID: $t, input: {itemID: $i, percent: 50, reason: "gql"}, idempotencyKey: $k) { ID amount reason status } }';
+    const m =
+      'mutation($c: ID!, $t: ID!, $i: ID!, $k: String) { createRefund(companyID: $c, transactionID: $t, input: {itemID: $i, percent: 50, reason: "gql"}, idempotencyKey: $k) { ID amount reason status } }';
     const g = await t.gql(m, { c: cid, t: tx, i: a, k: 'g-1' });
     expect(g.body.data.createRefund).toMatchObject({ amount: 400, reason: 'gql', status: 'succeeded' });
     expect((await t.gql(m, { c: cid, t: tx, i: a, k: 'g-1' })).body.data.createRefund.ID).toBe(g.body.data.createRefund.ID);

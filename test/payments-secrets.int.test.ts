@@ -30,17 +30,38 @@ it('never shows the signing secret in a response or a log line', async () => {
   const success = 'https://shop.example/ok?id={{.ID}}&ref={{.ReferenceID}}';
   // Saves: valid, invalid in several ways while carrying the secret, over REST and GraphQL.
   record(await configurePayments(t, cid, { success, failure: 'https://shop.example/f?tx={{.ID}}', templating: true, secret: SECRET }));
-  record(await t.call('PUT', `/v1/companies/${cid}/payments/providers/test`, { body: { success_redirect_url: 'https://shop.example/?id={{ID}}', enable_url_templating: true, signing_secret: SECRET } }));
-  record(await t.call('PUT', `/v1/companies/${cid}/payments/providers/test`, { body: { success_redirect_url: 5, signing_secret: SECRET } }));
+  record(
+    await t.call('PUT', `/v1/companies/${cid}/payments/providers/test`, {
+      body: { success_redirect_url: 'https://shop.example/?id={{ID}}', enable_url_templating: true, signing_secret: SECRET },
+    }),
+  );
+  record(
+    await t.call('PUT', `/v1/companies/${cid}/payments/providers/test`, { body: { success_redirect_url: 5, signing_secret: SECRET } }),
+  );
   record(await t.call('PUT', `/v1/companies/${cid}/payments/providers/test`, { body: `{"signing_secret": "${SECRET}", ` }));
-  record(await t.call('PUT', `/v1/companies/${cid}/payments/providers/test`, { body: { signing_secret: SECRET }, key: await t.newMerchant() }));
-  record(await t.call('PUT', `/v1/companies/${cid}/payments/providers/stripe`, { body: { success_redirect_url: success, enable_url_templating: true, signing_secret: SECRET } }));
+  record(
+    await t.call('PUT', `/v1/companies/${cid}/payments/providers/test`, { body: { signing_secret: SECRET }, key: await t.newMerchant() }),
+  );
+  record(
+    await t.call('PUT', `/v1/companies/${cid}/payments/providers/stripe`, {
+      body: { success_redirect_url: success, enable_url_templating: true, signing_secret: SECRET },
+    }),
+  );
   const gql = `mutation($c: ID!, $s: String) { updatePaymentProviderSettings(companyID: $c, provider: "test", input: {success_redirect_url: "${success}", enable_url_templating: true, signing_secret: $s}) { signing_secret_set } }`;
-  record(await t.gql(gql, { c: cid, s: SECRET }) as Res);
-  record(await t.gql(gql.replace('{{.ID}}', '{{ID}}'), { c: cid, s: SECRET }) as Res);
-  record(await t.gql(`mutation { updatePaymentProviderSettings(companyID: "${cid}", provider: "test", input: {enable_url_templating: true, signing_secret: "${SECRET}", unknown: 1}) { provider } }`) as Res);
+  record((await t.gql(gql, { c: cid, s: SECRET })) as Res);
+  record((await t.gql(gql.replace('{{.ID}}', '{{ID}}'), { c: cid, s: SECRET })) as Res);
+  record(
+    (await t.gql(
+      `mutation { updatePaymentProviderSettings(companyID: "${cid}", provider: "test", input: {enable_url_templating: true, signing_secret: "${SECRET}", unknown: 1}) { provider } }`,
+    )) as Res,
+  );
   record(await t.call('GET', `/v1/companies/${cid}/payments/providers/test`));
-  record(await t.gql('query($c: ID!) { paymentProviderSettings(companyID: $c, provider: "test") { signing_secret_set success_redirect_url } }', { c: cid }) as Res);
+  record(
+    (await t.gql(
+      'query($c: ID!) { paymentProviderSettings(companyID: $c, provider: "test") { signing_secret_set success_redirect_url } }',
+      { c: cid },
+    )) as Res,
+  );
 
   // Checkout and redirect; verification valid and invalid.
   const started = await startTestPayment(t, cid, { referenceID: 'order 7' });
@@ -51,7 +72,12 @@ it('never shows the signing secret in a response or a log line', async () => {
   expect(record(await verifyUrl(t, cid, location)).body).toEqual({ valid: true });
   record(await verifyUrl(t, cid, `${location}x`));
   record(await verifyUrl(t, cid, location.replace('ref=order', 'ref=other')));
-  record(await t.call('GET', `/v1/companies/${cid}/payments/verify-signature?ts=1&sig=${'0'.repeat(64)}&secret=${encodeURIComponent(SECRET.slice(0, 8))}`));
+  record(
+    await t.call(
+      'GET',
+      `/v1/companies/${cid}/payments/verify-signature?ts=1&sig=${'0'.repeat(64)}&secret=${encodeURIComponent(SECRET.slice(0, 8))}`,
+    ),
+  );
 
   // Rotation, then an unreadable secret: verify, payment start and checkout all fail safely.
   record(await configurePayments(t, cid, { success, failure: 'https://shop.example/f?tx={{.ID}}', templating: true, secret: ROTATED }));

@@ -38,9 +38,15 @@ describe('payment settings', () => {
   });
 
   it('answer the same over GraphQL', async () => {
-    const g = await t.gql('mutation($c: ID!) { updatePaymentSettings(companyID: $c, input: {preferredProvider: "test"}) { companyID preferredProvider } }', { c: cid });
+    const g = await t.gql(
+      'mutation($c: ID!) { updatePaymentSettings(companyID: $c, input: {preferredProvider: "test"}) { companyID preferredProvider } }',
+      { c: cid },
+    );
     expect(g.body.data.updatePaymentSettings).toEqual({ companyID: cid, preferredProvider: 'test' });
-    const bad = await t.gql('mutation($c: ID!) { updatePaymentSettings(companyID: $c, input: {preferredProvider: "cash"}) { preferredProvider } }', { c: cid });
+    const bad = await t.gql(
+      'mutation($c: ID!) { updatePaymentSettings(companyID: $c, input: {preferredProvider: "cash"}) { preferredProvider } }',
+      { c: cid },
+    );
     expect(bad.body.errors[0].extensions.code).toBe('invalid_request');
   });
 });
@@ -48,10 +54,23 @@ describe('payment settings', () => {
 describe('provider settings', () => {
   it('store the redirect URLs and answer signing_secret_set instead of the secret', async () => {
     const r = await t.call('PUT', providerUrl(), {
-      body: { success_redirect_url: 'https://shop.example/ok?id={{.ID}}', failure_redirect_url: OK, cancel_redirect_url: null, enable_url_templating: true, signing_secret: SECRET },
+      body: {
+        success_redirect_url: 'https://shop.example/ok?id={{.ID}}',
+        failure_redirect_url: OK,
+        cancel_redirect_url: null,
+        enable_url_templating: true,
+        signing_secret: SECRET,
+      },
     });
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ provider: 'test', success_redirect_url: 'https://shop.example/ok?id={{.ID}}', failure_redirect_url: OK, cancel_redirect_url: null, enable_url_templating: true, signing_secret_set: true });
+    expect(r.body).toMatchObject({
+      provider: 'test',
+      success_redirect_url: 'https://shop.example/ok?id={{.ID}}',
+      failure_redirect_url: OK,
+      cancel_redirect_url: null,
+      enable_url_templating: true,
+      signing_secret_set: true,
+    });
     expect(r.body).not.toHaveProperty('signing_secret');
     expect(r.text).not.toContain(SECRET);
     const g = await t.call('GET', providerUrl());
@@ -60,27 +79,37 @@ describe('provider settings', () => {
   });
 
   it('keep the stored secret when a save omits signing_secret, and remove it on null', async () => {
-    const kept = await t.call('PUT', providerUrl(), { body: { success_redirect_url: 'https://shop.example/k/{{.ID}}', enable_url_templating: true } });
+    const kept = await t.call('PUT', providerUrl(), {
+      body: { success_redirect_url: 'https://shop.example/k/{{.ID}}', enable_url_templating: true },
+    });
     expect(kept.status).toBe(200);
     expect(kept.body.signing_secret_set).toBe(true);
     expect(kept.body.failure_redirect_url).toBeNull();
-    const refused = await t.call('PUT', providerUrl(), { body: { success_redirect_url: OK, enable_url_templating: true, signing_secret: null } });
+    const refused = await t.call('PUT', providerUrl(), {
+      body: { success_redirect_url: OK, enable_url_templating: true, signing_secret: null },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.details).toEqual([{ path: 'signing_secret', message: 'is required when enable_url_templating is true' }]);
-    const removed = await t.call('PUT', providerUrl(), { body: { success_redirect_url: OK, enable_url_templating: false, signing_secret: null } });
+    const removed = await t.call('PUT', providerUrl(), {
+      body: { success_redirect_url: OK, enable_url_templating: false, signing_secret: null },
+    });
     expect(removed.status).toBe(200);
     expect(removed.body.signing_secret_set).toBe(false);
   });
 
   it('accept templating off without a secret, and pass braces through unchecked then', async () => {
-    const r = await t.call('PUT', providerUrl('stripe'), { body: { success_redirect_url: 'https://shop.example/{{ID}}', enable_url_templating: false } });
+    const r = await t.call('PUT', providerUrl('stripe'), {
+      body: { success_redirect_url: 'https://shop.example/{{ID}}', enable_url_templating: false },
+    });
     expect(r.status).toBe(200);
     expect(r.body.signing_secret_set).toBe(false);
   });
 
   it('stores settings of every provider, also those that cannot take payments here', async () => {
     for (const p of ['klix', 'decta', 'montonio', 'mercadopago']) {
-      const r = await t.call('PUT', providerUrl(p), { body: { success_redirect_url: 'https://shop.example/{{.ID}}', enable_url_templating: true, signing_secret: SECRET } });
+      const r = await t.call('PUT', providerUrl(p), {
+        body: { success_redirect_url: 'https://shop.example/{{.ID}}', enable_url_templating: true, signing_secret: SECRET },
+      });
       expect(r.status).toBe(200);
     }
     expect((await t.call('GET', providerUrl('paypal'))).status).toBe(400);
@@ -89,19 +118,27 @@ describe('provider settings', () => {
 
   it('require a signing secret of at least 32 characters with templating, never echoing it', async () => {
     const short = 'x'.repeat(31);
-    const r = await t.call('PUT', providerUrl(), { body: { success_redirect_url: OK, enable_url_templating: true, signing_secret: short } });
+    const r = await t.call('PUT', providerUrl(), {
+      body: { success_redirect_url: OK, enable_url_templating: true, signing_secret: short },
+    });
     expect(r.status).toBe(400);
     expect(r.body.details).toEqual([{ path: 'signing_secret', message: 'must be at least 32 characters' }]);
     expect(r.text).not.toContain(short);
-    const exact = await t.call('PUT', providerUrl(), { body: { success_redirect_url: OK, enable_url_templating: true, signing_secret: 'y'.repeat(32) } });
+    const exact = await t.call('PUT', providerUrl(), {
+      body: { success_redirect_url: OK, enable_url_templating: true, signing_secret: 'y'.repeat(32) },
+    });
     expect(exact.status).toBe(200);
-    const none = await t.call('PUT', providerUrl('decta', (await t.company('No secret')).id), { body: { success_redirect_url: OK, enable_url_templating: true } });
+    const none = await t.call('PUT', providerUrl('decta', (await t.company('No secret')).id), {
+      body: { success_redirect_url: OK, enable_url_templating: true },
+    });
     expect(none.status).toBe(400);
     expect(none.body.details[0].path).toBe('signing_secret');
   });
 
   it('requires the leading dot and says so', async () => {
-    const r = await t.call('PUT', providerUrl(), { body: { success_redirect_url: 'https://shop.example/?id={{ID}}', enable_url_templating: true, signing_secret: SECRET } });
+    const r = await t.call('PUT', providerUrl(), {
+      body: { success_redirect_url: 'https://shop.example/?id={{ID}}', enable_url_templating: true, signing_secret: SECRET },
+    });
     expect(r.status).toBe(400);
     expect(r.body.code).toBe('invalid_request');
     expect(r.body.message).toContain('failed to process URL template');
@@ -117,7 +154,9 @@ describe('provider settings', () => {
     ['another scheme', 'ftp://shop.example/x', 'absolute http or https URL'],
     ['javascript', 'javascript:alert(1)', 'absolute http or https URL'],
   ])('refuses %s', async (_name, url, text) => {
-    const r = await t.call('PUT', providerUrl(), { body: { cancel_redirect_url: url, enable_url_templating: true, signing_secret: SECRET } });
+    const r = await t.call('PUT', providerUrl(), {
+      body: { cancel_redirect_url: url, enable_url_templating: true, signing_secret: SECRET },
+    });
     expect(r.status).toBe(400);
     expect(r.body.message).toContain(text);
     expect(r.body.details[0].path).toBe('cancel_redirect_url');
@@ -150,18 +189,33 @@ describe('provider settings', () => {
       `mutation($c: ID!, $s: String) { updatePaymentProviderSettings(companyID: $c, provider: "test", input: {success_redirect_url: "https://shop.example/g/{{.ID}}", enable_url_templating: true, signing_secret: $s}) { provider success_redirect_url enable_url_templating signing_secret_set } }`,
       { c: cid, s: SECRET },
     );
-    expect(g.body.data.updatePaymentProviderSettings).toEqual({ provider: 'test', success_redirect_url: 'https://shop.example/g/{{.ID}}', enable_url_templating: true, signing_secret_set: true });
+    expect(g.body.data.updatePaymentProviderSettings).toEqual({
+      provider: 'test',
+      success_redirect_url: 'https://shop.example/g/{{.ID}}',
+      enable_url_templating: true,
+      signing_secret_set: true,
+    });
     const q = await t.gql('query($c: ID!) { paymentProviderSettings(companyID: $c, provider: "test") { signing_secret_set } }', { c: cid });
     expect(q.body.data.paymentProviderSettings.signing_secret_set).toBe(true);
-    const noField = await t.gql('query($c: ID!) { paymentProviderSettings(companyID: $c, provider: "test") { signing_secret } }', { c: cid });
+    const noField = await t.gql('query($c: ID!) { paymentProviderSettings(companyID: $c, provider: "test") { signing_secret } }', {
+      c: cid,
+    });
     expect(noField.status).toBe(400);
-    const bad = await t.gql('mutation($c: ID!) { updatePaymentProviderSettings(companyID: $c, provider: "test", input: {success_redirect_url: "https://x.example/{{ID}}", enable_url_templating: true}) { provider } }', { c: cid });
+    const bad = await t.gql(
+      'mutation($c: ID!) { updatePaymentProviderSettings(companyID: $c, provider: "test", input: {success_redirect_url: "https://x.example/{{ID}}", enable_url_templating: true}) { provider } }',
+      { c: cid },
+    );
     expect(bad.body.errors[0].extensions.code).toBe('invalid_request');
     expect(bad.body.errors[0].message).toContain('the dot is required');
   });
 
   it('stores the secret encrypted', async () => {
-    const rows = await t.deps.orm.em.fork().getConnection().execute<{ signing_secret_enc: string | null }[]>('select signing_secret_enc from payment_provider_settings where company_id = ?', [cid]);
+    const rows = await t.deps.orm.em
+      .fork()
+      .getConnection()
+      .execute<{ signing_secret_enc: string | null }[]>('select signing_secret_enc from payment_provider_settings where company_id = ?', [
+        cid,
+      ]);
     expect(rows.length).toBeGreaterThan(0);
     for (const r of rows) expect(String(r.signing_secret_enc ?? '')).not.toContain(SECRET);
     expect(rows.some((r) => r.signing_secret_enc?.startsWith('v1:'))).toBe(true);

@@ -38,17 +38,33 @@ describe('working hours over REST', () => {
     });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
-      id: expect.any(String), resourceID: room, serviceIDs: [yoga], startTime: '2025-12-31T22:00:00Z', endTime: null, priority: 5,
-      workingHours: weekdays, createdAt: expect.any(String), updatedAt: expect.any(String),
+      id: expect.any(String),
+      resourceID: room,
+      serviceIDs: [yoga],
+      startTime: '2025-12-31T22:00:00Z',
+      endTime: null,
+      priority: 5,
+      workingHours: weekdays,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
     });
     const list = await t.call('GET', WH());
     expect(list.status).toBe(200);
     expect(list.body).toEqual([created.body]);
 
-    const put = await t.call('PUT', `${WH()}/${created.body.id}`, { body: { priority: 6, workingHours: [{ daysOfWeek: 3, hours: [{ start: '10:00', end: '24:00' }] }] } });
+    const put = await t.call('PUT', `${WH()}/${created.body.id}`, {
+      body: { priority: 6, workingHours: [{ daysOfWeek: 3, hours: [{ start: '10:00', end: '24:00' }] }] },
+    });
     expect(put.status).toBe(200);
     // PUT replaces the whole rule: fields left out take their defaults.
-    expect(put.body).toMatchObject({ id: created.body.id, priority: 6, serviceIDs: [], startTime: null, endTime: null, workingHours: [{ daysOfWeek: 3, hours: [{ start: '10:00', end: '24:00' }] }] });
+    expect(put.body).toMatchObject({
+      id: created.body.id,
+      priority: 6,
+      serviceIDs: [],
+      startTime: null,
+      endTime: null,
+      workingHours: [{ daysOfWeek: 3, hours: [{ start: '10:00', end: '24:00' }] }],
+    });
 
     const del = await t.call('DELETE', WH(), { body: { ids: [created.body.id] } });
     expect(del.status).toBe(204);
@@ -73,15 +89,39 @@ describe('working hours over REST', () => {
     const r = await post(WH(), {
       priority: 10,
       workingHours: [
-        { daysOfWeek: 124, hours: [{ start: '13:00', end: '17:00' }, { start: '09:00', end: '12:00' }] },
-        { daysOfWeek: 64, hours: [{ start: '12:00', end: '13:00' }, { start: '16:00', end: '19:00' }] },
-        { daysOfWeek: 2, hours: [{ start: '10:00', end: '12:00' }, { start: '11:00', end: '11:30' }] },
+        {
+          daysOfWeek: 124,
+          hours: [
+            { start: '13:00', end: '17:00' },
+            { start: '09:00', end: '12:00' },
+          ],
+        },
+        {
+          daysOfWeek: 64,
+          hours: [
+            { start: '12:00', end: '13:00' },
+            { start: '16:00', end: '19:00' },
+          ],
+        },
+        {
+          daysOfWeek: 2,
+          hours: [
+            { start: '10:00', end: '12:00' },
+            { start: '11:00', end: '11:30' },
+          ],
+        },
         { daysOfWeek: 1, hours: [] },
       ],
     });
     expect(r.workingHours).toEqual([
       { daysOfWeek: 64, hours: [{ start: '09:00', end: '19:00' }] },
-      { daysOfWeek: 60, hours: [{ start: '09:00', end: '12:00' }, { start: '13:00', end: '17:00' }] },
+      {
+        daysOfWeek: 60,
+        hours: [
+          { start: '09:00', end: '12:00' },
+          { start: '13:00', end: '17:00' },
+        ],
+      },
       { daysOfWeek: 2, hours: [{ start: '10:00', end: '12:00' }] },
     ]);
     await t.call('DELETE', WH());
@@ -127,20 +167,40 @@ describe('working hours over REST', () => {
   });
 
   it('refuses an overlapping rule with the same priority (409), accepts distinct priority, window or services', async () => {
-    const base = await post(WH(), { priority: 1, startTime: '2026-01-01T00:00:00Z', endTime: '2026-06-01T00:00:00Z', serviceIDs: [yoga], workingHours: weekdays });
-    const clash = await t.call('POST', WH(), { body: { priority: 1, startTime: '2026-05-01T00:00:00Z', serviceIDs: [], workingHours: weekdays } });
+    const base = await post(WH(), {
+      priority: 1,
+      startTime: '2026-01-01T00:00:00Z',
+      endTime: '2026-06-01T00:00:00Z',
+      serviceIDs: [yoga],
+      workingHours: weekdays,
+    });
+    const clash = await t.call('POST', WH(), {
+      body: { priority: 1, startTime: '2026-05-01T00:00:00Z', serviceIDs: [], workingHours: weekdays },
+    });
     expect([clash.status, clash.body.code]).toEqual([409, 'conflict']);
     const sameScope = await t.call('POST', WH(), { body: { priority: 1, serviceIDs: [yoga, spa], workingHours: weekdays } });
     expect(sameScope.status).toBe(409);
     // touching windows do not overlap ([start, end) is half-open)
     expect((await t.call('POST', WH(), { body: { priority: 1, startTime: '2026-06-01T00:00:00Z', serviceIDs: [yoga] } })).status).toBe(201);
     expect((await t.call('POST', WH(), { body: { priority: 1, endTime: '2026-01-01T00:00:00Z' } })).status).toBe(201);
-    expect((await t.call('POST', WH(), { body: { priority: 1, startTime: '2026-02-01T00:00:00Z', endTime: '2026-03-01T00:00:00Z', serviceIDs: [spa] } })).status).toBe(201);
+    expect(
+      (
+        await t.call('POST', WH(), {
+          body: { priority: 1, startTime: '2026-02-01T00:00:00Z', endTime: '2026-03-01T00:00:00Z', serviceIDs: [spa] },
+        })
+      ).status,
+    ).toBe(201);
     expect((await t.call('POST', WH(), { body: { priority: 2, serviceIDs: [yoga] } })).status).toBe(201);
     // the same rule on another resource is fine
     expect((await t.call('POST', WH(hall), { body: { priority: 1, serviceIDs: [yoga] } })).status).toBe(201);
     // updating a rule does not clash with itself, but does with its peers
-    expect((await t.call('PUT', `${WH()}/${base.id}`, { body: { priority: 1, startTime: '2026-01-01T00:00:00Z', endTime: '2026-05-01T00:00:00Z', serviceIDs: [yoga] } })).status).toBe(200);
+    expect(
+      (
+        await t.call('PUT', `${WH()}/${base.id}`, {
+          body: { priority: 1, startTime: '2026-01-01T00:00:00Z', endTime: '2026-05-01T00:00:00Z', serviceIDs: [yoga] },
+        })
+      ).status,
+    ).toBe(200);
     const moved = await t.call('PUT', `${WH()}/${base.id}`, { body: { priority: 2, serviceIDs: [yoga] } });
     expect(moved.status).toBe(409);
     expect((await t.call('PUT', `${WH()}/00000000-0000-4000-8000-000000000000`, { body: { priority: 99 } })).status).toBe(404);
@@ -167,13 +227,24 @@ describe('working hours over REST', () => {
 
 describe('closing periods', () => {
   it('creates periods and searches them by range, grouped by resource', async () => {
-    const p1 = await t.call('POST', `${C()}/resources/${room}/closing-periods`, { body: { startTime: '2026-03-01T10:00:00+02:00', endTime: '2026-03-01T12:00:00+02:00', priority: 3, serviceIDs: [yoga] } });
+    const p1 = await t.call('POST', `${C()}/resources/${room}/closing-periods`, {
+      body: { startTime: '2026-03-01T10:00:00+02:00', endTime: '2026-03-01T12:00:00+02:00', priority: 3, serviceIDs: [yoga] },
+    });
     expect(p1.status).toBe(201);
     expect(p1.body).toEqual({
-      id: expect.any(String), resourceID: room, serviceIDs: [yoga], startTime: '2026-03-01T08:00:00Z', endTime: '2026-03-01T10:00:00Z', priority: 3,
-      createdAt: expect.any(String), updatedAt: expect.any(String),
+      id: expect.any(String),
+      resourceID: room,
+      serviceIDs: [yoga],
+      startTime: '2026-03-01T08:00:00Z',
+      endTime: '2026-03-01T10:00:00Z',
+      priority: 3,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
     });
-    const p2 = await post(`${C()}/resources/${hall}/closing-periods`, { startTime: '2026-03-05T00:00:00Z', endTime: '2026-03-06T00:00:00Z' });
+    const p2 = await post(`${C()}/resources/${hall}/closing-periods`, {
+      startTime: '2026-03-05T00:00:00Z',
+      endTime: '2026-03-06T00:00:00Z',
+    });
     expect(p2).toMatchObject({ priority: 0, serviceIDs: [] });
 
     const search = (body: unknown) => t.call('POST', `${C()}/closing-periods/search`, { body });
@@ -185,7 +256,10 @@ describe('closing periods', () => {
     expect(later.body.closingPeriods).toEqual({ [room]: [], [hall]: [p2] });
     expect((await search({ from: '2026-03-02T00:00:00Z', to: '2026-03-01T00:00:00Z' })).status).toBe(400);
     expect((await search({ from: '2026-03-01T00:00:00Z' })).status).toBe(400);
-    expect((await search({ from: '2026-03-01T00:00:00Z', to: '2026-03-02T00:00:00Z', resourceIDs: ['00000000-0000-4000-8000-000000000000'] })).status).toBe(404);
+    expect(
+      (await search({ from: '2026-03-01T00:00:00Z', to: '2026-03-02T00:00:00Z', resourceIDs: ['00000000-0000-4000-8000-000000000000'] }))
+        .status,
+    ).toBe(404);
   });
 
   it('validates periods', async () => {
@@ -206,16 +280,42 @@ describe('GraphQL', () => {
   it('creates, lists, updates and deletes working hours, and manages closing periods', async () => {
     const created = await t.gql(
       `mutation($c: ID!, $r: ID!, $i: WorkingHoursInput!) { createWorkingHours(companyID: $c, resourceID: $r, input: $i) { ${RULE} } }`,
-      { c: cid, r: hall, i: { priority: 4, startTime: '2026-01-01T00:00:00Z', workingHours: [{ daysOfWeek: 96, hours: [{ start: '08:00', end: '10:00' }, { start: '10:00', end: '12:00' }] }] } },
+      {
+        c: cid,
+        r: hall,
+        i: {
+          priority: 4,
+          startTime: '2026-01-01T00:00:00Z',
+          workingHours: [
+            {
+              daysOfWeek: 96,
+              hours: [
+                { start: '08:00', end: '10:00' },
+                { start: '10:00', end: '12:00' },
+              ],
+            },
+          ],
+        },
+      },
     );
     expect(created.body.errors).toBeUndefined();
     const rule = created.body.data.createWorkingHours;
-    expect(rule).toMatchObject({ resourceID: hall, priority: 4, workingHours: [{ daysOfWeek: 96, hours: [{ start: '08:00', end: '12:00' }] }] });
+    expect(rule).toMatchObject({
+      resourceID: hall,
+      priority: 4,
+      workingHours: [{ daysOfWeek: 96, hours: [{ start: '08:00', end: '12:00' }] }],
+    });
     expect(new Date(rule.startTime).toISOString()).toBe('2026-01-01T00:00:00.000Z');
 
-    const clash = await t.gql(`mutation($c: ID!, $r: ID!) { createWorkingHours(companyID: $c, resourceID: $r, input: {priority: 4}) { id } }`, { c: cid, r: hall });
+    const clash = await t.gql(
+      `mutation($c: ID!, $r: ID!) { createWorkingHours(companyID: $c, resourceID: $r, input: {priority: 4}) { id } }`,
+      { c: cid, r: hall },
+    );
     expect(clash.body.errors[0].extensions.code).toBe('conflict');
-    const invalid = await t.gql(`mutation($c: ID!, $r: ID!) { createWorkingHours(companyID: $c, resourceID: $r, input: {priority: 9, workingHours: [{daysOfWeek: 128}]}) { id } }`, { c: cid, r: hall });
+    const invalid = await t.gql(
+      `mutation($c: ID!, $r: ID!) { createWorkingHours(companyID: $c, resourceID: $r, input: {priority: 9, workingHours: [{daysOfWeek: 128}]}) { id } }`,
+      { c: cid, r: hall },
+    );
     expect(invalid.body.errors[0].extensions.code).toBe('invalid_request');
 
     const updated = await t.gql(
@@ -223,9 +323,15 @@ describe('GraphQL', () => {
       { c: cid, r: hall, id: rule.id },
     );
     expect(updated.body.data.updateWorkingHours).toMatchObject({ id: rule.id, priority: 7, workingHours: [], startTime: null });
-    const listed = await t.gql(`query($c: ID!, $r: ID!) { workingHours(companyID: $c, resourceID: $r) { id priority } }`, { c: cid, r: hall });
+    const listed = await t.gql(`query($c: ID!, $r: ID!) { workingHours(companyID: $c, resourceID: $r) { id priority } }`, {
+      c: cid,
+      r: hall,
+    });
     expect(listed.body.data.workingHours).toEqual([{ id: rule.id, priority: 7 }]);
-    const deleted = await t.gql(`mutation($c: ID!, $r: ID!, $ids: [ID!]) { deleteWorkingHours(companyID: $c, resourceID: $r, ids: $ids) }`, { c: cid, r: hall, ids: [rule.id] });
+    const deleted = await t.gql(
+      `mutation($c: ID!, $r: ID!, $ids: [ID!]) { deleteWorkingHours(companyID: $c, resourceID: $r, ids: $ids) }`,
+      { c: cid, r: hall, ids: [rule.id] },
+    );
     expect(deleted.body.data.deleteWorkingHours).toBe(true);
     expect((await t.call('GET', WH(hall))).body).toEqual([]);
 
@@ -249,12 +355,29 @@ describe('isolation and permissions', () => {
     const mine2 = await t.company('Second', 'Europe/Riga');
     // room belongs to `cid`; addressing it under another company of the same merchant is 404
     expect((await t.call('GET', `/v1/companies/${mine2.id}/resources/${room}/working-hours`)).status).toBe(404);
-    expect((await t.call('POST', `/v1/companies/${mine2.id}/resources/${room}/closing-periods`, { body: { startTime: '2026-03-01T10:00:00Z', endTime: '2026-03-01T11:00:00Z' } })).status).toBe(404);
+    expect(
+      (
+        await t.call('POST', `/v1/companies/${mine2.id}/resources/${room}/closing-periods`, {
+          body: { startTime: '2026-03-01T10:00:00Z', endTime: '2026-03-01T11:00:00Z' },
+        })
+      ).status,
+    ).toBe(404);
     const otherKey = await t.newMerchant();
     const r = await t.call('GET', WH(), { key: otherKey });
     expect([r.status, r.body.code]).toEqual([403, 'forbidden']);
-    expect((await t.call('POST', `${C()}/closing-periods/search`, { key: otherKey, body: { from: '2026-03-01T00:00:00Z', to: '2026-03-02T00:00:00Z' } })).status).toBe(403);
-    const g = await t.gql(`query($c: ID!, $r: ID!) { workingHours(companyID: $c, resourceID: $r) { id } }`, { c: cid, r: room }, { key: otherKey });
+    expect(
+      (
+        await t.call('POST', `${C()}/closing-periods/search`, {
+          key: otherKey,
+          body: { from: '2026-03-01T00:00:00Z', to: '2026-03-02T00:00:00Z' },
+        })
+      ).status,
+    ).toBe(403);
+    const g = await t.gql(
+      `query($c: ID!, $r: ID!) { workingHours(companyID: $c, resourceID: $r) { id } }`,
+      { c: cid, r: room },
+      { key: otherKey },
+    );
     expect(g.body.errors[0].extensions.code).toBe('forbidden');
   });
 
@@ -271,7 +394,11 @@ describe('isolation and permissions', () => {
 describe('the availability read path', () => {
   it('loads working hours and closing periods with the snapshot in one statement, in engine shapes', async () => {
     await t.call('DELETE', WH());
-    const rule = await post(WH(), { priority: 3, startTime: '2026-01-01T00:00:00Z', workingHours: [{ daysOfWeek: 64, hours: [{ start: '09:30', end: '24:00' }] }] });
+    const rule = await post(WH(), {
+      priority: 3,
+      startTime: '2026-01-01T00:00:00Z',
+      workingHours: [{ daysOfWeek: 64, hours: [{ start: '09:30', end: '24:00' }] }],
+    });
     for (const r of [room, hall]) await post(`${C()}/services/${yoga}/links`, { resourceID: r });
     const ctx = createCtx(t.deps, null, 'test', t.deps.log);
     const company = await findCompany(ctx, cid);
@@ -280,10 +407,22 @@ describe('the availability read path', () => {
     expect(await t.countStatements(async () => (loaded = await loadSnapshot(ctx, company, yoga, range)))).toBe(1);
     const byId = new Map(loaded!.snapshot.resources.map((r) => [r.id, r]));
     expect(byId.get(room)!.workingHours).toEqual([
-      { id: rule.id, priority: 3, createdAt: Date.parse(rule.createdAt), windowStart: Date.parse('2026-01-01T00:00:00Z'), windowEnd: null, serviceIDs: [], days: [{ daysOfWeek: 64, hours: [{ start: 570, end: 1440 }] }] },
+      {
+        id: rule.id,
+        priority: 3,
+        createdAt: Date.parse(rule.createdAt),
+        windowStart: Date.parse('2026-01-01T00:00:00Z'),
+        windowEnd: null,
+        serviceIDs: [],
+        days: [{ daysOfWeek: 64, hours: [{ start: 570, end: 1440 }] }],
+      },
     ]);
     expect(byId.get(hall)!.workingHours).toEqual([]);
-    expect(byId.get(room)!.closingPeriods).toEqual([{ start: Date.parse('2026-03-01T08:00:00Z'), end: Date.parse('2026-03-01T10:00:00Z'), serviceIDs: [yoga] }]);
-    expect(byId.get(hall)!.closingPeriods).toEqual([{ start: Date.parse('2026-03-05T00:00:00Z'), end: Date.parse('2026-03-06T00:00:00Z'), serviceIDs: [] }]);
+    expect(byId.get(room)!.closingPeriods).toEqual([
+      { start: Date.parse('2026-03-01T08:00:00Z'), end: Date.parse('2026-03-01T10:00:00Z'), serviceIDs: [yoga] },
+    ]);
+    expect(byId.get(hall)!.closingPeriods).toEqual([
+      { start: Date.parse('2026-03-05T00:00:00Z'), end: Date.parse('2026-03-06T00:00:00Z'), serviceIDs: [] },
+    ]);
   });
 });

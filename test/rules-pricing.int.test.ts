@@ -50,12 +50,25 @@ afterAll(async () => t?.close());
 describe('capacity rules', () => {
   it('creates rules and lists them with the linked resources and named tickets, filterable by type', async () => {
     const ticketRule = await t.call('POST', `${S(classes)}/capacities`, {
-      body: { type: 'ticket', priority: 2, spots: 20, spotsPerTicket: { [adult]: 15, [child]: 5 }, limitation: { id: 'x', daysOfWeek: 3, times: [{ startTime: '09:00', endTime: '12:00' }] } },
+      body: {
+        type: 'ticket',
+        priority: 2,
+        spots: 20,
+        spotsPerTicket: { [adult]: 15, [child]: 5 },
+        limitation: { id: 'x', daysOfWeek: 3, times: [{ startTime: '09:00', endTime: '12:00' }] },
+      },
     });
     expect(ticketRule.status).toBe(201);
     expect(ticketRule.body).toEqual({
-      id: expect.any(String), serviceID: classes, type: 'ticket', priority: 2, spots: 20, spotsPerTicket: { [adult]: 15, [child]: 5 },
-      limitation: { daysOfWeek: 3, times: [{ start: '09:00', end: '12:00' }] }, createdAt: expect.any(String), updatedAt: expect.any(String),
+      id: expect.any(String),
+      serviceID: classes,
+      type: 'ticket',
+      priority: 2,
+      spots: 20,
+      spotsPerTicket: { [adult]: 15, [child]: 5 },
+      limitation: { daysOfWeek: 3, times: [{ start: '09:00', end: '12:00' }] },
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
     });
     const groupRule = await post(`${S(classes)}/capacities`, { type: 'group', spots: 8 });
     expect(groupRule).toMatchObject({ priority: 0, spotsPerTicket: {}, limitation: null });
@@ -84,7 +97,12 @@ describe('capacity rules', () => {
     await expect400('POST', url, { type: 'ticket', spots: 3, spotsPerTicket: { [adult]: -1 } });
     await expect400('POST', url, { type: 'group', spots: 3, spotsPerTicket: { [adult]: 1 } }, 'spotsPerTicket');
     // a bad limitation in both time-range shapes
-    await expect400('POST', url, { spots: 3, limitation: { times: [{ startTime: '12:00', endTime: '09:00' }] } }, 'limitation.times[0].endTime');
+    await expect400(
+      'POST',
+      url,
+      { spots: 3, limitation: { times: [{ startTime: '12:00', endTime: '09:00' }] } },
+      'limitation.times[0].endTime',
+    );
     await expect400('POST', url, { spots: 3, limitation: { times: [{ start: '25:00', end: '26:00' }] } }, 'limitation.times[0].start');
     await expect400('POST', url, { spots: 3, limitation: { daysOfWeek: 200 } }, 'limitation.daysOfWeek');
     await expect400('POST', url, { spots: 3, limitation: { resourceIDs: ['room-1'] } }, 'limitation.resourceIDs[0]');
@@ -96,16 +114,44 @@ describe('capacity rules', () => {
 describe('price rules', () => {
   it('creates, lists and patches price rules', async () => {
     const created = await t.call('POST', `${S(classes)}/prices`, {
-      body: { type: 'ticket', priority: 1, price: { price: 1500, comparedPrice: 2000 }, ticketID: adult, limitation: { daysOfWeek: 124, times: [{ start: '09:00', end: '24:00' }] } },
+      body: {
+        type: 'ticket',
+        priority: 1,
+        price: { price: 1500, comparedPrice: 2000 },
+        ticketID: adult,
+        limitation: { daysOfWeek: 124, times: [{ start: '09:00', end: '24:00' }] },
+      },
     });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
-      id: expect.any(String), serviceID: classes, type: 'ticket', priority: 1, duration: null, minDuration: null, maxDuration: null,
-      price: { price: 1500, comparedPrice: 2000 }, ticketID: adult, limitation: { daysOfWeek: 124, times: [{ start: '09:00', end: '24:00' }] },
-      createdAt: expect.any(String), updatedAt: expect.any(String),
+      id: expect.any(String),
+      serviceID: classes,
+      type: 'ticket',
+      priority: 1,
+      duration: null,
+      minDuration: null,
+      maxDuration: null,
+      price: { price: 1500, comparedPrice: 2000 },
+      ticketID: adult,
+      limitation: { daysOfWeek: 124, times: [{ start: '09:00', end: '24:00' }] },
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
     });
-    const flex = await post(`${S(massage)}/prices`, { type: 'flexible', priority: 0, price: { price: 3000 }, duration: 'PT30M', minDuration: 'PT60M', maxDuration: 'PT3H' });
-    expect(flex).toMatchObject({ duration: 'PT30M', minDuration: 'PT1H', maxDuration: 'PT3H', price: { price: 3000, comparedPrice: null }, ticketID: null });
+    const flex = await post(`${S(massage)}/prices`, {
+      type: 'flexible',
+      priority: 0,
+      price: { price: 3000 },
+      duration: 'PT30M',
+      minDuration: 'PT60M',
+      maxDuration: 'PT3H',
+    });
+    expect(flex).toMatchObject({
+      duration: 'PT30M',
+      minDuration: 'PT1H',
+      maxDuration: 'PT3H',
+      price: { price: 3000, comparedPrice: null },
+      ticketID: null,
+    });
 
     const list = await t.call('GET', `${S(classes)}/prices`);
     expect(list.status).toBe(200);
@@ -113,15 +159,22 @@ describe('price rules', () => {
     expect(list.body.tickets.map((x: any) => x.id)).toEqual([adult]);
     expect(list.body.resources).toHaveLength(2);
 
-    const patched = await t.call('PATCH', `${S(classes)}/prices/${created.body.id}`, { body: { type: 'ticket', ticketID: child, limitation: null } });
+    const patched = await t.call('PATCH', `${S(classes)}/prices/${created.body.id}`, {
+      body: { type: 'ticket', ticketID: child, limitation: null },
+    });
     expect(patched.status).toBe(200);
     // fields left out stay as they were
     expect(patched.body).toMatchObject({ priority: 1, price: { price: 1500, comparedPrice: 2000 }, ticketID: child, limitation: null });
-    const repriced = await t.call('PATCH', `${S(classes)}/prices/${created.body.id}`, { body: { type: 'ticket', priority: 9, price: { price: 1000 } } });
+    const repriced = await t.call('PATCH', `${S(classes)}/prices/${created.body.id}`, {
+      body: { type: 'ticket', priority: 9, price: { price: 1000 } },
+    });
     expect(repriced.body).toMatchObject({ priority: 9, price: { price: 1000, comparedPrice: null }, ticketID: child });
     const flexPatch = await t.call('PATCH', `${S(massage)}/prices/${flex.id}`, { body: { type: 'flexible', maxDuration: 'PT30M' } });
     expect(flexPatch.status).toBe(400); // min PT1H > max PT30M
-    expect((await t.call('PATCH', `${S(massage)}/prices/${flex.id}`, { body: { type: 'flexible', minDuration: null, maxDuration: 'PT30M' } })).body).toMatchObject({ minDuration: null, maxDuration: 'PT30M' });
+    expect(
+      (await t.call('PATCH', `${S(massage)}/prices/${flex.id}`, { body: { type: 'flexible', minDuration: null, maxDuration: 'PT30M' } }))
+        .body,
+    ).toMatchObject({ minDuration: null, maxDuration: 'PT30M' });
     // the rule is addressed under its own service only
     expect((await t.call('PATCH', `${S(yoga)}/prices/${flex.id}`, { body: { type: 'flexible' } })).status).toBe(404);
   });
@@ -138,10 +191,17 @@ describe('price rules', () => {
     await expect400('POST', url, { ...ok, minDuration: 'PT2H', maxDuration: 'PT1H' }, 'minDuration');
     await expect400('POST', url, { ...ok, ticketID: foreignTicket }, 'ticketID');
     await expect400('POST', url, { ...ok, limitation: { times: [{ start: '10:00', end: '09:00' }] } }, 'limitation.times[0].end');
-    await expect400('POST', url, { ...ok, limitation: { times: [{ startTime: '10:00', endTime: '9:00' }] } }, 'limitation.times[0].endTime');
+    await expect400(
+      'POST',
+      url,
+      { ...ok, limitation: { times: [{ startTime: '10:00', endTime: '9:00' }] } },
+      'limitation.times[0].endTime',
+    );
     await expect400('POST', url, { ...ok, limitation: { dates: [{ start: '2026-03-02', end: '2026-03-01' }] } }, 'limitation.dates[0].end');
     await expect400('PATCH', `${url}/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`, { priority: 1 }, 'type');
-    expect((await t.call('PATCH', `${url}/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`, { body: { type: 'ticket' } })).status).toBe(404);
+    expect((await t.call('PATCH', `${url}/${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}`, { body: { type: 'ticket' } })).status).toBe(
+      404,
+    );
     expect((await t.call('GET', url)).body.rules).toHaveLength(1);
   });
 });
@@ -149,13 +209,31 @@ describe('price rules', () => {
 describe('discounts', () => {
   it('creates discounts and lists them filterable by type', async () => {
     const d = await t.call('POST', `${S(classes)}/discounts`, {
-      body: { type: 'ticket', priority: 1, sumsUp: true, rules: [{ from: 1, to: 4, price: 1500, ticketID: adult }, { from: 5, to: 100, price: 1200 }], limitation: { daysOfWeek: 64 } },
+      body: {
+        type: 'ticket',
+        priority: 1,
+        sumsUp: true,
+        rules: [
+          { from: 1, to: 4, price: 1500, ticketID: adult },
+          { from: 5, to: 100, price: 1200 },
+        ],
+        limitation: { daysOfWeek: 64 },
+      },
     });
     expect(d.status).toBe(201);
     expect(d.body).toEqual({
-      id: expect.any(String), serviceID: classes, type: 'ticket', priority: 1, sumsUp: true,
-      rules: [{ from: 1, to: 4, price: 1500, ticketID: adult }, { from: 5, to: 100, price: 1200, ticketID: null }],
-      limitation: { daysOfWeek: 64 }, createdAt: expect.any(String), updatedAt: expect.any(String),
+      id: expect.any(String),
+      serviceID: classes,
+      type: 'ticket',
+      priority: 1,
+      sumsUp: true,
+      rules: [
+        { from: 1, to: 4, price: 1500, ticketID: adult },
+        { from: 5, to: 100, price: 1200, ticketID: null },
+      ],
+      limitation: { daysOfWeek: 64 },
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
     });
     const s = await post(`${S(classes)}/discounts`, { type: 'spots', priority: 2, rules: [{ from: 3, to: 3, price: 900 }] });
     expect(s).toMatchObject({ sumsUp: false, limitation: null });
@@ -172,8 +250,18 @@ describe('discounts', () => {
     await expect400('POST', url, { type: 'ticket', priority: 1, rules: [{ from: 5, to: 2, price: 1 }] }, 'rules[0].to');
     await expect400('POST', url, { type: 'ticket', priority: 1, rules: [{ from: 0, to: 2, price: 1 }] }, 'rules[0].from');
     await expect400('POST', url, { type: 'ticket', priority: 1, rules: [{ from: 1, to: 2, price: -5 }] }, 'rules[0].price');
-    await expect400('POST', url, { type: 'ticket', priority: 1, rules: [{ from: 1, to: 2, price: 5, ticketID: foreignTicket }] }, 'rules[0].ticketID');
-    await expect400('POST', url, { type: 'ticket', priority: 1, limitation: { times: [{ startTime: '09:00' }] } }, 'limitation.times[0].end');
+    await expect400(
+      'POST',
+      url,
+      { type: 'ticket', priority: 1, rules: [{ from: 1, to: 2, price: 5, ticketID: foreignTicket }] },
+      'rules[0].ticketID',
+    );
+    await expect400(
+      'POST',
+      url,
+      { type: 'ticket', priority: 1, limitation: { times: [{ startTime: '09:00' }] } },
+      'limitation.times[0].end',
+    );
     await expect400('POST', url, { type: 'ticket', priority: 1, limitation: 'weekends' }, 'limitation');
   });
 });
@@ -185,19 +273,38 @@ describe('GraphQL', () => {
       { c: cid, s: classes, l: { times: [{ startTime: '18:00', endTime: '20:00' }] } },
     );
     expect(cap.body.errors).toBeUndefined();
-    expect(cap.body.data.createCapacityRule).toMatchObject({ type: 'ticket', spots: 10, priority: 5, limitation: { times: [{ start: '18:00', end: '20:00' }] } });
-    const caps = await t.gql(`query($c: ID!, $s: ID!) { capacityRules(companyID: $c, serviceID: $s, type: "ticket") { id } }`, { c: cid, s: classes });
+    expect(cap.body.data.createCapacityRule).toMatchObject({
+      type: 'ticket',
+      spots: 10,
+      priority: 5,
+      limitation: { times: [{ start: '18:00', end: '20:00' }] },
+    });
+    const caps = await t.gql(`query($c: ID!, $s: ID!) { capacityRules(companyID: $c, serviceID: $s, type: "ticket") { id } }`, {
+      c: cid,
+      s: classes,
+    });
     expect(caps.body.data.capacityRules[0].id).toBe(cap.body.data.createCapacityRule.id);
 
     const price = await t.gql(
       `mutation($c: ID!, $s: ID!, $t: ID) { createPriceRule(companyID: $c, serviceID: $s, input: {type: "ticket", priority: 3, price: {price: 700}, ticketID: $t}) { id priority price { price comparedPrice } ticketID duration } }`,
       { c: cid, s: classes, t: child },
     );
-    expect(price.body.data.createPriceRule).toMatchObject({ priority: 3, price: { price: 700, comparedPrice: null }, ticketID: child, duration: null });
+    expect(price.body.data.createPriceRule).toMatchObject({
+      priority: 3,
+      price: { price: 700, comparedPrice: null },
+      ticketID: child,
+      duration: null,
+    });
     const id = price.body.data.createPriceRule.id;
-    const upd = await t.gql(`mutation($c: ID!, $s: ID!, $id: ID!) { updatePriceRule(companyID: $c, serviceID: $s, id: $id, input: {type: "ticket", price: {price: 800, comparedPrice: 900}}) { priority price { price comparedPrice } } }`, { c: cid, s: classes, id });
+    const upd = await t.gql(
+      `mutation($c: ID!, $s: ID!, $id: ID!) { updatePriceRule(companyID: $c, serviceID: $s, id: $id, input: {type: "ticket", price: {price: 800, comparedPrice: 900}}) { priority price { price comparedPrice } } }`,
+      { c: cid, s: classes, id },
+    );
     expect(upd.body.data.updatePriceRule).toEqual({ priority: 3, price: { price: 800, comparedPrice: 900 } });
-    const bad = await t.gql(`mutation($c: ID!, $s: ID!, $t: ID) { createPriceRule(companyID: $c, serviceID: $s, input: {type: "ticket", priority: 3, price: {price: 700}, ticketID: $t}) { id } }`, { c: cid, s: classes, t: foreignTicket });
+    const bad = await t.gql(
+      `mutation($c: ID!, $s: ID!, $t: ID) { createPriceRule(companyID: $c, serviceID: $s, input: {type: "ticket", priority: 3, price: {price: 700}, ticketID: $t}) { id } }`,
+      { c: cid, s: classes, t: foreignTicket },
+    );
     expect(bad.body.errors[0].extensions.code).toBe('invalid_request');
     const prices = await t.gql(`query($c: ID!, $s: ID!) { priceRules(companyID: $c, serviceID: $s) { id } }`, { c: cid, s: classes });
     // chosen order: the rule patched to priority 9 first, then this one
@@ -207,8 +314,15 @@ describe('GraphQL', () => {
       `mutation($c: ID!, $s: ID!) { createDiscount(companyID: $c, serviceID: $s, input: {type: "spots", priority: 7, rules: [{from: 2, to: 10, price: 500}]}) { id type sumsUp rules { from to price ticketID } } }`,
       { c: cid, s: classes },
     );
-    expect(disc.body.data.createDiscount).toMatchObject({ type: 'spots', sumsUp: false, rules: [{ from: 2, to: 10, price: 500, ticketID: null }] });
-    const discs = await t.gql(`query($c: ID!, $s: ID!) { discounts(companyID: $c, serviceID: $s, type: "spots") { id } }`, { c: cid, s: classes });
+    expect(disc.body.data.createDiscount).toMatchObject({
+      type: 'spots',
+      sumsUp: false,
+      rules: [{ from: 2, to: 10, price: 500, ticketID: null }],
+    });
+    const discs = await t.gql(`query($c: ID!, $s: ID!) { discounts(companyID: $c, serviceID: $s, type: "spots") { id } }`, {
+      c: cid,
+      s: classes,
+    });
     expect(discs.body.data.discounts[0].id).toBe(disc.body.data.createDiscount.id);
   });
 });
@@ -219,17 +333,29 @@ describe('isolation and permissions', () => {
     for (const path of ['capacities', 'prices', 'discounts']) {
       expect((await t.call('GET', `/v1/companies/${second.id}/services/${classes}/${path}`)).status).toBe(404);
     }
-    expect((await t.call('POST', `/v1/companies/${second.id}/services/${classes}/prices`, { body: { type: 'ticket', priority: 1, price: { price: 1 } } })).status).toBe(404);
+    expect(
+      (
+        await t.call('POST', `/v1/companies/${second.id}/services/${classes}/prices`, {
+          body: { type: 'ticket', priority: 1, price: { price: 1 } },
+        })
+      ).status,
+    ).toBe(404);
     // a ticket of this company used from another company's service is not found there
     const theirs = await post(`/v1/companies/${second.id}/services`, { name: 'Theirs', type: 'ticket', settings: { duration: 'PT1H' } });
-    const cross = await t.call('POST', `/v1/companies/${second.id}/services/${theirs.id}/capacities`, { body: { spots: 2, spotsPerTicket: { [adult]: 1 } } });
+    const cross = await t.call('POST', `/v1/companies/${second.id}/services/${theirs.id}/capacities`, {
+      body: { spots: 2, spotsPerTicket: { [adult]: 1 } },
+    });
     expect(cross.status).toBe(404);
     const otherKey = await t.newMerchant();
     for (const path of ['capacities', 'prices', 'discounts']) {
       const r = await t.call('GET', `${S(classes)}/${path}`, { key: otherKey });
       expect([r.status, r.body.code]).toEqual([403, 'forbidden']);
     }
-    const g = await t.gql(`query($c: ID!, $s: ID!) { priceRules(companyID: $c, serviceID: $s) { id } }`, { c: cid, s: classes }, { key: otherKey });
+    const g = await t.gql(
+      `query($c: ID!, $s: ID!) { priceRules(companyID: $c, serviceID: $s) { id } }`,
+      { c: cid, s: classes },
+      { key: otherKey },
+    );
     expect(g.body.errors[0].extensions.code).toBe('forbidden');
     const reader = await t.keyWith({ [cid]: ['rules.read'] });
     expect((await t.call('GET', `${S(classes)}/discounts`, { key: reader })).status).toBe(200);
@@ -252,7 +378,11 @@ describe('the availability read path', () => {
     let tickets: Awaited<ReturnType<typeof loadSnapshot>> = null;
     expect(await t.countStatements(async () => (tickets = await loadSnapshot(ctx, company, classes, range)))).toBe(1);
     const caps = [...tickets!.snapshot.capacityRules].sort((a, b) => b.priority - a.priority);
-    expect(caps.map((c) => [c.type, c.priority, c.spots])).toEqual([['ticket', 5, 10], ['ticket', 2, 20], ['group', 0, 8]]);
+    expect(caps.map((c) => [c.type, c.priority, c.spots])).toEqual([
+      ['ticket', 5, 10],
+      ['ticket', 2, 20],
+      ['group', 0, 8],
+    ]);
     expect(caps[2].matches).toBeNull();
     // the priority-2 rule is limited to weekends 09:00-12:00 Riga time
     const saturday10 = matchContextAt('Europe/Riga', Date.parse('2026-03-28T08:00:00Z'), room);

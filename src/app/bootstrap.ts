@@ -60,7 +60,15 @@ export async function startRuntime(config: Config, log: FastifyBaseLogger, clock
     throw err;
   }
   if (config.adminApiKey) await bootstrapAdminKey(orm.em.fork(), config.adminApiKey);
-  const deps: AppDeps = { config, orm, clock, log, encryptionKey: encryptionKeyFrom(config, log), jwtKey: jwtKeyFrom(config, log), payables: payablesOf() };
+  const deps: AppDeps = {
+    config,
+    orm,
+    clock,
+    log,
+    encryptionKey: encryptionKeyFrom(config, log),
+    jwtKey: jwtKeyFrom(config, log),
+    payables: payablesOf(),
+  };
   return {
     deps,
     embedded,

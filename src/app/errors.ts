@@ -3,29 +3,46 @@ import { DomainError, toDomainError } from '../shared/errors';
 
 /** The one REST error mapper: every failure becomes `{code, message, details?}`. */
 export function installErrorHandlers(app: FastifyInstance): void {
-  app.setErrorHandler((err: FastifyError & { validation?: { instancePath?: string; message?: string; params?: Record<string, unknown> }[]; validationContext?: string }, req, reply) => {
-    let domain: DomainError;
-    if (err.validation) {
-      const where = err.validationContext ?? 'body';
-      const details = err.validation.map((v) => {
-        const missing = v.params && typeof v.params.missingProperty === 'string' ? `/${v.params.missingProperty}` : '';
-        // Body fields are named as the services name them (`timeZone`), other parts keep their prefix.
-        const path = `${where === 'body' ? '' : where}${v.instancePath ?? ''}${missing}`.replace(/\//g, '.').replace(/^\./, '');
-        return { path, message: v.message ?? 'is invalid' };
-      });
-      domain = new DomainError('invalid_request', `invalid request: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}`, details);
-    } else if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || err.statusCode === 413) {
-      domain = new DomainError('payload_too_large', 'the request body is too large (JSON bodies are limited to 1 MiB)');
-    } else if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || err.statusCode === 415) {
-      domain = new DomainError('unsupported_media_type', 'unsupported content type; send application/json');
-    } else if (err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || err instanceof SyntaxError || (err.statusCode === 400 && !(err instanceof DomainError))) {
-      domain = new DomainError('invalid_request', 'the request body is not valid JSON');
-    } else {
-      domain = toDomainError(err);
-    }
-    if (domain.code === 'internal_error') req.log.error({ err }, 'unexpected error');
-    reply.code(domain.status).type('application/json').send({ code: domain.code, message: domain.message, ...(domain.details ? { details: domain.details } : {}) });
-  });
+  app.setErrorHandler(
+    (
+      err: FastifyError & {
+        validation?: { instancePath?: string; message?: string; params?: Record<string, unknown> }[];
+        validationContext?: string;
+      },
+      req,
+      reply,
+    ) => {
+      let domain: DomainError;
+      if (err.validation) {
+        const where = err.validationContext ?? 'body';
+        const details = err.validation.map((v) => {
+          const missing = v.params && typeof v.params.missingProperty === 'string' ? `/${v.params.missingProperty}` : '';
+          // Body fields are named as the services name them (`timeZone`), other parts keep their prefix.
+          const path = `${where === 'body' ? '' : where}${v.instancePath ?? ''}${missing}`.replace(/\//g, '.').replace(/^\./, '');
+          return { path, message: v.message ?? 'is invalid' };
+        });
+        domain = new DomainError('invalid_request', `invalid request: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}`, details);
+      } else if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || err.statusCode === 413) {
+        domain = new DomainError('payload_too_large', 'the request body is too large (JSON bodies are limited to 1 MiB)');
+      } else if (err.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || err.statusCode === 415) {
+        domain = new DomainError('unsupported_media_type', 'unsupported content type; send application/json');
+      } else if (
+        err.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
+        err.code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+        err instanceof SyntaxError ||
+        (err.statusCode === 400 && !(err instanceof DomainError))
+      ) {
+        domain = new DomainError('invalid_request', 'the request body is not valid JSON');
+      } else {
+        domain = toDomainError(err);
+      }
+      if (domain.code === 'internal_error') req.log.error({ err }, 'unexpected error');
+      reply
+        .code(domain.status)
+        .type('application/json')
+        .send({ code: domain.code, message: domain.message, ...(domain.details ? { details: domain.details } : {}) });
+    },
+  );
 
   app.setNotFoundHandler((req, reply) => {
     reply.code(404).send({ code: 'not_found', message: `no route ${req.method} ${req.url.split('?')[0].slice(0, 200)}` });

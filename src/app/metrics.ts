@@ -6,7 +6,12 @@ import { sqlStats } from '../db/stats';
 export function createMetrics(orm: MikroORM) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests by method, route and status', labelNames: ['method', 'route', 'status'], registers: [registry] });
+  const requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests by method, route and status',
+    labelNames: ['method', 'route', 'status'],
+    registers: [registry],
+  });
   const latency = new Histogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request latency by method and route',
@@ -25,13 +30,37 @@ export function createMetrics(orm: MikroORM) {
   });
   const pool = () => {
     try {
-      return (orm.em.getConnection().getKnex().client as { pool?: { numUsed(): number; numFree(): number; numPendingAcquires(): number } }).pool ?? null;
+      return (
+        (orm.em.getConnection().getKnex().client as { pool?: { numUsed(): number; numFree(): number; numPendingAcquires(): number } })
+          .pool ?? null
+      );
     } catch {
       return null;
     }
   };
-  new Gauge({ name: 'db_pool_connections_in_use', help: 'Database connections in use', registers: [registry], collect() { this.set(pool()?.numUsed() ?? 0); } });
-  new Gauge({ name: 'db_pool_connections_idle', help: 'Idle database connections', registers: [registry], collect() { this.set(pool()?.numFree() ?? 0); } });
-  new Gauge({ name: 'db_pool_pending_acquires', help: 'Requests waiting for a database connection', registers: [registry], collect() { this.set(pool()?.numPendingAcquires() ?? 0); } });
+  new Gauge({
+    name: 'db_pool_connections_in_use',
+    help: 'Database connections in use',
+    registers: [registry],
+    collect() {
+      this.set(pool()?.numUsed() ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'db_pool_connections_idle',
+    help: 'Idle database connections',
+    registers: [registry],
+    collect() {
+      this.set(pool()?.numFree() ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'db_pool_pending_acquires',
+    help: 'Requests waiting for a database connection',
+    registers: [registry],
+    collect() {
+      this.set(pool()?.numPendingAcquires() ?? 0);
+    },
+  });
   return { registry, requests, latency };
 }

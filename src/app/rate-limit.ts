@@ -5,7 +5,10 @@
 export class RateLimiter {
   private buckets = new Map<string, { tokens: number; at: number }>();
 
-  constructor(private perSecond: number, private burst: number) {}
+  constructor(
+    private perSecond: number,
+    private burst: number,
+  ) {}
 
   get enabled(): boolean {
     return this.perSecond > 0;

@@ -10,7 +10,16 @@ import { paymentModule } from '../modules/payment';
 import { bookingModule } from '../modules/booking';
 
 /** Every bounded context, in registration order. */
-export const modules: AppModule[] = [companyModule, clientModule, availabilityModule, catalogModule, schedulingModule, pricingModule, paymentModule, bookingModule];
+export const modules: AppModule[] = [
+  companyModule,
+  clientModule,
+  availabilityModule,
+  catalogModule,
+  schedulingModule,
+  pricingModule,
+  paymentModule,
+  bookingModule,
+];
 
 export const allEntities = (): Function[] => modules.flatMap((m) => m.entities);
 export const allResolvers = (): Function[] => modules.flatMap((m) => m.resolvers);

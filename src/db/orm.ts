@@ -7,7 +7,9 @@ import { sqlStats } from './stats';
  * template). Every statement is counted, so tests and /metrics can prove query budgets.
  */
 export async function createOrm(url: string, opts: { entities: Function[]; migrate?: boolean; poolMax?: number }): Promise<MikroORM> {
-  const orm = await MikroORM.init(ormConfig(url, { entities: opts.entities, poolMax: opts.poolMax, onQuery: () => void sqlStats.statements++ }));
+  const orm = await MikroORM.init(
+    ormConfig(url, { entities: opts.entities, poolMax: opts.poolMax, onQuery: () => void sqlStats.statements++ }),
+  );
   if (opts.migrate) await orm.getMigrator().up();
   return orm;
 }

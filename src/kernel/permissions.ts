@@ -6,13 +6,25 @@ import type { Permissions } from './context';
  */
 
 export const AREAS = [
-  'companies', 'services', 'resources', 'rules', 'slots', 'bookings', 'clients', 'subscriptions',
-  'giftcards', 'promocodes', 'payments', 'pdf',
+  'companies',
+  'services',
+  'resources',
+  'rules',
+  'slots',
+  'bookings',
+  'clients',
+  'subscriptions',
+  'giftcards',
+  'promocodes',
+  'payments',
+  'pdf',
 ] as const;
 
 export const PERMISSIONS: readonly string[] = [
   ...AREAS.flatMap((a) => [`${a}.read`, `${a}.write`]),
-  'apikeys.write', 'client.read', 'client.create',
+  'apikeys.write',
+  'client.read',
+  'client.create',
 ];
 
 const PATTERN_AREAS = new Set([...AREAS, 'apikeys', 'client']);

@@ -121,7 +121,10 @@ export const S = {
 /** Parses a comma-separated query list (`a,b,c`), dropping blanks. */
 export function csv(v: unknown): string[] | undefined {
   if (v === undefined || v === null || v === '') return undefined;
-  const parts = (Array.isArray(v) ? v.join(',') : String(v)).split(',').map((s) => s.trim()).filter(Boolean);
+  const parts = (Array.isArray(v) ? v.join(',') : String(v))
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return parts;
 }
 
@@ -149,4 +152,3 @@ export const limitationBody: JsonSchema = {
   description: '{dates: [{start, end}], daysOfWeek, resourceIDs, times: [{start, end} | {startTime, endTime}]}',
   additionalProperties: true,
 };
-

@@ -99,6 +99,7 @@ export class Migration20261122000400Booking extends Migration {
   }
 
   override async down(): Promise<void> {
-    for (const t of ['idempotency_key', 'slot_usage', 'booking_occupancy', 'booking_status_change', 'booking']) this.addSql(`drop table if exists ${t}`);
+    for (const t of ['idempotency_key', 'slot_usage', 'booking_occupancy', 'booking_status_change', 'booking'])
+      this.addSql(`drop table if exists ${t}`);
   }
 }

@@ -58,7 +58,9 @@ export class Migration20261122000500Payment extends Migration {
       foreign key (company_id, client_id) references client (company_id, id)
     )`);
     this.addSql(`create index payment_transaction_company_idx on payment_transaction (company_id, created_at, id)`);
-    this.addSql(`create index payment_transaction_client_idx on payment_transaction (company_id, client_id, created_at) where client_id is not null`);
+    this.addSql(
+      `create index payment_transaction_client_idx on payment_transaction (company_id, client_id, created_at) where client_id is not null`,
+    );
     this.addSql(`create index payment_transaction_items_idx on payment_transaction using gin (item_ids)`);
     // The sweeper's scan: only pending rows, in expiry order.
     this.addSql(`create index payment_transaction_expiry_idx on payment_transaction (expires_at) where status = 'pending'`);
@@ -86,6 +88,7 @@ export class Migration20261122000500Payment extends Migration {
   }
 
   override async down(): Promise<void> {
-    for (const t of ['refund', 'payment_transaction', 'payment_provider_settings', 'payment_settings']) this.addSql(`drop table if exists ${t}`);
+    for (const t of ['refund', 'payment_transaction', 'payment_provider_settings', 'payment_settings'])
+      this.addSql(`drop table if exists ${t}`);
   }
 }

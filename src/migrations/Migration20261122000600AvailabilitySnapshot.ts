@@ -67,6 +67,8 @@ export class Migration20261122000600AvailabilitySnapshot extends Migration {
   }
 
   override async down(): Promise<void> {
-    this.addSql('drop function if exists availability_snapshot(uuid, uuid, timestamptz, timestamptz, timestamptz, timestamptz, uuid[], uuid[])');
+    this.addSql(
+      'drop function if exists availability_snapshot(uuid, uuid, timestamptz, timestamptz, timestamptz, timestamptz, uuid[], uuid[])',
+    );
   }
 }

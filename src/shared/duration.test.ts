@@ -2,9 +2,17 @@ import { formatDuration, normaliseDuration, parseDuration, parseLocalTime, forma
 
 describe('ISO 8601 durations', () => {
   it.each([
-    ['PT30M', 1800], ['PT1H30M', 5400], ['P1D', 86400], ['P30D', 2592000], ['P1W', 604800], ['PT0S', 0], ['P1DT2H', 93600],
+    ['PT30M', 1800],
+    ['PT1H30M', 5400],
+    ['P1D', 86400],
+    ['P30D', 2592000],
+    ['P1W', 604800],
+    ['PT0S', 0],
+    ['P1DT2H', 93600],
   ])('parses %s', (text, secs) => expect(parseDuration(text)).toBe(secs));
-  it.each(['', 'P', 'PT', '30M', 'P1H', 'PT1D', 'pt30m', 'P-1D', 'PT1.5H', null, 5])('rejects %p', (text) => expect(parseDuration(text)).toBeNull());
+  it.each(['', 'P', 'PT', '30M', 'P1H', 'PT1D', 'pt30m', 'P-1D', 'PT1.5H', null, 5])('rejects %p', (text) =>
+    expect(parseDuration(text)).toBeNull(),
+  );
   it('normalises', () => {
     expect(normaliseDuration('PT90M')).toBe('PT1H30M');
     expect(normaliseDuration('PT24H')).toBe('P1D');

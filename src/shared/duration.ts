@@ -15,7 +15,8 @@ export function parseDuration(text: unknown): number | null {
   const m = PATTERN.exec(text);
   if (!m) return null;
   const [y, mo, w, d, h, mi, s] = m.slice(1).map((v) => (v === undefined ? 0 : Number(v)));
-  const total = y * 365 * SECONDS_PER_DAY + mo * 30 * SECONDS_PER_DAY + w * 7 * SECONDS_PER_DAY + d * SECONDS_PER_DAY + h * 3600 + mi * 60 + s;
+  const total =
+    y * 365 * SECONDS_PER_DAY + mo * 30 * SECONDS_PER_DAY + w * 7 * SECONDS_PER_DAY + d * SECONDS_PER_DAY + h * 3600 + mi * 60 + s;
   return Number.isSafeInteger(total) ? total : null;
 }
 

@@ -30,7 +30,11 @@ export function parseMetaDataUpdate(raw: unknown, path = 'metaDataUpdate'): Meta
   if (!isPlainObject(raw)) throw invalid(`${path} must be an object`, [{ path, message: 'must be an object' }]);
   const { expectedVersion, path: keyPath, value } = raw as Record<string, unknown>;
   const details: ErrorDetail[] = [];
-  if (expectedVersion !== undefined && expectedVersion !== null && (!Number.isInteger(expectedVersion) || (expectedVersion as number) < 1)) {
+  if (
+    expectedVersion !== undefined &&
+    expectedVersion !== null &&
+    (!Number.isInteger(expectedVersion) || (expectedVersion as number) < 1)
+  ) {
     details.push({ path: `${path}.expectedVersion`, message: 'must be a positive integer' });
   }
   if (typeof keyPath !== 'string') details.push({ path: `${path}.path`, message: 'must be a string' });
@@ -53,7 +57,8 @@ export function applyMetaDataUpdate(current: MetaData | null | undefined, curren
   }
   if (update.path === '') {
     const next = structuredClone(update.value) as MetaData;
-    if (checkMetaData(next).length) throw invalid('metaData must be at most 64 KiB', [{ path: 'metaDataUpdate.value', message: 'must be at most 64 KiB' }]);
+    if (checkMetaData(next).length)
+      throw invalid('metaData must be at most 64 KiB', [{ path: 'metaDataUpdate.value', message: 'must be at most 64 KiB' }]);
     return next;
   }
   const root: MetaData = structuredClone(current ?? {});
@@ -71,7 +76,8 @@ export function applyMetaDataUpdate(current: MetaData | null | undefined, curren
   const last = segments[segments.length - 1];
   if (update.value === null) delete node[last];
   else node[last] = structuredClone(update.value);
-  if (checkMetaData(root).length) throw invalid('metaData must be at most 64 KiB', [{ path: 'metaDataUpdate.value', message: 'would make metaData larger than 64 KiB' }]);
+  if (checkMetaData(root).length)
+    throw invalid('metaData must be at most 64 KiB', [{ path: 'metaDataUpdate.value', message: 'would make metaData larger than 64 KiB' }]);
   return root;
 }
 

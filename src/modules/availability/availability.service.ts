@@ -57,7 +57,7 @@ function parseQuery(input: TimesInput, allowPast: boolean): ParsedQuery {
   const duration = c.duration('duration', input.duration, { positive: true });
   const spots = c.int('spots', input.spots, { min: 1, max: 10_000 });
   const tickets = c.ticketCounts('tickets', input.tickets) ?? null;
-  const includePast = allowPast ? c.bool('includePastTimes', input.includePastTimes) ?? false : false;
+  const includePast = allowPast ? (c.bool('includePastTimes', input.includePastTimes) ?? false) : false;
   if (from !== undefined && to !== undefined) {
     if (to <= from) c.fail('to', 'must be after from');
     else if (to - from > MAX_RANGE_DAYS * SECONDS_PER_DAY * 1000) c.fail('to', `must be at most ${MAX_RANGE_DAYS} days after from`);
@@ -83,19 +83,26 @@ function checkAgainstService(loaded: LoadedSnapshot, q: ParsedQuery): void {
     if (unknown.length) throw notFound(`resource ${unknown[0]} linked to this service`);
   }
   if (q.tickets) {
-    if (type !== 'ticket') throw invalid('tickets apply to ticket services only', [{ path: 'tickets', message: 'only for ticket services' }]);
+    if (type !== 'ticket')
+      throw invalid('tickets apply to ticket services only', [{ path: 'tickets', message: 'only for ticket services' }]);
     const known = new Set(loaded.ticketIds);
     const bad = Object.keys(q.tickets).find((id) => !known.has(id));
-    if (bad) throw invalid(`ticket ${bad} is not an enabled ticket of this service`, [{ path: `tickets.${bad}`, message: 'unknown ticket' }]);
+    if (bad)
+      throw invalid(`ticket ${bad} is not an enabled ticket of this service`, [{ path: `tickets.${bad}`, message: 'unknown ticket' }]);
   }
   if (type === 'flexible') {
-    if (q.durationSec === null) throw invalid('duration is required for flexible services', [{ path: 'duration', message: 'is required for flexible services' }]);
+    if (q.durationSec === null)
+      throw invalid('duration is required for flexible services', [{ path: 'duration', message: 'is required for flexible services' }]);
     const first = loaded.snapshot.resources[0]?.id ?? loaded.linked[0]?.id ?? '';
     const step = loaded.snapshot.pricer.step(matchContextAt(loaded.snapshot.zone, q.from, first));
     const problem = validateFlexibleDuration(step, q.durationSec);
     if (problem) throw invalid(problem, [{ path: 'duration', message: problem }]);
   }
-  if (type === 'days' && q.durationSec !== null && (q.durationSec % SECONDS_PER_DAY !== 0 || q.durationSec > MAX_RANGE_DAYS * SECONDS_PER_DAY)) {
+  if (
+    type === 'days' &&
+    q.durationSec !== null &&
+    (q.durationSec % SECONDS_PER_DAY !== 0 || q.durationSec > MAX_RANGE_DAYS * SECONDS_PER_DAY)
+  ) {
     throw invalid('duration of a days service must be whole days (P1D ... P93D)', [{ path: 'duration', message: 'must be whole days' }]);
   }
 }
@@ -129,7 +136,12 @@ export function entryJson(e: AvailableTime, withSpots: boolean): TimeEntryJson {
 
 async function load(ctx: Ctx, company: Company, serviceId: unknown, q: ParsedQuery, clientView: boolean): Promise<LoadedSnapshot> {
   if (!isUuid(serviceId)) throw invalid('service id must be a UUID', [{ path: 'serviceID', message: 'must be a UUID' }]);
-  const loaded = await loadSnapshot(ctx, company, serviceId.toLowerCase(), { from: q.from, to: q.to, resourceIds: q.resourceIds, reachSec: q.durationSec ?? 0 });
+  const loaded = await loadSnapshot(ctx, company, serviceId.toLowerCase(), {
+    from: q.from,
+    to: q.to,
+    resourceIds: q.resourceIds,
+    reachSec: q.durationSec ?? 0,
+  });
   if (!loaded || (clientView && loaded.disabled)) throw notFound('service');
   checkAgainstService(loaded, q);
   // A disabled service offers nothing; the admin view answers with empty lists.
@@ -212,7 +224,10 @@ export async function findBookableTime(ctx: Ctx, company: Company, service: Serv
   const settingsDuration = parseDuration(service.settings?.duration ?? null);
   let durationSec = q.durationSec ?? null;
   if (type === 'fixed') {
-    if (durationSec !== null && durationSec !== settingsDuration) throw invalid('duration must match the service duration', [{ path: 'duration', message: `must be ${formatDuration(settingsDuration ?? 0)}` }]);
+    if (durationSec !== null && durationSec !== settingsDuration)
+      throw invalid('duration must match the service duration', [
+        { path: 'duration', message: `must be ${formatDuration(settingsDuration ?? 0)}` },
+      ]);
     durationSec = settingsDuration;
   }
   if (type === 'days' && durationSec === null) durationSec = SECONDS_PER_DAY;
@@ -222,9 +237,9 @@ export async function findBookableTime(ctx: Ctx, company: Company, service: Serv
     from: q.start,
     to: q.start + 1,
     resourceIds: q.resourceId ? [q.resourceId] : null,
-    durationSec: type === 'sharable' ? durationSec ?? null : durationSec,
-    spots: isSlot && type === 'group' ? q.spots ?? 1 : null,
-    tickets: type === 'ticket' ? q.tickets ?? {} : null,
+    durationSec: type === 'sharable' ? (durationSec ?? null) : durationSec,
+    spots: isSlot && type === 'group' ? (q.spots ?? 1) : null,
+    tickets: type === 'ticket' ? (q.tickets ?? {}) : null,
     includePast: !!q.includePast || !!q.ignoreSchedule,
   };
   const loaded = await loadSnapshot(ctx, company, service.id, {
@@ -261,7 +276,10 @@ export async function findBookableTime(ctx: Ctx, company: Company, service: Serv
       if (type === 'ticket') {
         const tickets = parsed.tickets ?? {};
         const spots = Object.values(tickets).reduce((a, b) => a + b, 0);
-        const quote = loaded.snapshot.pricer.quote({ serviceType: type, durationSec: entry.durationSec, spots, tickets }, matchContextAt(loaded.snapshot.zone, entry.startTime, r.id));
+        const quote = loaded.snapshot.pricer.quote(
+          { serviceType: type, durationSec: entry.durationSec, spots, tickets },
+          matchContextAt(loaded.snapshot.zone, entry.startTime, r.id),
+        );
         booked.tickets = quote.tickets ?? {};
         booked.price = { amount: quote.amount, comparedAmount: quote.comparedAmount, currency: quote.currency };
       }

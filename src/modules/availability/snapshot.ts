@@ -8,7 +8,15 @@ import { createPricer } from '../pricing/engine/pricer';
 import { compileLimitation } from '../pricing/engine/limitation';
 import { parseDuration, parseLocalTime } from '../../shared/duration';
 import { expandOccurrences } from '../scheduling/recurrence';
-import type { AvailabilitySnapshot, CapacityRuleInput, ResourceInput, ResourceSchedule, SlotOccurrence, TimeInterval, WorkingHoursRuleInput } from './engine/types';
+import type {
+  AvailabilitySnapshot,
+  CapacityRuleInput,
+  ResourceInput,
+  ResourceSchedule,
+  SlotOccurrence,
+  TimeInterval,
+  WorkingHoursRuleInput,
+} from './engine/types';
 
 /**
  * Loads everything one availability computation needs in ONE SQL statement (a JSON document
@@ -21,19 +29,66 @@ interface Row {
   service: null | { id: string; type: ServiceType; settings: ServiceSettings; disabled_at: string | null; name: string };
   links: { resourceId: string; name: string; disabled: boolean; related: RelatedResources | string[] | null }[];
   resources: { id: string; disabled: boolean }[];
-  hours: { id: string; resourceId: string; priority: number; createdAt: number; start: number | null; end: number | null; serviceIds: string[]; days: { daysOfWeek: number; hours: { start: string; end: string }[] }[] }[];
+  hours: {
+    id: string;
+    resourceId: string;
+    priority: number;
+    createdAt: number;
+    start: number | null;
+    end: number | null;
+    serviceIds: string[];
+    days: { daysOfWeek: number; hours: { start: string; end: string }[] }[];
+  }[];
   closings: { resourceId: string; start: number; end: number; serviceIds: string[] }[];
   occupancy: { r: string; s: number | null; e: number | null }[];
-  prices: { id: string; type: ServiceType; priority: number; createdAt: number; price: number; comparedPrice: number | null; durationSec: number | null; minDurationSec: number | null; maxDurationSec: number | null; ticketId: string | null; limitation: LimitationInput | null }[];
-  discounts: { id: string; type: 'ticket' | 'spots'; priority: number; createdAt: number; sumsUp: boolean; rules: DiscountInput['rules']; limitation: LimitationInput | null }[];
-  capacity: { id: string; type: 'group' | 'ticket'; priority: number; createdAt: number; spots: number; spotsPerTicket: Record<string, number>; limitation: LimitationInput | null }[];
-  slots: { id: string; resourceId: string | null; start: number; durationSec: number; rrule: string | null; timeZone: string | null; until: number | null; exdates: number[] }[];
+  prices: {
+    id: string;
+    type: ServiceType;
+    priority: number;
+    createdAt: number;
+    price: number;
+    comparedPrice: number | null;
+    durationSec: number | null;
+    minDurationSec: number | null;
+    maxDurationSec: number | null;
+    ticketId: string | null;
+    limitation: LimitationInput | null;
+  }[];
+  discounts: {
+    id: string;
+    type: 'ticket' | 'spots';
+    priority: number;
+    createdAt: number;
+    sumsUp: boolean;
+    rules: DiscountInput['rules'];
+    limitation: LimitationInput | null;
+  }[];
+  capacity: {
+    id: string;
+    type: 'group' | 'ticket';
+    priority: number;
+    createdAt: number;
+    spots: number;
+    spotsPerTicket: Record<string, number>;
+    limitation: LimitationInput | null;
+  }[];
+  slots: {
+    id: string;
+    resourceId: string | null;
+    start: number;
+    durationSec: number;
+    rrule: string | null;
+    timeZone: string | null;
+    until: number | null;
+    exdates: number[];
+  }[];
   usage: { resourceId: string; start: number; spots: number; perTicket: Record<string, number> }[];
   tickets: { id: string; enabled: boolean }[];
 }
 
 /** One statement: the `availability_snapshot` function (see its migration) builds the document. */
-const SQL = 'select availability_snapshot(?::uuid, ?::uuid, ?::timestamptz, ?::timestamptz, ?::timestamptz, ?::timestamptz, ?::uuid[], ?::uuid[]) as snap';
+const SQL =
+  'select availability_snapshot(?::uuid, ?::uuid, ?::timestamptz, ?::timestamptz, ?::timestamptz, ?::timestamptz, ?::uuid[], ?::uuid[]) as snap';
 
 /** A PostgreSQL array literal of UUIDs (ids are validated UUIDs), or null. */
 const uuidArray = (ids: readonly string[] | null | undefined): string | null => (ids && ids.length ? `{${ids.join(',')}}` : null);
@@ -71,7 +126,7 @@ export function normaliseRelated(raw: RelatedResources | string[] | null | undef
 }
 
 /** Seconds of a setting, or a fallback. */
-const secs = (v: string | null | undefined, fallback: number | null): number | null => (v ? parseDuration(v) ?? fallback : fallback);
+const secs = (v: string | null | undefined, fallback: number | null): number | null => (v ? (parseDuration(v) ?? fallback) : fallback);
 
 export async function loadSnapshot(ctx: Ctx, company: Company, serviceId: string, opts: SnapshotOptions): Promise<LoadedSnapshot | null> {
   // Bookings, stays and buffers reach beyond the candidates' start range: widen the occupancy
@@ -80,7 +135,16 @@ export async function loadSnapshot(ctx: Ctx, company: Company, serviceId: string
   const wideTo = new Date(opts.to + Math.max(0, opts.reachSec ?? 0) * 1000 + 2 * DAY).toISOString();
   const from = new Date(opts.from - DAY).toISOString();
   const to = new Date(opts.to + DAY).toISOString();
-  const params = [company.id, serviceId, wideFrom, wideTo, from, to, uuidArray(opts.excludeBookingIds), opts.resourceIds ? `{${opts.resourceIds.join(',')}}` : null];
+  const params = [
+    company.id,
+    serviceId,
+    wideFrom,
+    wideTo,
+    from,
+    to,
+    uuidArray(opts.excludeBookingIds),
+    opts.resourceIds ? `{${opts.resourceIds.join(',')}}` : null,
+  ];
   const rows = await ctx.em.getConnection().execute<{ snap: Row }[]>(SQL, params);
   const row = rows[0].snap;
   if (!row.service) return null;
@@ -105,7 +169,10 @@ function buildSnapshot(ctx: Ctx, company: Company, row: Row, opts: SnapshotOptio
       windowStart: h.start,
       windowEnd: h.end,
       serviceIDs: h.serviceIds ?? [],
-      days: (h.days ?? []).map((d) => ({ daysOfWeek: d.daysOfWeek, hours: d.hours.map((x) => ({ start: parseLocalTime(x.start, true) ?? 0, end: parseLocalTime(x.end, true) ?? 0 })) })),
+      days: (h.days ?? []).map((d) => ({
+        daysOfWeek: d.daysOfWeek,
+        hours: d.hours.map((x) => ({ start: parseLocalTime(x.start, true) ?? 0, end: parseLocalTime(x.end, true) ?? 0 })),
+      })),
     });
     hoursBy.set(h.resourceId, list);
   }
@@ -121,11 +188,21 @@ function buildSnapshot(ctx: Ctx, company: Company, row: Row, opts: SnapshotOptio
     list.push({ start: o.s ?? -Infinity, end: o.e ?? Infinity });
     occBy.set(o.r, list);
   }
-  const ALWAYS_OPEN: WorkingHoursRuleInput[] = [{ id: 'always', priority: 0, createdAt: 0, windowStart: null, windowEnd: null, serviceIDs: [], days: [{ daysOfWeek: 127, hours: [{ start: 0, end: 1440 }] }] }];
+  const ALWAYS_OPEN: WorkingHoursRuleInput[] = [
+    {
+      id: 'always',
+      priority: 0,
+      createdAt: 0,
+      windowStart: null,
+      windowEnd: null,
+      serviceIDs: [],
+      days: [{ daysOfWeek: 127, hours: [{ start: 0, end: 1440 }] }],
+    },
+  ];
   const schedule = (id: string): ResourceSchedule => ({
     id,
-    workingHours: ignore ? ALWAYS_OPEN : hoursBy.get(id) ?? [],
-    closingPeriods: ignore ? [] : closingsBy.get(id) ?? [],
+    workingHours: ignore ? ALWAYS_OPEN : (hoursBy.get(id) ?? []),
+    closingPeriods: ignore ? [] : (closingsBy.get(id) ?? []),
     occupied: occBy.get(id) ?? [],
   });
 
@@ -137,7 +214,14 @@ function buildSnapshot(ctx: Ctx, company: Company, row: Row, opts: SnapshotOptio
     // A disabled related resource can never be booked alongside.
     const related = { all: l.related.all, any: l.related.any.filter((id) => !disabledRelated.has(id)) };
     const blockedAll = l.related.all.some((id) => disabledRelated.has(id));
-    resources.push({ ...schedule(l.id), related: blockedAll ? { all: ['00000000-0000-4000-8000-000000000000'], any: [] } : related.all.length || related.any.length ? related : null });
+    resources.push({
+      ...schedule(l.id),
+      related: blockedAll
+        ? { all: ['00000000-0000-4000-8000-000000000000'], any: [] }
+        : related.all.length || related.any.length
+          ? related
+          : null,
+    });
   }
   const inAnswer = new Set(resources.map((r) => r.id));
   const relatedResources = row.resources.filter((r) => !r.disabled && !inAnswer.has(r.id)).map((r) => schedule(r.id));
@@ -157,9 +241,13 @@ function buildSnapshot(ctx: Ctx, company: Company, row: Row, opts: SnapshotOptio
       const seen = new Set<string>();
       const ordered = [...row.slots].sort((a, b) => (a.resourceId ? 0 : 1) - (b.resourceId ? 0 : 1));
       for (const s of ordered) {
-        const starts = s.rrule && s.timeZone
-          ? expandOccurrences({ rrule: s.rrule, timeZone: s.timeZone, until: s.until, start: s.start, exdates: s.exdates ?? [] }, { from: opts.from - s.durationSec * 1000, to: opts.to })
-          : [s.start];
+        const starts =
+          s.rrule && s.timeZone
+            ? expandOccurrences(
+                { rrule: s.rrule, timeZone: s.timeZone, until: s.until, start: s.start, exdates: s.exdates ?? [] },
+                { from: opts.from - s.durationSec * 1000, to: opts.to },
+              )
+            : [s.start];
         const targets = s.resourceId ? [s.resourceId] : resources.map((r) => r.id);
         for (const rid of targets) {
           if (!inAnswer.has(rid)) continue;
@@ -185,8 +273,28 @@ function buildSnapshot(ctx: Ctx, company: Company, row: Row, opts: SnapshotOptio
   }));
   const currency = settings.currency ?? 'EUR';
   const ticketIds = row.tickets.filter((t) => t.enabled).map((t) => t.id);
-  const priceRules: PriceRuleInput[] = row.prices.map((p) => ({ id: p.id, type: p.type, priority: p.priority, createdAt: p.createdAt, durationSec: p.durationSec, minDurationSec: p.minDurationSec, maxDurationSec: p.maxDurationSec, price: p.price, comparedPrice: p.comparedPrice, ticketID: p.ticketId, limitation: p.limitation }));
-  const discounts: DiscountInput[] = row.discounts.map((d) => ({ id: d.id, type: d.type, priority: d.priority, createdAt: d.createdAt, sumsUp: d.sumsUp, rules: d.rules ?? [], limitation: d.limitation }));
+  const priceRules: PriceRuleInput[] = row.prices.map((p) => ({
+    id: p.id,
+    type: p.type,
+    priority: p.priority,
+    createdAt: p.createdAt,
+    durationSec: p.durationSec,
+    minDurationSec: p.minDurationSec,
+    maxDurationSec: p.maxDurationSec,
+    price: p.price,
+    comparedPrice: p.comparedPrice,
+    ticketID: p.ticketId,
+    limitation: p.limitation,
+  }));
+  const discounts: DiscountInput[] = row.discounts.map((d) => ({
+    id: d.id,
+    type: d.type,
+    priority: d.priority,
+    createdAt: d.createdAt,
+    sumsUp: d.sumsUp,
+    rules: d.rules ?? [],
+    limitation: d.limitation,
+  }));
   const snapshot: AvailabilitySnapshot = {
     zone,
     now: ctx.now.getTime(),

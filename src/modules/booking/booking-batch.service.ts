@@ -6,7 +6,16 @@ import { idempotencyOf, type Idempotency } from './idempotency';
 import type { ClientBookingJson } from './booking.json';
 import { startBookingPayment } from './booking.payable';
 import {
-  caller, checkRequest, paymentFor, payerOf, prepareClientBooking, rejectCode, writeClientBooking, type Caller, type ParsedRequest, type PreparedBooking,
+  caller,
+  checkRequest,
+  paymentFor,
+  payerOf,
+  prepareClientBooking,
+  rejectCode,
+  writeClientBooking,
+  type Caller,
+  type ParsedRequest,
+  type PreparedBooking,
 } from './client-booking.service';
 import { commitCreation, replayOr } from './booking-placement.service';
 
@@ -37,9 +46,10 @@ const at = (i: number) => `bookings[${i}]`;
 function failedAt(i: number, err: unknown): unknown {
   const e = err instanceof DomainError ? err : translateDbError(err);
   if (!e) return err;
-  const details = e.code !== 'time_unavailable' && e.details?.length
-    ? e.details.map((d) => ({ path: `${at(i)}.${d.path}`, message: d.message }))
-    : [{ path: at(i), message: e.message }];
+  const details =
+    e.code !== 'time_unavailable' && e.details?.length
+      ? e.details.map((d) => ({ path: `${at(i)}.${d.path}`, message: d.message }))
+      : [{ path: at(i), message: e.message }];
   return new DomainError(e.code, `${at(i)}: ${e.message}`, details);
 }
 
@@ -68,7 +78,11 @@ const emailOf = (guest: unknown): string | null => {
  * booking). A priced batch of a company that takes payments gets one transaction covering
  * every booking in request order, and every booking waits for it as `pending`.
  */
-export async function requestBookings(ctx: Ctx, input: RequestBookingsInput, opts: { idempotencyKey?: unknown } = {}): Promise<BookingBatchJson> {
+export async function requestBookings(
+  ctx: Ctx,
+  input: RequestBookingsInput,
+  opts: { idempotencyKey?: unknown } = {},
+): Promise<BookingBatchJson> {
   const c = new Check();
   if (typeof input !== 'object' || input === null || Array.isArray(input)) c.fail('body', 'must be an object');
   const list = (input as RequestBookingsInput | null)?.bookings;
@@ -97,7 +111,8 @@ export async function requestBookings(ctx: Ctx, input: RequestBookingsInput, opt
   if (who.guest) {
     raw.forEach((item, i) => {
       const other = (item as { client?: unknown }).client;
-      if (other !== undefined && other !== null && emailOf(other) !== emailOf(guest)) c.fail(`${at(i)}.client`, 'must be the batch\'s guest (one payer per batch)');
+      if (other !== undefined && other !== null && emailOf(other) !== emailOf(guest))
+        c.fail(`${at(i)}.client`, "must be the batch's guest (one payer per batch)");
     });
     c.done('invalid booking batch');
   }
@@ -111,12 +126,15 @@ function currencyOf(bookings: PreparedBooking[]): string | null {
   const currency = (priced[0] ?? bookings[0]).row.currency;
   const other = bookings.findIndex((b) => b.row.price > 0 && b.row.currency !== currency);
   if (other >= 0) {
-    throw invalid('every priced booking of a batch must be in one currency', [{ path: at(other), message: `is priced in ${bookings[other].row.currency}, not ${currency}` }]);
+    throw invalid('every priced booking of a batch must be in one currency', [
+      { path: at(other), message: `is priced in ${bookings[other].row.currency}, not ${currency}` },
+    ]);
   }
   return currency;
 }
 
-const taxKey = (b: PreparedBooking): string => JSON.stringify([b.service.settings?.tax?.inclusive ?? false, b.service.settings?.tax?.rate ?? 0]);
+const taxKey = (b: PreparedBooking): string =>
+  JSON.stringify([b.service.settings?.tax?.inclusive ?? false, b.service.settings?.tax?.rate ?? 0]);
 
 async function bookAll(ctx: Ctx, who: Caller, reqs: ParsedRequest[], idem: Idempotency | undefined): Promise<BookingBatchJson> {
   const prepared = await each(reqs.length, (i) => prepareClientBooking(ctx, who, reqs[i]));
@@ -130,7 +148,9 @@ async function bookAll(ctx: Ctx, who: Caller, reqs: ParsedRequest[], idem: Idemp
       const priced = prepared.filter((b) => b.row.price > 0);
       const mixed = prepared.findIndex((b) => b.row.price > 0 && taxKey(b) !== taxKey(priced[0]));
       if (mixed >= 0 && (await takesPayments(em, who.company.id))) {
-        throw invalid('every priced booking of a batch paid at once must have the same tax settings', [{ path: at(mixed), message: 'its service has other tax settings than the first priced booking' }]);
+        throw invalid('every priced booking of a batch paid at once must have the same tax settings', [
+          { path: at(mixed), message: 'its service has other tax settings than the first priced booking' },
+        ]);
       }
       payment = await startBookingPayment(ctx, em, paymentFor(who.company.id, prepared, client));
     }

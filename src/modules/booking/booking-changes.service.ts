@@ -3,7 +3,20 @@ import type { Ctx } from '../../kernel/context';
 import { conflict, DomainError } from '../../shared/errors';
 import { formatTimestamp } from '../../shared/time';
 import { Booking } from './booking.entity';
-import { insertStatusChange, updateBookingRow, isTimeConflict, occupiedRange, occupy, occupyAny, releaseCapacity, releaseOccupancy, takeCapacity, ticketCounts, unavailable, usesCapacity } from './booking.store';
+import {
+  insertStatusChange,
+  updateBookingRow,
+  isTimeConflict,
+  occupiedRange,
+  occupy,
+  occupyAny,
+  releaseCapacity,
+  releaseOccupancy,
+  takeCapacity,
+  ticketCounts,
+  unavailable,
+  usesCapacity,
+} from './booking.store';
 import { holds, transition } from './booking.status';
 import type { Placement } from './booking.store';
 
@@ -25,7 +38,11 @@ export interface BookingChange {
 
 /** A detached copy to compute changes on. */
 export function copyOf(b: Booking): Booking {
-  return Object.assign(new Booking(), b, { metaData: structuredClone(b.metaData ?? {}), tickets: { ...(b.tickets ?? {}) }, relatedResourceIds: [...(b.relatedResourceIds ?? [])] });
+  return Object.assign(new Booking(), b, {
+    metaData: structuredClone(b.metaData ?? {}),
+    tickets: { ...(b.tickets ?? {}) },
+    relatedResourceIds: [...(b.relatedResourceIds ?? [])],
+  });
 }
 
 interface Locked {
@@ -52,15 +69,27 @@ async function lockUnchanged(em: EntityManager, companyId: string, befores: Book
   const byId = new Map(rows.map((r) => [r.id, r]));
   for (const b of befores) {
     const r = byId.get(b.id);
-    const unchanged = r && r.status === b.status && r.resource_id === b.resourceId && same(r.start_ms, b.startTime) && same(r.end_ms, b.endTime)
-      && r.spots === b.spots && r.meta_data_version === b.metaDataVersion && same(r.updated_ms, b.updatedAt);
+    const unchanged =
+      r &&
+      r.status === b.status &&
+      r.resource_id === b.resourceId &&
+      same(r.start_ms, b.startTime) &&
+      same(r.end_ms, b.endTime) &&
+      r.spots === b.spots &&
+      r.meta_data_version === b.metaDataVersion &&
+      same(r.updated_ms, b.updatedAt);
     if (!unchanged) throw conflict('the booking was changed by another request; reload it and retry');
   }
 }
 
 async function release(em: EntityManager, b: Booking): Promise<void> {
   if (usesCapacity(b.type)) {
-    await releaseCapacity(em, { companyId: b.companyId, serviceId: b.serviceId, resourceId: b.resourceId, start: b.startTime.getTime() }, b.spots, ticketCounts(b.tickets));
+    await releaseCapacity(
+      em,
+      { companyId: b.companyId, serviceId: b.serviceId, resourceId: b.resourceId, start: b.startTime.getTime() },
+      b.spots,
+      ticketCounts(b.tickets),
+    );
   } else {
     await releaseOccupancy(em, b.companyId, b.id);
   }
@@ -69,7 +98,13 @@ async function release(em: EntityManager, b: Booking): Promise<void> {
 async function take(em: EntityManager, b: Booking, p: Placement): Promise<void> {
   if (usesCapacity(b.type)) {
     if (!p.capacity) throw unavailable('no capacity rule applies to this time');
-    await takeCapacity(em, { companyId: b.companyId, serviceId: b.serviceId, resourceId: b.resourceId, start: b.startTime.getTime() }, b.spots, p.ticketCounts, p.capacity);
+    await takeCapacity(
+      em,
+      { companyId: b.companyId, serviceId: b.serviceId, resourceId: b.resourceId, start: b.startTime.getTime() },
+      b.spots,
+      p.ticketCounts,
+      p.capacity,
+    );
     return;
   }
   const range = occupiedRange(b.startTime.getTime(), b.endTime ? b.endTime.getTime() : null, b.bufferBeforeSec, b.bufferAfterSec);
@@ -93,7 +128,11 @@ export async function applyChanges(ctx: Ctx, changes: BookingChange[], alongside
   const companyId = changes[0].before.companyId;
   await ctx.em.transactional(async (tx) => {
     const em = tx as EntityManager;
-    await lockUnchanged(em, companyId, changes.map((c) => c.before));
+    await lockUnchanged(
+      em,
+      companyId,
+      changes.map((c) => c.before),
+    );
     for (const c of changes) {
       if (c.before.status !== c.after.status) transition(c.before.status, c.after.status);
       if (holds(c.before.status) && (!holds(c.after.status) || c.retake)) await release(em, c.before);
@@ -105,12 +144,15 @@ export async function applyChanges(ctx: Ctx, changes: BookingChange[], alongside
       } catch (err) {
         if (!isTimeConflict(err) && !(err instanceof DomainError && err.code === 'time_unavailable')) throw err;
         const at = formatTimestamp(c.after.startTime)!;
-        throw unavailable(err instanceof DomainError ? err.message : `${at} is not available`, [{ path: 'startTime', message: `${at} is not available` }]);
+        throw unavailable(err instanceof DomainError ? err.message : `${at} is not available`, [
+          { path: 'startTime', message: `${at} is not available` },
+        ]);
       }
     }
     for (const c of changes) {
       await writeRow(em, c.after, ctx.now);
-      if (c.before.status !== c.after.status) await insertStatusChange(em, companyId, c.after.id, c.before.status, c.after.status, ctx.now, c.statusMeta ?? {});
+      if (c.before.status !== c.after.status)
+        await insertStatusChange(em, companyId, c.after.id, c.before.status, c.after.status, ctx.now, c.statusMeta ?? {});
     }
     if (alongside) await alongside(em);
   });

@@ -51,7 +51,16 @@ export function newRow(company: Company, service: Service, p: Placement, now: Da
 }
 
 /** The placement for a booking at `start`, or 409 when the time is not available. */
-export async function placeAt(ctx: Ctx, company: Company, service: Service, resourceId: string | null, start: number, p: PlacementInput, amounts: Amounts, opts: { ignoreSchedule: boolean; includePast: boolean; excludeBookingIds?: string[] }): Promise<Placement> {
+export async function placeAt(
+  ctx: Ctx,
+  company: Company,
+  service: Service,
+  resourceId: string | null,
+  start: number,
+  p: PlacementInput,
+  amounts: Amounts,
+  opts: { ignoreSchedule: boolean; includePast: boolean; excludeBookingIds?: string[] },
+): Promise<Placement> {
   const bt = await findBookableTime(ctx, company, service, {
     resourceId,
     start,
@@ -80,7 +89,9 @@ function mapped<T extends object>(ctx: Ctx, entity: new () => T, json: Record<st
   let columns = columnsOf.get(entity);
   if (!columns) {
     const meta = ctx.em.getMetadata().get(entity.name);
-    columns = Object.values(meta.properties).filter((p) => p.fieldNames?.length === 1).map((p) => [p.fieldNames[0], p.name, p.type === 'timestamptz' || p.runtimeType === 'Date']);
+    columns = Object.values(meta.properties)
+      .filter((p) => p.fieldNames?.length === 1)
+      .map((p) => [p.fieldNames[0], p.name, p.type === 'timestamptz' || p.runtimeType === 'Date']);
     columnsOf.set(entity, columns);
   }
   const out = Object.create(entity.prototype) as Record<string, unknown>;
@@ -130,7 +141,10 @@ export function placementOf(bt: BookableTime, amounts: Amounts, running: boolean
     price: running ? 0 : bt.price.amount,
     currency: bt.price.currency,
     tickets: bt.tickets ?? {},
-    related: { all: [...new Set(bt.related.all)].filter((id) => id !== bt.resourceId), any: [...new Set(bt.related.any)].filter((id) => id !== bt.resourceId && !bt.related.all.includes(id)) },
+    related: {
+      all: [...new Set(bt.related.all)].filter((id) => id !== bt.resourceId),
+      any: [...new Set(bt.related.any)].filter((id) => id !== bt.resourceId && !bt.related.all.includes(id)),
+    },
     capacity: bt.capacity ?? null,
     spots: amounts.spots,
     ticketCounts: amounts.tickets ?? {},
@@ -166,7 +180,13 @@ export async function replayOr<T>(ctx: Ctx, companyId: string, idem: Idempotency
  * repeated request gets the stored response. Without one, `single` work (one statement) skips
  * the explicit transaction.
  */
-export async function commitCreation<T>(ctx: Ctx, companyId: string, idem: Idempotency | undefined, single: boolean, work: (em: EntityManager) => Promise<T>): Promise<T> {
+export async function commitCreation<T>(
+  ctx: Ctx,
+  companyId: string,
+  idem: Idempotency | undefined,
+  single: boolean,
+  work: (em: EntityManager) => Promise<T>,
+): Promise<T> {
   if (!idem && single) return work(ctx.em);
   try {
     return await ctx.em.transactional(async (em) => {

@@ -30,7 +30,11 @@ export async function findBooking(ctx: Ctx, companyId: string, id: unknown): Pro
 export async function changesOf(ctx: Ctx, companyId: string, ids: string[]): Promise<Map<string, BookingStatusChange[]>> {
   const out = new Map<string, BookingStatusChange[]>();
   if (!ids.length) return out;
-  const rows = await ctx.em.find(BookingStatusChange, { companyId, bookingId: { $in: ids } }, { orderBy: { seq: 'asc' }, disableIdentityMap: true });
+  const rows = await ctx.em.find(
+    BookingStatusChange,
+    { companyId, bookingId: { $in: ids } },
+    { orderBy: { seq: 'asc' }, disableIdentityMap: true },
+  );
   for (const r of rows) {
     const list = out.get(r.bookingId);
     if (list) list.push(r);
@@ -88,7 +92,14 @@ export interface BookingPageJson {
 /** A comma-separated query value (REST) or a list (GraphQL). */
 function idList(c: Check, path: string, raw: unknown): string[] | undefined {
   if (raw === undefined || raw === null || raw === '') return undefined;
-  const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',').map((s) => s.trim()).filter(Boolean) : raw;
+  const list = Array.isArray(raw)
+    ? raw
+    : typeof raw === 'string'
+      ? raw
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : raw;
   return c.uuids(path, list);
 }
 
@@ -122,7 +133,8 @@ function where(companyId: string, f: BookingFilter): { sql: string; params: unkn
   if (from !== undefined) add('(end_time is null or end_time > ?::timestamptz)', new Date(from).toISOString());
   if (to !== undefined) add('start_time < ?::timestamptz', new Date(to).toISOString());
   if (!includeFailures) add(`status not in ('rejected', 'failed')`);
-  if (resourceIds?.length) add('(resource_id = any(?::uuid[]) or jsonb_exists_any(related_resource_ids, ?::text[]))', arr(resourceIds), arr(resourceIds));
+  if (resourceIds?.length)
+    add('(resource_id = any(?::uuid[]) or jsonb_exists_any(related_resource_ids, ?::text[]))', arr(resourceIds), arr(resourceIds));
   if (serviceIds?.length) add('service_id = any(?::uuid[])', arr(serviceIds));
   return { sql: parts.join(' and '), params };
 }
@@ -138,7 +150,11 @@ export async function listBookings(ctx: Ctx, companyId: string, f: BookingFilter
   const w = where(company.id, f);
   const conn = ctx.em.getConnection();
   const [rows, counted] = await Promise.all([
-    conn.execute<Record<string, unknown>[]>(`select * from booking where ${w.sql} order by start_time, id limit ? offset ?`, [...w.params, page.limit, page.offset]),
+    conn.execute<Record<string, unknown>[]>(`select * from booking where ${w.sql} order by start_time, id limit ? offset ?`, [
+      ...w.params,
+      page.limit,
+      page.offset,
+    ]),
     conn.execute<{ n: string }[]>(`select count(*) as n from booking where ${w.sql}`, w.params),
   ]);
   const bookings = rows.map((r) => ctx.em.map(Booking, r));
@@ -149,11 +165,13 @@ export async function listBookings(ctx: Ctx, companyId: string, f: BookingFilter
   const { changes, ...lists } = side;
   return {
     ...lists,
-    bookings: bookings.map((b) => bookingJson(b, ctx.deps.jwtKey, changes.get(b.id) ?? [], {
-      client: b.clientId ? clients.get(b.clientId) ?? null : null,
-      service: services.get(b.serviceId) ?? null,
-      resource: resources.get(b.resourceId) ?? null,
-    })),
+    bookings: bookings.map((b) =>
+      bookingJson(b, ctx.deps.jwtKey, changes.get(b.id) ?? [], {
+        client: b.clientId ? (clients.get(b.clientId) ?? null) : null,
+        service: services.get(b.serviceId) ?? null,
+        resource: resources.get(b.resourceId) ?? null,
+      }),
+    ),
     limit: page.limit,
     offset: page.offset,
     total: Number(counted[0]?.n ?? 0),
@@ -172,16 +190,32 @@ async function sideLists(ctx: Ctx, companyId: string, bookings: Booking[]) {
   const [changes, clients, services, resources, tickets, slots, blocked] = await Promise.all([
     changesOf(ctx, companyId, ids),
     loadClients(ctx, companyId, uniq(bookings.map((b) => b.clientId))),
-    serviceIds.length ? ctx.em.find(Service, { companyId, id: { $in: serviceIds } }, { ...opts, orderBy: { name: 'asc', id: 'asc' } }) : none<Service>(),
-    resourceIds.length ? ctx.em.find(Resource, { companyId, id: { $in: resourceIds } }, { ...opts, orderBy: { name: 'asc', id: 'asc' } }) : none<Resource>(),
-    ticketIds.length ? ctx.em.find(Ticket, { companyId, id: { $in: ticketIds } }, { ...opts, orderBy: { name: 'asc', id: 'asc' } }) : none<Ticket>(),
+    serviceIds.length
+      ? ctx.em.find(Service, { companyId, id: { $in: serviceIds } }, { ...opts, orderBy: { name: 'asc', id: 'asc' } })
+      : none<Service>(),
+    resourceIds.length
+      ? ctx.em.find(Resource, { companyId, id: { $in: resourceIds } }, { ...opts, orderBy: { name: 'asc', id: 'asc' } })
+      : none<Resource>(),
+    ticketIds.length
+      ? ctx.em.find(Ticket, { companyId, id: { $in: ticketIds } }, { ...opts, orderBy: { name: 'asc', id: 'asc' } })
+      : none<Ticket>(),
     slotted.length
-      ? ctx.em.find(Slot, { companyId, serviceId: { $in: uniq(slotted.map((b) => b.serviceId)) }, $or: [{ resourceId: null }, { resourceId: { $in: uniq(slotted.map((b) => b.resourceId)) } }] }, { ...opts, orderBy: { startTime: 'asc', id: 'asc' } })
+      ? ctx.em.find(
+          Slot,
+          {
+            companyId,
+            serviceId: { $in: uniq(slotted.map((b) => b.serviceId)) },
+            $or: [{ resourceId: null }, { resourceId: { $in: uniq(slotted.map((b) => b.resourceId)) } }],
+          },
+          { ...opts, orderBy: { startTime: 'asc', id: 'asc' } },
+        )
       : none<Slot>(),
     ids.length
       ? ctx.em.getConnection().execute<{ id: string; booking_id: string; resource_id: string; s: number | null; e: number | null }[]>(
-        `select id, booking_id, resource_id, (extract(epoch from lower(during)) * 1000)::float8 as s, (extract(epoch from upper(during)) * 1000)::float8 as e from booking_occupancy
-          where company_id = ? and booking_id = any(?::uuid[]) and source = 'related_resource' order by lower(during), resource_id`, [companyId, arr(ids)])
+          `select id, booking_id, resource_id, (extract(epoch from lower(during)) * 1000)::float8 as s, (extract(epoch from upper(during)) * 1000)::float8 as e from booking_occupancy
+          where company_id = ? and booking_id = any(?::uuid[]) and source = 'related_resource' order by lower(during), resource_id`,
+          [companyId, arr(ids)],
+        )
       : none<{ id: string; booking_id: string; resource_id: string; s: number | null; e: number | null }>(),
   ]);
   return {
@@ -191,7 +225,14 @@ async function sideLists(ctx: Ctx, companyId: string, bookings: Booking[]) {
     resources: resources.map(resourceJson),
     tickets: tickets.map(ticketJson),
     slots: slots.filter((s) => slotted.some((b) => slotHolds(s, b))).map((s) => slotJson(s)),
-    blockedTimes: blocked.map((o) => ({ id: o.id, bookingID: o.booking_id, resourceID: o.resource_id, startTime: formatTimestamp(o.s), endTime: formatTimestamp(o.e), source: 'related_resource' as const })),
+    blockedTimes: blocked.map((o) => ({
+      id: o.id,
+      bookingID: o.booking_id,
+      resourceID: o.resource_id,
+      startTime: formatTimestamp(o.s),
+      endTime: formatTimestamp(o.e),
+      source: 'related_resource' as const,
+    })),
   };
 }
 
@@ -200,5 +241,14 @@ function slotHolds(s: Slot, b: Booking): boolean {
   if (s.serviceId !== b.serviceId || (s.resourceId !== null && s.resourceId !== b.resourceId)) return false;
   const at = b.startTime.getTime();
   if (!s.rrule || !s.timeZone) return s.startTime.getTime() === at;
-  return isOccurrence({ rrule: s.rrule, timeZone: s.timeZone, until: s.until ? s.until.getTime() : null, start: s.startTime.getTime(), exdates: s.exdates ?? [] }, at);
+  return isOccurrence(
+    {
+      rrule: s.rrule,
+      timeZone: s.timeZone,
+      until: s.until ? s.until.getTime() : null,
+      start: s.startTime.getTime(),
+      exdates: s.exdates ?? [],
+    },
+    at,
+  );
 }

@@ -37,7 +37,19 @@ export interface PlacementInput {
   metaData?: MetaData;
 }
 
-export function checkPlacement(c: Check, input: { serviceID?: unknown; resourceID?: unknown; startTime?: unknown; duration?: unknown; spots?: unknown; tickets?: unknown; metaData?: unknown }, resourceRequired: boolean): PlacementInput {
+export function checkPlacement(
+  c: Check,
+  input: {
+    serviceID?: unknown;
+    resourceID?: unknown;
+    startTime?: unknown;
+    duration?: unknown;
+    spots?: unknown;
+    tickets?: unknown;
+    metaData?: unknown;
+  },
+  resourceRequired: boolean,
+): PlacementInput {
   return {
     serviceId: c.uuid('serviceID', input.serviceID, true),
     resourceId: input.resourceID === '' && !resourceRequired ? undefined : c.uuid('resourceID', input.resourceID, resourceRequired),
@@ -61,14 +73,23 @@ export interface Amounts {
 export function amountsFor(service: Service, p: PlacementInput): Amounts {
   const sumTickets = Object.values(p.tickets ?? {}).reduce((a, b) => a + b, 0);
   if (service.type === 'ticket') {
-    if (!p.tickets || sumTickets === 0) throw invalid('a ticket booking needs at least one ticket', [{ path: 'tickets', message: 'is required for ticket services (ticketID -> count)' }]);
-    if (p.spots !== undefined && p.spots !== sumTickets) throw invalid('spots of a ticket booking are the sum of its tickets', [{ path: 'spots', message: `must be ${sumTickets} (the sum of tickets) or left out` }]);
-    if (sumTickets > MAX_SPOTS) throw invalid(`at most ${MAX_SPOTS} tickets per booking`, [{ path: 'tickets', message: `must add up to at most ${MAX_SPOTS}` }]);
+    if (!p.tickets || sumTickets === 0)
+      throw invalid('a ticket booking needs at least one ticket', [
+        { path: 'tickets', message: 'is required for ticket services (ticketID -> count)' },
+      ]);
+    if (p.spots !== undefined && p.spots !== sumTickets)
+      throw invalid('spots of a ticket booking are the sum of its tickets', [
+        { path: 'spots', message: `must be ${sumTickets} (the sum of tickets) or left out` },
+      ]);
+    if (sumTickets > MAX_SPOTS)
+      throw invalid(`at most ${MAX_SPOTS} tickets per booking`, [{ path: 'tickets', message: `must add up to at most ${MAX_SPOTS}` }]);
     return { spots: sumTickets, tickets: p.tickets };
   }
-  if (p.tickets && Object.keys(p.tickets).length) throw invalid('tickets apply to ticket services only', [{ path: 'tickets', message: 'only for ticket services' }]);
+  if (p.tickets && Object.keys(p.tickets).length)
+    throw invalid('tickets apply to ticket services only', [{ path: 'tickets', message: 'only for ticket services' }]);
   if (service.type === 'group') return { spots: p.spots ?? 1, tickets: undefined };
-  if (p.spots !== undefined && p.spots !== 1) throw invalid('spots apply to group and ticket services', [{ path: 'spots', message: `must be 1 for a ${service.type} service` }]);
+  if (p.spots !== undefined && p.spots !== 1)
+    throw invalid('spots apply to group and ticket services', [{ path: 'spots', message: `must be 1 for a ${service.type} service` }]);
   return { spots: 1, tickets: undefined };
 }
 

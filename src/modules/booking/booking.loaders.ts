@@ -11,20 +11,25 @@ import { Resource, Service } from '../catalog/catalog.entity';
 const options = { batchScheduleFn: (cb: () => void) => setImmediate(cb), maxBatchSize: 1000 };
 
 function byId<T extends { id: string; companyId: string }>(ctx: Ctx, name: string, entity: new () => T): DataLoader<string, T | null> {
-  return loader(ctx, name, () => new DataLoader<string, T | null>(async (keys) => {
-    const wanted = new Map<string, Set<string>>();
-    for (const k of keys) {
-      const [cid, id] = k.split('|');
-      wanted.set(cid, (wanted.get(cid) ?? new Set()).add(id));
-    }
-    const found = new Map<string, T>();
-    for (const [cid, ids] of wanted) {
-      const where = { companyId: cid, id: { $in: [...ids] } } as FilterQuery<T>;
-      const rows = (await ctx.em.find(entity, where)) as T[];
-      for (const r of rows) found.set(`${r.companyId}|${r.id}`, r);
-    }
-    return keys.map((k) => found.get(k) ?? null);
-  }, options));
+  return loader(
+    ctx,
+    name,
+    () =>
+      new DataLoader<string, T | null>(async (keys) => {
+        const wanted = new Map<string, Set<string>>();
+        for (const k of keys) {
+          const [cid, id] = k.split('|');
+          wanted.set(cid, (wanted.get(cid) ?? new Set()).add(id));
+        }
+        const found = new Map<string, T>();
+        for (const [cid, ids] of wanted) {
+          const where = { companyId: cid, id: { $in: [...ids] } } as FilterQuery<T>;
+          const rows = (await ctx.em.find(entity, where)) as T[];
+          for (const r of rows) found.set(`${r.companyId}|${r.id}`, r);
+        }
+        return keys.map((k) => found.get(k) ?? null);
+      }, options),
+  );
 }
 
 export const serviceLoader = (ctx: Ctx) => byId(ctx, 'booking.serviceById', Service);

@@ -10,7 +10,6 @@ import type { SettlementOutcome } from '../../kernel/payable';
 
 /** How bookings and payments meet: starting a booking's payment, and settling bookings once it ends. */
 
-
 export interface BookingPaymentInput {
   companyId: string;
   /** the bookings the payment covers, in request order, each with its price */
@@ -29,7 +28,11 @@ export interface BookingPaymentInput {
  * when the company takes no payments or the total is zero (the bookings then follow their
  * bookingPolicy).
  */
-export async function startBookingPayment(ctx: Ctx, em: EntityManager, p: BookingPaymentInput): Promise<{ transactionId: string; paymentURL: string } | null> {
+export async function startBookingPayment(
+  ctx: Ctx,
+  em: EntityManager,
+  p: BookingPaymentInput,
+): Promise<{ transactionId: string; paymentURL: string } | null> {
   return startPayment(ctx, em, {
     companyId: p.companyId,
     clientId: p.clientId,
@@ -63,7 +66,13 @@ interface Row {
  * booking and gives its time and capacity back. Only bookings still pending change; the rows
  * are locked first so a concurrent cancel and a settlement cannot both win.
  */
-export async function settleBookings(em: EntityManager, companyId: string, bookingIds: readonly string[], outcome: SettlementOutcome, now: Date): Promise<void> {
+export async function settleBookings(
+  em: EntityManager,
+  companyId: string,
+  bookingIds: readonly string[],
+  outcome: SettlementOutcome,
+  now: Date,
+): Promise<void> {
   const ids = [...new Set(bookingIds.filter(isUuid).map((id) => id.toLowerCase()))];
   if (!ids.length) return;
   const rows = await em.execute<Row[]>(
@@ -79,12 +88,21 @@ export async function settleBookings(em: EntityManager, companyId: string, booki
     if (t.releases) {
       if (usesCapacity(b.type)) {
         const tickets = typeof b.tickets === 'string' ? JSON.parse(b.tickets) : b.tickets;
-        await releaseCapacity(em, { companyId, serviceId: b.service_id, resourceId: b.resource_id, start: b.start_ms }, b.spots, ticketCounts(tickets));
+        await releaseCapacity(
+          em,
+          { companyId, serviceId: b.service_id, resourceId: b.resource_id, start: b.start_ms },
+          b.spots,
+          ticketCounts(tickets),
+        );
       } else {
         await releaseOccupancy(em, companyId, b.id);
       }
     }
-    await em.execute('update booking set status = ?, updated_at = ?::timestamptz where company_id = ? and id = ?', [to, now.toISOString(), companyId, b.id], 'run');
+    await em.execute(
+      'update booking set status = ?, updated_at = ?::timestamptz where company_id = ? and id = ?',
+      [to, now.toISOString(), companyId, b.id],
+      'run',
+    );
     await insertStatusChange(em, companyId, b.id, b.status, to, now, { payment: outcome });
   }
 }

@@ -12,15 +12,27 @@ import type { BookingJson } from './booking.json';
 import { resourceLoader, serviceLoader } from './booking.loaders';
 import { getBooking, listBookings } from './booking-query.service';
 import {
-  BookingBatchType, BookingFilter, BookingPageType, BookingType, CancelClientBookingInput, ClientBookingPageType, ClientBookingType, CreateBookingInput, MoveBookingInput,
-  RequestBookingInput, RequestBookingsInput, UpdateBookingInput,
+  BookingBatchType,
+  BookingFilter,
+  BookingPageType,
+  BookingType,
+  CancelClientBookingInput,
+  ClientBookingPageType,
+  ClientBookingType,
+  CreateBookingInput,
+  MoveBookingInput,
+  RequestBookingInput,
+  RequestBookingsInput,
+  UpdateBookingInput,
 } from './booking.types';
 
 const IDEMPOTENCY = 'Same as the REST Idempotency-Key header: a repeated key with the same input replays the first answer for 24 hours.';
 
 @Resolver(() => BookingType)
 export class BookingResolver {
-  @Query(() => BookingPageType, { description: 'A page of the company\'s bookings (limit 1-100, default 100), ordered by startTime then id.' })
+  @Query(() => BookingPageType, {
+    description: "A page of the company's bookings (limit 1-100, default 100), ordered by startTime then id.",
+  })
   bookings(
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID) companyID: string,
@@ -43,17 +55,29 @@ export class BookingResolver {
     @Arg('input', () => CreateBookingInput) input: CreateBookingInput,
     @Arg('idempotencyKey', () => String, { nullable: true, description: IDEMPOTENCY }) idempotencyKey?: string,
   ) {
-    const repeat = input.repeat ? { ...input.repeat, until: input.repeat.until ? input.repeat.until.toISOString() : input.repeat.until } : input.repeat;
+    const repeat = input.repeat
+      ? { ...input.repeat, until: input.repeat.until ? input.repeat.until.toISOString() : input.repeat.until }
+      : input.repeat;
     return createBooking(ctx, companyID, { ...input, repeat }, { idempotencyKey });
   }
 
   @Mutation(() => BookingType)
-  updateBooking(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('id', () => ID) id: string, @Arg('input', () => UpdateBookingInput) input: UpdateBookingInput) {
+  updateBooking(
+    @GqlCtx() ctx: Ctx,
+    @Arg('companyID', () => ID) companyID: string,
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => UpdateBookingInput) input: UpdateBookingInput,
+  ) {
     return updateBooking(ctx, companyID, id, input);
   }
 
   @Mutation(() => BookingType)
-  moveBooking(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('id', () => ID) id: string, @Arg('input', () => MoveBookingInput) input: MoveBookingInput) {
+  moveBooking(
+    @GqlCtx() ctx: Ctx,
+    @Arg('companyID', () => ID) companyID: string,
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => MoveBookingInput) input: MoveBookingInput,
+  ) {
     return moveBooking(ctx, companyID, id, input);
   }
 
@@ -79,7 +103,10 @@ export class BookingResolver {
 
 @Resolver(() => ClientBookingType)
 export class ClientBookingResolver {
-  @Mutation(() => ClientBookingType, { description: 'Client interface: books a time the availability endpoints offer (client token, or an API key with client.create and a guest client).' })
+  @Mutation(() => ClientBookingType, {
+    description:
+      'Client interface: books a time the availability endpoints offer (client token, or an API key with client.create and a guest client).',
+  })
   requestBooking(
     @GqlCtx() ctx: Ctx,
     @Arg('input', () => RequestBookingInput) input: RequestBookingInput,
@@ -88,7 +115,9 @@ export class ClientBookingResolver {
     return requestBooking(ctx, input, { idempotencyKey });
   }
 
-  @Mutation(() => BookingBatchType, { description: 'Client interface: books several times of one company with one payment, all or nothing (authorised like requestBooking).' })
+  @Mutation(() => BookingBatchType, {
+    description: 'Client interface: books several times of one company with one payment, all or nothing (authorised like requestBooking).',
+  })
   requestBookings(
     @GqlCtx() ctx: Ctx,
     @Arg('input', () => RequestBookingsInput) input: RequestBookingsInput,
@@ -97,13 +126,21 @@ export class ClientBookingResolver {
     return requestBookings(ctx, input, { idempotencyKey });
   }
 
-  @Query(() => ClientBookingPageType, { description: 'The calling client\'s bookings.' })
-  clientBookings(@GqlCtx() ctx: Ctx, @Arg('limit', () => Int, { nullable: true }) limit?: number, @Arg('offset', () => Int, { nullable: true }) offset?: number) {
+  @Query(() => ClientBookingPageType, { description: "The calling client's bookings." })
+  clientBookings(
+    @GqlCtx() ctx: Ctx,
+    @Arg('limit', () => Int, { nullable: true }) limit?: number,
+    @Arg('offset', () => Int, { nullable: true }) offset?: number,
+  ) {
     return clientBookings(ctx, { limit, offset });
   }
 
   @Query(() => ClientBookingType, { description: 'One booking of the calling client, or any booking by its accessToken.' })
-  clientBooking(@GqlCtx() ctx: Ctx, @Arg('id', () => ID) id: string, @Arg('accessToken', () => String, { nullable: true }) accessToken?: string) {
+  clientBooking(
+    @GqlCtx() ctx: Ctx,
+    @Arg('id', () => ID) id: string,
+    @Arg('accessToken', () => String, { nullable: true }) accessToken?: string,
+  ) {
     return clientBooking(ctx, id, accessToken);
   }
 

@@ -11,7 +11,15 @@ import type { Company } from '../company/company.entity';
 import { countOccurrences, type RepeatSpec } from '../scheduling/recurrence';
 import { isTimeConflict, unavailable, ticketCounts, usesCapacity } from './booking.store';
 import { idempotencyOf, type Idempotency } from './idempotency';
-import { amountsFor, checkOptionalClientId, checkPlacement, checkRepeatField, type Amounts, type PlacementInput, MAX_SPOTS } from './booking.checks';
+import {
+  amountsFor,
+  checkOptionalClientId,
+  checkPlacement,
+  checkRepeatField,
+  type Amounts,
+  type PlacementInput,
+  MAX_SPOTS,
+} from './booking.checks';
 import { embed, newRow, placeAt, serviceAndResource, commitCreation, needsTransaction, replayOr } from './booking-placement.service';
 import { bookingJson, type BookingJson } from './booking.json';
 import { bookingOf, writeBooking, type Placement } from './booking.store';
@@ -57,14 +65,24 @@ function parse(input: CreateBookingInput): Parsed {
 }
 
 /** Admin: creates a booking (or a recurring series with `repeat`) and returns the admin Booking (the first of a series). */
-export async function createBooking(ctx: Ctx, companyId: string, input: CreateBookingInput, opts: { idempotencyKey?: unknown } = {}): Promise<BookingJson> {
+export async function createBooking(
+  ctx: Ctx,
+  companyId: string,
+  input: CreateBookingInput,
+  opts: { idempotencyKey?: unknown } = {},
+): Promise<BookingJson> {
   const company = await companyForMerchant(ctx, companyId, 'bookings.write');
   const parsed = parse(input);
   const idem = idempotencyOf(opts.idempotencyKey, 'booking.create', company.merchantId, input);
   return replayOr(ctx, company.id, idem, () => create(ctx, company, parsed, idem));
 }
 
-async function create(ctx: Ctx, company: Company, { p, clientId, ignoreSchedule, repeat }: Parsed, idem: Idempotency | undefined): Promise<BookingJson> {
+async function create(
+  ctx: Ctx,
+  company: Company,
+  { p, clientId, ignoreSchedule, repeat }: Parsed,
+  idem: Idempotency | undefined,
+): Promise<BookingJson> {
   const [[service, resource], client] = await Promise.all([
     serviceAndResource(ctx, company.id, p.serviceId!, p.resourceId!),
     clientId ? getClientInCompany(ctx, company.id, clientId) : Promise.resolve(null),
@@ -81,14 +99,27 @@ async function create(ctx: Ctx, company: Company, { p, clientId, ignoreSchedule,
 }
 
 const notAvailable = (start: number, message?: string) =>
-  unavailable(message ?? `the occurrence at ${formatTimestamp(start)} is not available`, [{ path: 'repeat', message: `${formatTimestamp(start)} is not available` }]);
+  unavailable(message ?? `the occurrence at ${formatTimestamp(start)} is not available`, [
+    { path: 'repeat', message: `${formatTimestamp(start)} is not available` },
+  ]);
 
 /**
  * A recurring series: every occurrence is checked first (for a friendly answer naming the
  * first unavailable one), then all are written in one transaction, where the database has the
  * last word: the first conflicting insert rolls the whole series back.
  */
-async function createSeries(ctx: Ctx, company: Company, service: Service, resource: Resource, client: Client | null, p: PlacementInput, amounts: Amounts, repeat: RepeatSpec, ignoreSchedule: boolean, idem: Idempotency | undefined): Promise<BookingJson> {
+async function createSeries(
+  ctx: Ctx,
+  company: Company,
+  service: Service,
+  resource: Resource,
+  client: Client | null,
+  p: PlacementInput,
+  amounts: Amounts,
+  repeat: RepeatSpec,
+  ignoreSchedule: boolean,
+  idem: Idempotency | undefined,
+): Promise<BookingJson> {
   const series = countOccurrences({ rrule: repeat.rrule, timeZone: repeat.timeZone, until: repeat.until, start: p.start! });
   if (!series.ok) throw invalid(series.message, [{ path: 'repeat', message: series.message }]);
   const placements: Placement[] = [];
@@ -101,7 +132,9 @@ async function createSeries(ctx: Ctx, company: Company, service: Service, resour
     }
   }
   const recurringId = newId();
-  const rows = placements.map((pl) => newRow(company, service, pl, ctx.now, { clientId: client?.id ?? null, metaData: p.metaData ?? {}, rrule: repeat.rrule, recurringId }));
+  const rows = placements.map((pl) =>
+    newRow(company, service, pl, ctx.now, { clientId: client?.id ?? null, metaData: p.metaData ?? {}, rrule: repeat.rrule, recurringId }),
+  );
   return commitCreation(ctx, company.id, idem, false, async (em) => {
     let first: BookingJson | null = null;
     for (let i = 0; i < rows.length; i++) {
@@ -140,7 +173,15 @@ const MAX_PRICE = 2_147_483_647;
 const lengthed = new Set(['flexible', 'days', 'sharable']);
 
 /** Where `b` would hold time at `resourceId`/`start`, checked like a new booking of the same length and spots. */
-async function replace(ctx: Ctx, company: Company, service: Service, b: Booking, resourceId: string, start: number, opts: { durationSec?: number; spots?: number; ignoreSchedule: boolean; exclude: string[] }): Promise<Placement> {
+async function replace(
+  ctx: Ctx,
+  company: Company,
+  service: Service,
+  b: Booking,
+  resourceId: string,
+  start: number,
+  opts: { durationSec?: number; spots?: number; ignoreSchedule: boolean; exclude: string[] },
+): Promise<Placement> {
   const tickets = ticketCounts(b.tickets);
   const spots = opts.spots ?? b.spots;
   const durationSec = opts.durationSec ?? (lengthed.has(b.type) && b.durationSec !== null ? b.durationSec : undefined);
@@ -148,13 +189,40 @@ async function replace(ctx: Ctx, company: Company, service: Service, b: Booking,
   if (sameSlot) {
     // The slot already counts this booking's spots: only growth needs room, shrinking always fits.
     const grow = spots - b.spots;
-    const current: Placement = { resourceId, start, end: b.endTime?.getTime() ?? null, durationSec: b.durationSec, bufferBeforeSec: b.bufferBeforeSec, bufferAfterSec: b.bufferAfterSec, price: b.price, currency: b.currency ?? 'EUR', tickets: b.tickets, related: { all: [], any: [] }, capacity: { totalSpots: MAX_SPOTS * 2, spotsPerTicket: {} }, spots, ticketCounts: tickets };
+    const current: Placement = {
+      resourceId,
+      start,
+      end: b.endTime?.getTime() ?? null,
+      durationSec: b.durationSec,
+      bufferBeforeSec: b.bufferBeforeSec,
+      bufferAfterSec: b.bufferAfterSec,
+      price: b.price,
+      currency: b.currency ?? 'EUR',
+      tickets: b.tickets,
+      related: { all: [], any: [] },
+      capacity: { totalSpots: MAX_SPOTS * 2, spotsPerTicket: {} },
+      spots,
+      ticketCounts: tickets,
+    };
     if (grow <= 0) return current;
-    const checked = await placeAt(ctx, company, service, resourceId, start, { durationSec }, { spots: grow, tickets: undefined }, { ignoreSchedule: opts.ignoreSchedule, includePast: true, excludeBookingIds: opts.exclude });
+    const checked = await placeAt(
+      ctx,
+      company,
+      service,
+      resourceId,
+      start,
+      { durationSec },
+      { spots: grow, tickets: undefined },
+      { ignoreSchedule: opts.ignoreSchedule, includePast: true, excludeBookingIds: opts.exclude },
+    );
     return { ...current, capacity: checked.capacity, spots };
   }
   const amounts: Amounts = { spots, tickets: b.type === 'ticket' ? tickets : undefined };
-  return placeAt(ctx, company, service, resourceId, start, { durationSec }, amounts, { ignoreSchedule: opts.ignoreSchedule, includePast: true, excludeBookingIds: opts.exclude });
+  return placeAt(ctx, company, service, resourceId, start, { durationSec }, amounts, {
+    ignoreSchedule: opts.ignoreSchedule,
+    includePast: true,
+    excludeBookingIds: opts.exclude,
+  });
 }
 
 /** Puts `b` at placement `p`; the price is kept unless `repriced`. */
@@ -180,10 +248,26 @@ async function closeSharable(ctx: Ctx, company: Company, b: Booking, end: number
   const start = b.startTime.getTime();
   const durationSec = Math.ceil(Math.max(0, end - start) / 1000);
   const loaded = await loadSnapshot(ctx, company, b.serviceId, { from: start, to: start + 1, resourceIds: [b.resourceId] });
-  const quote = loaded ? loaded.snapshot.pricer.quote({ serviceType: 'sharable', durationSec, spots: 1, tickets: {} }, matchContextAt(company.timeZone, start, b.resourceId)) : null;
+  const quote = loaded
+    ? loaded.snapshot.pricer.quote(
+        { serviceType: 'sharable', durationSec, spots: 1, tickets: {} },
+        matchContextAt(company.timeZone, start, b.resourceId),
+      )
+    : null;
   const placement: Placement = {
-    resourceId: b.resourceId, start, end: start + durationSec * 1000, durationSec, bufferBeforeSec: b.bufferBeforeSec, bufferAfterSec: b.bufferAfterSec,
-    price: quote?.amount ?? 0, currency: quote?.currency ?? b.currency ?? 'EUR', tickets: {}, related: { all: [...(b.relatedResourceIds ?? [])], any: [] }, capacity: null, spots: 1, ticketCounts: {},
+    resourceId: b.resourceId,
+    start,
+    end: start + durationSec * 1000,
+    durationSec,
+    bufferBeforeSec: b.bufferBeforeSec,
+    bufferAfterSec: b.bufferAfterSec,
+    price: quote?.amount ?? 0,
+    currency: quote?.currency ?? b.currency ?? 'EUR',
+    tickets: {},
+    related: { all: [...(b.relatedResourceIds ?? [])], any: [] },
+    capacity: null,
+    spots: 1,
+    ticketCounts: {},
   };
   return { placement, price: placement.price };
 }
@@ -215,7 +299,12 @@ export async function updateBooking(ctx: Ctx, companyId: string, id: unknown, in
   const moved = targetResource !== before.resourceId || targetStart !== before.startTime.getTime();
   const resized = (duration !== undefined && duration.seconds !== before.durationSec) || (spots !== undefined && spots !== before.spots);
   if (spots !== undefined && spots !== before.spots && before.type !== 'group') {
-    throw invalid('spots can change on group bookings only', [{ path: 'spots', message: before.type === 'ticket' ? 'a ticket booking\'s spots follow its tickets' : `must be 1 for a ${before.type} service` }]);
+    throw invalid('spots can change on group bookings only', [
+      {
+        path: 'spots',
+        message: before.type === 'ticket' ? "a ticket booking's spots follow its tickets" : `must be 1 for a ${before.type} service`,
+      },
+    ]);
   }
   if (resourceId && moved) await getResourceInCompany(ctx, company.id, resourceId);
 
@@ -230,13 +319,24 @@ export async function updateBooking(ctx: Ctx, companyId: string, id: unknown, in
     if (holds(after.status)) change.retake = closed.placement;
   } else if ((moved || resized) && holds(after.status)) {
     const service = await getServiceInCompany(ctx, company.id, before.serviceId);
-    const placement = await replace(ctx, company, service, before, targetResource, targetStart, { durationSec: duration?.seconds, spots, ignoreSchedule: false, exclude: [before.id] });
+    const placement = await replace(ctx, company, service, before, targetResource, targetStart, {
+      durationSec: duration?.seconds,
+      spots,
+      ignoreSchedule: false,
+      exclude: [before.id],
+    });
     place(after, placement, false);
     change.retake = placement;
   } else if (moved || resized) {
     // A booking that holds nothing (or stops holding now) only has its record corrected.
     const len = duration?.seconds ?? before.durationSec;
-    Object.assign(after, { resourceId: targetResource, startTime: new Date(targetStart), durationSec: len, endTime: len === null ? before.endTime : new Date(targetStart + len * 1000), spots: spots ?? before.spots });
+    Object.assign(after, {
+      resourceId: targetResource,
+      startTime: new Date(targetStart),
+      durationSec: len,
+      endTime: len === null ? before.endTime : new Date(targetStart + len * 1000),
+      spots: spots ?? before.spots,
+    });
   }
   if (price !== undefined) after.price = price;
   await applyChanges(ctx, [change], refundPercent ? (em) => refundBookingTo(ctx, em, company.id, before.id, refundPercent) : undefined);
@@ -260,7 +360,16 @@ export async function moveBooking(ctx: Ctx, companyId: string, id: unknown, inpu
   const service = await getServiceInCompany(ctx, company.id, before.serviceId);
   let targets = [before];
   if (strategy === 'upcoming' && before.recurringId) {
-    targets = await ctx.em.find(Booking, { companyId: company.id, recurringId: before.recurringId, startTime: { $gte: before.startTime }, status: { $in: ['pending', 'confirmed'] } }, { orderBy: { startTime: 'asc', id: 'asc' }, disableIdentityMap: true });
+    targets = await ctx.em.find(
+      Booking,
+      {
+        companyId: company.id,
+        recurringId: before.recurringId,
+        startTime: { $gte: before.startTime },
+        status: { $in: ['pending', 'confirmed'] },
+      },
+      { orderBy: { startTime: 'asc', id: 'asc' }, disableIdentityMap: true },
+    );
   }
   const offset = start! - before.startTime.getTime();
   const exclude = targets.map((t) => t.id);
@@ -271,7 +380,10 @@ export async function moveBooking(ctx: Ctx, companyId: string, id: unknown, inpu
     try {
       placement = await replace(ctx, company, service, t, resourceId!, at, { ignoreSchedule, exclude });
     } catch (err) {
-      if (err instanceof DomainError && err.code === 'time_unavailable') throw unavailable(`${formatTimestamp(at)} is not available`, [{ path: 'startTime', message: `${formatTimestamp(at)} is not available` }]);
+      if (err instanceof DomainError && err.code === 'time_unavailable')
+        throw unavailable(`${formatTimestamp(at)} is not available`, [
+          { path: 'startTime', message: `${formatTimestamp(at)} is not available` },
+        ]);
       throw err;
     }
     const after = copyOf(t);

@@ -18,7 +18,8 @@ const ALLOWED: Record<BookingStatus, readonly BookingStatus[]> = {
   failed: [],
 };
 
-export const isBookingStatus = (v: unknown): v is BookingStatus => typeof v === 'string' && (BOOKING_STATUSES as readonly string[]).includes(v);
+export const isBookingStatus = (v: unknown): v is BookingStatus =>
+  typeof v === 'string' && (BOOKING_STATUSES as readonly string[]).includes(v);
 
 /** True when a booking in `status` still holds its time and capacity. */
 export const holds = (status: BookingStatus): boolean => status === 'pending' || status === 'confirmed';

@@ -15,7 +15,8 @@ import type { BookingStatus } from './booking.status';
 /** Services whose bookings take spots at a slot instead of occupying the resource's time. */
 export const usesCapacity = (type: ServiceType): boolean => type === 'group' || type === 'ticket';
 
-export const unavailable = (message = 'the requested time is not available', details?: ErrorDetail[]) => new DomainError('time_unavailable', message, details);
+export const unavailable = (message = 'the requested time is not available', details?: ErrorDetail[]) =>
+  new DomainError('time_unavailable', message, details);
 
 export const isTimeConflict = (err: unknown): boolean => translateDbError(err)?.code === 'time_unavailable';
 
@@ -28,7 +29,9 @@ const uuidArray = (ids: readonly string[]): string => `{${ids.join(',')}}`;
  * The first resource is the booked one, the rest related.
  */
 function occupiedRows(resources: readonly string[], firstIsBooked = true): [string, string] {
-  const rows = resources.map((id, i) => [id, i === 0 && firstIsBooked ? 'booking' : 'related_resource'] as const).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const rows = resources
+    .map((id, i) => [id, i === 0 && firstIsBooked ? 'booking' : 'related_resource'] as const)
+    .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   return [uuidArray(rows.map((r) => r[0])), `{${rows.map((r) => r[1]).join(',')}}`];
 }
 
@@ -135,7 +138,12 @@ export function insertBookingSql(b: Booking, occupied: string[], statusChangeId:
   const params: unknown[] = [...COLUMNS.map((c) => encode(b, c)), statusChangeId, b.status, b.createdAt.toISOString()];
   let occupancy = '';
   if (occupied.length) {
-    const [lower, upper] = occupiedRange(b.startTime.getTime(), b.endTime ? b.endTime.getTime() : null, b.bufferBeforeSec, b.bufferAfterSec);
+    const [lower, upper] = occupiedRange(
+      b.startTime.getTime(),
+      b.endTime ? b.endTime.getTime() : null,
+      b.bufferBeforeSec,
+      b.bufferAfterSec,
+    );
     occupancy = `, o as (
       insert into booking_occupancy (company_id, booking_id, resource_id, source, during)
       select b.company_id, b.id, r.id, r.source, tstzrange(?::timestamptz, ?::timestamptz, '[)')
@@ -156,7 +164,15 @@ export function insertBookingSql(b: Booking, occupied: string[], statusChangeId:
 }
 
 /** Appends a status change row. */
-export async function insertStatusChange(em: EntityManager, companyId: string, bookingId: string, from: BookingStatus | null, to: BookingStatus, at: Date, metaData: Record<string, unknown> = {}): Promise<string> {
+export async function insertStatusChange(
+  em: EntityManager,
+  companyId: string,
+  bookingId: string,
+  from: BookingStatus | null,
+  to: BookingStatus,
+  at: Date,
+  metaData: Record<string, unknown> = {},
+): Promise<string> {
   const id = newId();
   await em.execute(
     'insert into booking_status_change (id, company_id, booking_id, old_status, new_status, meta_data, created_at) values (?, ?, ?, ?, ?, ?::jsonb, ?::timestamptz)',
@@ -167,7 +183,14 @@ export async function insertStatusChange(em: EntityManager, companyId: string, b
 }
 
 /** Occupancy rows in one statement; `resources[0]` is the booked resource unless `related` (then all are related ones). */
-export async function occupy(em: EntityManager, companyId: string, bookingId: string, resources: readonly string[], range: [string, string | null], related = false): Promise<void> {
+export async function occupy(
+  em: EntityManager,
+  companyId: string,
+  bookingId: string,
+  resources: readonly string[],
+  range: [string, string | null],
+  related = false,
+): Promise<void> {
   if (!resources.length) return;
   const [ids, sources] = occupiedRows(resources, !related);
   await em.execute(
@@ -183,7 +206,13 @@ export async function occupy(em: EntityManager, companyId: string, bookingId: st
  * Occupies ONE of `candidates` (tried in order, each in a savepoint; the first that inserts
  * wins) and returns it, or throws 409 when every one is busy. Must run inside a transaction.
  */
-export async function occupyAny(em: EntityManager, companyId: string, bookingId: string, candidates: readonly string[], range: [string, string | null]): Promise<string> {
+export async function occupyAny(
+  em: EntityManager,
+  companyId: string,
+  bookingId: string,
+  candidates: readonly string[],
+  range: [string, string | null],
+): Promise<string> {
   for (const id of candidates) {
     await em.execute('savepoint booking_any', [], 'run');
     try {
@@ -219,15 +248,25 @@ const slotWhere = 'company_id = ? and service_id = ? and resource_id = ? and sta
 const slotParams = (k: SlotKey) => [k.companyId, k.serviceId, k.resourceId, iso(k.start)];
 
 async function lockSlot(em: EntityManager, k: SlotKey): Promise<{ spots: number; perTicket: Record<string, number> }> {
-  await em.execute(`insert into slot_usage (company_id, service_id, resource_id, start_time) values (?, ?, ?, ?::timestamptz) on conflict do nothing`, slotParams(k), 'run');
+  await em.execute(
+    `insert into slot_usage (company_id, service_id, resource_id, start_time) values (?, ?, ?, ?::timestamptz) on conflict do nothing`,
+    slotParams(k),
+    'run',
+  );
   const rows = await em.execute<{ booked_spots: number; booked_per_ticket: Record<string, number> | string }[]>(
-    `select booked_spots, booked_per_ticket from slot_usage where ${slotWhere} for update`, slotParams(k));
+    `select booked_spots, booked_per_ticket from slot_usage where ${slotWhere} for update`,
+    slotParams(k),
+  );
   const raw = rows[0]?.booked_per_ticket ?? {};
   return { spots: rows[0]?.booked_spots ?? 0, perTicket: typeof raw === 'string' ? JSON.parse(raw) : raw };
 }
 
 async function writeSlot(em: EntityManager, k: SlotKey, spots: number, perTicket: Record<string, number>): Promise<void> {
-  await em.execute(`update slot_usage set booked_spots = ?, booked_per_ticket = ?::jsonb where ${slotWhere}`, [spots, JSON.stringify(perTicket), ...slotParams(k)], 'run');
+  await em.execute(
+    `update slot_usage set booked_spots = ?, booked_per_ticket = ?::jsonb where ${slotWhere}`,
+    [spots, JSON.stringify(perTicket), ...slotParams(k)],
+    'run',
+  );
 }
 
 /**
@@ -235,7 +274,13 @@ async function writeSlot(em: EntityManager, k: SlotKey, spots: number, perTicket
  * bookings of the same occurrence queue on the lock and each sees the count the previous one
  * left, so capacity can never be exceeded. Must run inside a transaction.
  */
-export async function takeCapacity(em: EntityManager, k: SlotKey, spots: number, tickets: Record<string, number>, capacity: Capacity): Promise<void> {
+export async function takeCapacity(
+  em: EntityManager,
+  k: SlotKey,
+  spots: number,
+  tickets: Record<string, number>,
+  capacity: Capacity,
+): Promise<void> {
   const current = await lockSlot(em, k);
   if (current.spots + spots > capacity.totalSpots) {
     throw unavailable(`only ${Math.max(0, capacity.totalSpots - current.spots)} of ${capacity.totalSpots} spots are left at this time`);
@@ -245,7 +290,8 @@ export async function takeCapacity(em: EntityManager, k: SlotKey, spots: number,
     if (n <= 0) continue;
     const limit = capacity.spotsPerTicket[ticketId];
     const booked = perTicket[ticketId] ?? 0;
-    if (limit !== undefined && booked + n > limit) throw unavailable(`only ${Math.max(0, limit - booked)} spots of ticket ${ticketId} are left at this time`);
+    if (limit !== undefined && booked + n > limit)
+      throw unavailable(`only ${Math.max(0, limit - booked)} spots of ticket ${ticketId} are left at this time`);
     perTicket[ticketId] = booked + n;
   }
   await writeSlot(em, k, current.spots + spots, perTicket);
@@ -296,13 +342,29 @@ export async function writeBooking(em: EntityManager, row: BookingRow, p: Placem
   const q = insertBookingSql(bookingOf(row), occupied, change.id);
   await em.execute(q.sql, q.params, 'run');
   if (!capacity && p.related.any.length) {
-    const chosen = await occupyAny(em, row.companyId, row.id, p.related.any, occupiedRange(row.start, row.end, row.bufferBeforeSec, row.bufferAfterSec));
+    const chosen = await occupyAny(
+      em,
+      row.companyId,
+      row.id,
+      p.related.any,
+      occupiedRange(row.start, row.end, row.bufferBeforeSec, row.bufferAfterSec),
+    );
     row.relatedResourceIds.push(chosen);
-    await em.execute('update booking set related_resource_ids = ?::jsonb where company_id = ? and id = ?', [JSON.stringify(row.relatedResourceIds), row.companyId, row.id], 'run');
+    await em.execute(
+      'update booking set related_resource_ids = ?::jsonb where company_id = ? and id = ?',
+      [JSON.stringify(row.relatedResourceIds), row.companyId, row.id],
+      'run',
+    );
   }
   if (capacity) {
     if (!p.capacity) throw conflict('no capacity rule applies to this time');
-    await takeCapacity(em, { companyId: row.companyId, serviceId: row.serviceId, resourceId: row.resourceId, start: row.start }, row.spots, p.ticketCounts, p.capacity);
+    await takeCapacity(
+      em,
+      { companyId: row.companyId, serviceId: row.serviceId, resourceId: row.resourceId, start: row.start },
+      row.spots,
+      p.ticketCounts,
+      p.capacity,
+    );
   }
   return change;
 }
@@ -348,6 +410,14 @@ export function bookingOf(row: BookingRow): Booking {
 /** The first status change of a new booking (null -> its initial status). */
 function firstChange(row: BookingRow): BookingStatusChange {
   const s = new BookingStatusChange();
-  Object.assign(s, { id: newId(), companyId: row.companyId, bookingId: row.id, oldStatus: null, newStatus: row.status, metaData: {}, createdAt: row.createdAt });
+  Object.assign(s, {
+    id: newId(),
+    companyId: row.companyId,
+    bookingId: row.id,
+    oldStatus: null,
+    newStatus: row.status,
+    metaData: {},
+    createdAt: row.createdAt,
+  });
   return s;
 }

@@ -103,7 +103,8 @@ export class CreateBookingInput {
   @Field(() => Date) startTime!: Date;
   @Field(() => ID, { nullable: true }) clientID?: string | null;
   @Field(() => DurationResolver, { nullable: true }) duration?: string | null;
-  @Field({ nullable: true, description: 'skip working hours, closings, slot schedules and the horizon (never overlap or capacity)' }) ignoreSchedule?: boolean;
+  @Field({ nullable: true, description: 'skip working hours, closings, slot schedules and the horizon (never overlap or capacity)' })
+  ignoreSchedule?: boolean;
   @Field(() => GraphQLJSONObject, { nullable: true }) metaData?: MetaData | null;
   @Field(() => BookingRepeatInput, { nullable: true }) repeat?: BookingRepeatInput | null;
   @Field(() => Int, { nullable: true }) spots?: number | null;
@@ -113,7 +114,10 @@ export class CreateBookingInput {
 @InputType()
 export class UpdateBookingInput {
   @Field(() => DurationResolver, { nullable: true }) duration?: string | null;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: '{expectedVersion, path, value}' }) metaDataUpdate?: Record<string, unknown> | null;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: '{expectedVersion, path, value}' }) metaDataUpdate?: Record<
+    string,
+    unknown
+  > | null;
   @Field(() => Int, { nullable: true, description: 'overrides the price' }) price?: number | null;
   @Field(() => Int, { nullable: true, description: '0-100' }) refundPercent?: number | null;
   @Field(() => ID, { nullable: true }) resourceID?: string | null;
@@ -149,7 +153,8 @@ export class RequestBookingInput {
   @Field(() => DurationResolver, { nullable: true }) duration?: string | null;
   @Field(() => Int, { nullable: true, description: 'default 1' }) spots?: number | null;
   @Field(() => GraphQLJSONObject, { nullable: true }) tickets?: Record<string, number> | null;
-  @Field(() => GuestClientInput, { nullable: true, description: 'guests (API key with client.create) only' }) client?: GuestClientInput | null;
+  @Field(() => GuestClientInput, { nullable: true, description: 'guests (API key with client.create) only' })
+  client?: GuestClientInput | null;
   @Field(() => String, { nullable: true }) code?: string | null;
   @Field(() => String, { nullable: true }) customPurchaseDescription?: string | null;
   @Field(() => GraphQLJSONObject, { nullable: true }) metaData?: MetaData | null;
@@ -158,8 +163,10 @@ export class RequestBookingInput {
 
 @InputType()
 export class RequestBookingsInput {
-  @Field(() => [RequestBookingInput], { description: '1 to 50 booking requests, all for the same company' }) bookings!: RequestBookingInput[];
-  @Field(() => GuestClientInput, { nullable: true, description: 'the paying guest (API key with client.create) for every booking' }) client?: GuestClientInput | null;
+  @Field(() => [RequestBookingInput], { description: '1 to 50 booking requests, all for the same company' })
+  bookings!: RequestBookingInput[];
+  @Field(() => GuestClientInput, { nullable: true, description: 'the paying guest (API key with client.create) for every booking' })
+  client?: GuestClientInput | null;
 }
 
 @ObjectType('BookingBatch', { description: 'Bookings requested together and paid with one payment.' })
@@ -167,13 +174,13 @@ export class BookingBatchType {
   @Field(() => [ClientBookingType], { description: 'in request order' }) bookings!: ClientBookingType[];
   @Field(() => String, { nullable: true }) currency!: string | null;
   @Field(() => String, { nullable: true, description: 'null when no payment is taken' }) paymentURL!: string | null;
-  @Field(() => Int, { description: 'sum of the bookings\' prices' }) totalAmount!: number;
+  @Field(() => Int, { description: "sum of the bookings' prices" }) totalAmount!: number;
   @Field(() => ID, { nullable: true, description: 'the payment transaction covering every booking' }) transactionID!: string | null;
 }
 
 @InputType()
 export class CancelClientBookingInput {
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'merged into the booking\'s metaData' }) metaData?: MetaData | null;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: "merged into the booking's metaData" }) metaData?: MetaData | null;
 }
 
 @InputType()

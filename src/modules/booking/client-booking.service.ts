@@ -17,7 +17,7 @@ import { amountsFor, checkPlacement, checkPluginData, type PlacementInput } from
 import { clientBookingJson, type ClientBookingJson } from './booking.json';
 import { startBookingPayment, type BookingPaymentInput } from './booking.payable';
 import { newRow, placeAt, serviceAndResource, commitCreation, needsTransaction, replayOr } from './booking-placement.service';
-import {  } from './booking.store';
+import {} from './booking.store';
 import { isUuid } from '../../shared/ids';
 import { parsePage } from '../../shared/pagination';
 import { verifyBookingAccessToken } from './access-token';
@@ -64,7 +64,10 @@ export async function caller(ctx: Ctx, companyId: string, guest: unknown): Promi
     return { company, client, guest: null, id: `client:${client.id}` };
   }
   const company = await companyForMerchant(ctx, companyId, 'client.create');
-  if (guest === undefined || guest === null) throw invalid('a guest request needs a client object', [{ path: 'client', message: 'is required when booking without a client token' }]);
+  if (guest === undefined || guest === null)
+    throw invalid('a guest request needs a client object', [
+      { path: 'client', message: 'is required when booking without a client token' },
+    ]);
   return { company, client: null, guest: guest as GuestClientInput, id: `merchant:${company.merchantId}` };
 }
 
@@ -101,7 +104,11 @@ export function rejectCode(code: string | undefined): void {
  * by name is booked. When the company takes payments and the price is above zero the booking
  * is `pending` with a `paymentURL`; otherwise its status follows the bookingPolicy.
  */
-export async function requestBooking(ctx: Ctx, input: RequestBookingInput, opts: { idempotencyKey?: unknown } = {}): Promise<ClientBookingJson> {
+export async function requestBooking(
+  ctx: Ctx,
+  input: RequestBookingInput,
+  opts: { idempotencyKey?: unknown } = {},
+): Promise<ClientBookingJson> {
   const c = new Check();
   const req = checkRequest(c, input);
   c.done('invalid booking request');
@@ -135,12 +142,21 @@ export interface PreparedBooking {
  * Checks one request against the catalog and availability (outside the transaction: the
  * check is for a friendly answer, the database constraints decide when the row is written).
  */
-export async function prepareClientBooking(ctx: Ctx, who: Caller, { p, code, pluginData, description }: ParsedRequest): Promise<PreparedBooking> {
+export async function prepareClientBooking(
+  ctx: Ctx,
+  who: Caller,
+  { p, code, pluginData, description }: ParsedRequest,
+): Promise<PreparedBooking> {
   const { company } = who;
-  const [service, resource] = p.resourceId ? await serviceAndResource(ctx, company.id, p.serviceId!, p.resourceId) : [await getServiceInCompany(ctx, company.id, p.serviceId), null];
+  const [service, resource] = p.resourceId
+    ? await serviceAndResource(ctx, company.id, p.serviceId!, p.resourceId)
+    : [await getServiceInCompany(ctx, company.id, p.serviceId), null];
   if (resource?.disabledAt) throw unavailable('the resource is not available');
   const amounts = amountsFor(service, p);
-  const placement = await placeAt(ctx, company, service, resource?.id ?? null, p.start!, p, amounts, { ignoreSchedule: false, includePast: false });
+  const placement = await placeAt(ctx, company, service, resource?.id ?? null, p.start!, p, amounts, {
+    ignoreSchedule: false,
+    includePast: false,
+  });
   if (placement.start < ctx.now.getTime()) throw unavailable('the requested time is in the past');
   const row = newRow(company, service, placement, ctx.now, {
     clientId: who.client?.id ?? null,
@@ -188,7 +204,13 @@ export function paymentFor(companyId: string, bookings: PreparedBooking[], clien
  * single statement) and returns its client form. With a `payment` covering it the booking is
  * `pending` until that payment settles; without one its status follows the bookingPolicy.
  */
-export async function writeClientBooking(ctx: Ctx, em: EntityManager, b: PreparedBooking, client: Client | null, payment: StartedPayment | null): Promise<ClientBookingJson> {
+export async function writeClientBooking(
+  ctx: Ctx,
+  em: EntityManager,
+  b: PreparedBooking,
+  client: Client | null,
+  payment: StartedPayment | null,
+): Promise<ClientBookingJson> {
   const { row } = b;
   row.clientId = client?.id ?? null;
   if (payment) Object.assign(row, { status: 'pending', paymentUrl: payment.paymentURL, paymentTransactionId: payment.transactionId });
@@ -215,12 +237,18 @@ export async function reachableBooking(ctx: Ctx, id: unknown, accessToken: unkno
   if (!isUuid(id)) throw invalid('booking id must be a UUID', [{ path: 'bookingID', message: 'must be a UUID' }]);
   const bookingId = id.toLowerCase();
   if (accessToken !== undefined && accessToken !== null && accessToken !== '') {
-    const b = verifyBookingAccessToken(ctx.deps.jwtKey, bookingId, accessToken) ? await ctx.em.findOne(Booking, { id: bookingId }, { disableIdentityMap: true }) : null;
+    const b = verifyBookingAccessToken(ctx.deps.jwtKey, bookingId, accessToken)
+      ? await ctx.em.findOne(Booking, { id: bookingId }, { disableIdentityMap: true })
+      : null;
     if (!b) throw notFound('booking');
     return b;
   }
   const actor = requireClient(ctx);
-  const b = await ctx.em.findOne(Booking, { id: bookingId, companyId: actor.companyId, clientId: actor.clientId }, { disableIdentityMap: true });
+  const b = await ctx.em.findOne(
+    Booking,
+    { id: bookingId, companyId: actor.companyId, clientId: actor.clientId },
+    { disableIdentityMap: true },
+  );
   if (!b) throw notFound('booking');
   return b;
 }
@@ -231,7 +259,12 @@ export async function clientBookings(ctx: Ctx, raw: { limit?: unknown; offset?: 
   const page = parsePage(raw, BOOKINGS_MAX_LIMIT);
   const where = { companyId: actor.companyId, clientId: actor.clientId };
   const [rows, total] = await Promise.all([
-    ctx.em.find(Booking, where, { orderBy: { startTime: 'asc', id: 'asc' }, limit: page.limit, offset: page.offset, disableIdentityMap: true }),
+    ctx.em.find(Booking, where, {
+      orderBy: { startTime: 'asc', id: 'asc' },
+      limit: page.limit,
+      offset: page.offset,
+      disableIdentityMap: true,
+    }),
     ctx.em.count(Booking, where),
   ]);
   return { bookings: rows.map((b) => clientBookingJson(b, ctx.deps.jwtKey)), limit: page.limit, offset: page.offset, total };
@@ -243,7 +276,12 @@ export async function clientBooking(ctx: Ctx, id: unknown, accessToken?: unknown
 }
 
 /** Client: cancels a booking; `metaData` is merged into the booking's metadata. */
-export async function cancelClientBooking(ctx: Ctx, id: unknown, input: { metaData?: unknown } | null | undefined, accessToken?: unknown): Promise<ClientBookingJson> {
+export async function cancelClientBooking(
+  ctx: Ctx,
+  id: unknown,
+  input: { metaData?: unknown } | null | undefined,
+  accessToken?: unknown,
+): Promise<ClientBookingJson> {
   const c = new Check();
   if (input !== undefined && input !== null && (typeof input !== 'object' || Array.isArray(input))) c.fail('body', 'must be an object');
   const metaData = c.metaData('metaData', input?.metaData);

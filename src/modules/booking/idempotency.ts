@@ -34,7 +34,12 @@ function canonical(v: unknown): unknown {
   if (v instanceof Date) return v.toISOString();
   if (Array.isArray(v)) return v.map(canonical);
   if (v && typeof v === 'object') {
-    return Object.fromEntries(Object.keys(v).sort().filter((k) => (v as Record<string, unknown>)[k] !== undefined).map((k) => [k, canonical((v as Record<string, unknown>)[k])]));
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
+        .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+    );
   }
   return v;
 }
@@ -43,9 +48,13 @@ function canonical(v: unknown): unknown {
 export function idempotencyOf(rawKey: unknown, operation: string, caller: string, body: unknown): Idempotency | undefined {
   if (rawKey === undefined || rawKey === null || rawKey === '') return undefined;
   if (typeof rawKey !== 'string' || !KEY.test(rawKey)) {
-    throw invalid('Idempotency-Key must be 1 to 255 printable characters', [{ path: 'Idempotency-Key', message: 'must be 1 to 255 printable ASCII characters' }]);
+    throw invalid('Idempotency-Key must be 1 to 255 printable characters', [
+      { path: 'Idempotency-Key', message: 'must be 1 to 255 printable ASCII characters' },
+    ]);
   }
-  const hash = createHash('sha256').update(JSON.stringify([operation, caller, canonical(body ?? {})])).digest('hex');
+  const hash = createHash('sha256')
+    .update(JSON.stringify([operation, caller, canonical(body ?? {})]))
+    .digest('hex');
   return { key: rawKey, hash };
 }
 
@@ -81,17 +90,28 @@ export async function claimKey(em: EntityManager, companyId: string, idem: Idemp
 
 /** Stores the response of the request that claimed the key (same transaction). */
 export async function storeResponse(em: EntityManager, companyId: string, idem: Idempotency, res: StoredResponse): Promise<void> {
-  await em.execute('update idempotency_key set status = ?, response = ?::jsonb where company_id = ? and key = ?', [res.status, JSON.stringify(res.body), companyId, idem.key], 'run');
+  await em.execute(
+    'update idempotency_key set status = ?, response = ?::jsonb where company_id = ? and key = ?',
+    [res.status, JSON.stringify(res.body), companyId, idem.key],
+    'run',
+  );
 }
 
 /** Deletes keys past their 24 hours (any process may run it; the delete is idempotent). Returns how many went. */
 export async function purgeIdempotencyKeys(em: EntityManager, now: Date): Promise<number> {
-  const res = await em.execute<{ affectedRows?: number }>('delete from idempotency_key where created_at <= ?::timestamptz', [new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString()], 'run');
+  const res = await em.execute<{ affectedRows?: number }>(
+    'delete from idempotency_key where created_at <= ?::timestamptz',
+    [new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString()],
+    'run',
+  );
   return (res as { affectedRows?: number }).affectedRows ?? 0;
 }
 
 /** Purges expired keys every hour; the returned function stops it. */
-export function startIdempotencyPurge(deps: { orm: { em: { fork(): unknown } }; clock: { now(): number }; log: { error(o: object, m: string): void } }, intervalMs = 3600_000): () => Promise<void> {
+export function startIdempotencyPurge(
+  deps: { orm: { em: { fork(): unknown } }; clock: { now(): number }; log: { error(o: object, m: string): void } },
+  intervalMs = 3600_000,
+): () => Promise<void> {
   let running: Promise<unknown> | null = null;
   const timer = setInterval(() => {
     if (running) return;

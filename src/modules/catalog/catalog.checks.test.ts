@@ -12,7 +12,13 @@ describe('mergeSettings', () => {
   it('normalises durations and defaults the booking policy', () => {
     const { out, paths } = merge({}, { duration: 'PT90M', timeInterval: 'PT30M', availabilityPeriod: 'P2W', bufferBefore: 'PT0M' });
     expect(paths).toEqual([]);
-    expect(out).toEqual({ duration: 'PT1H30M', timeInterval: 'PT30M', availabilityPeriod: 'P14D', bufferBefore: 'PT0S', bookingPolicy: 'instant' });
+    expect(out).toEqual({
+      duration: 'PT1H30M',
+      timeInterval: 'PT30M',
+      availabilityPeriod: 'P14D',
+      bufferBefore: 'PT0S',
+      bookingPolicy: 'instant',
+    });
   });
 
   it('changes only the keys present and clears with null', () => {
@@ -24,10 +30,28 @@ describe('mergeSettings', () => {
   });
 
   it('reports every malformed value under its path', () => {
-    const { paths } = merge({}, {
-      duration: 'PT', bufferAfter: 'soon', checkOutTime: '24:00', currency: 'eur', bookingPolicy: 'asap', tax: { inclusive: 'y', rate: 120 },
-    }, 'flexible', 'settings');
-    expect(paths.sort()).toEqual(['settings.bookingPolicy', 'settings.bufferAfter', 'settings.checkOutTime', 'settings.currency', 'settings.duration', 'settings.tax.inclusive', 'settings.tax.rate']);
+    const { paths } = merge(
+      {},
+      {
+        duration: 'PT',
+        bufferAfter: 'soon',
+        checkOutTime: '24:00',
+        currency: 'eur',
+        bookingPolicy: 'asap',
+        tax: { inclusive: 'y', rate: 120 },
+      },
+      'flexible',
+      'settings',
+    );
+    expect(paths.sort()).toEqual([
+      'settings.bookingPolicy',
+      'settings.bufferAfter',
+      'settings.checkOutTime',
+      'settings.currency',
+      'settings.duration',
+      'settings.tax.inclusive',
+      'settings.tax.rate',
+    ]);
   });
 
   it('requires a positive duration for fixed services, also after an update', () => {

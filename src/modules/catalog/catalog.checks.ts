@@ -70,8 +70,12 @@ export function mergeSettings(c: Check, prefix: string, current: ServiceSettings
       const tax = c.object(at('tax'), input.tax);
       if (tax) {
         // A tax sent without one of its parts keeps the stored part, so `{rate: 9}` only changes the rate.
-        const inclusive = tax.inclusive === undefined || tax.inclusive === null ? (current.tax?.inclusive ?? false) : c.bool(at('tax.inclusive'), tax.inclusive);
-        const rate = tax.rate === undefined || tax.rate === null ? current.tax?.rate : c.number(at('tax.rate'), tax.rate, { min: 0, max: 100 });
+        const inclusive =
+          tax.inclusive === undefined || tax.inclusive === null
+            ? (current.tax?.inclusive ?? false)
+            : c.bool(at('tax.inclusive'), tax.inclusive);
+        const rate =
+          tax.rate === undefined || tax.rate === null ? current.tax?.rate : c.number(at('tax.rate'), tax.rate, { min: 0, max: 100 });
         if (rate === undefined && (tax.rate === undefined || tax.rate === null)) c.fail(at('tax.rate'), 'is required');
         if (inclusive !== undefined && rate !== undefined) next.tax = { inclusive, rate };
       }
@@ -81,7 +85,8 @@ export function mergeSettings(c: Check, prefix: string, current: ServiceSettings
   const durationReported = c.details.slice(before).some((d) => d.path === at('duration'));
   if (!durationReported) {
     if (type === 'fixed' && !next.duration) c.fail(at('duration'), 'is required for a fixed service');
-    if (type === 'days' && next.duration && !wholeDays(next.duration)) c.fail(at('duration'), 'must be a whole number of days (P1D, P7D) for a days service');
+    if (type === 'days' && next.duration && !wholeDays(next.duration))
+      c.fail(at('duration'), 'must be a whole number of days (P1D, P7D) for a days service');
   }
   next.bookingPolicy ??= 'instant';
   return next;

@@ -2,7 +2,6 @@ import { Entity, Property } from '@mikro-orm/core';
 import { MetaEntity, TenantEntity } from '../../shared/base.entity';
 import type { ServiceType } from '../../shared/service-type';
 
-
 /** Service settings as stored: durations normalised ISO 8601, times HH:MM. */
 export interface ServiceSettings {
   availabilityPeriod?: string | null;

@@ -46,7 +46,12 @@ const placeholders = (n: number): string => Array.from({ length: n }, () => '?')
  * Resources linked to each of `serviceIds`, ordered by name: one statement (a join through
  * the links). `onlyEnabled` leaves disabled resources out, as the client interface does.
  */
-export async function linkedResourcesOf(ctx: Ctx, companyId: string, serviceIds: string[], onlyEnabled = false): Promise<Map<string, Resource[]>> {
+export async function linkedResourcesOf(
+  ctx: Ctx,
+  companyId: string,
+  serviceIds: string[],
+  onlyEnabled = false,
+): Promise<Map<string, Resource[]>> {
   const out = new Map<string, Resource[]>();
   if (!serviceIds.length) return out;
   const rows = await ctx.em.getConnection().execute<Record<string, unknown>[]>(
@@ -61,7 +66,12 @@ export async function linkedResourcesOf(ctx: Ctx, companyId: string, serviceIds:
 }
 
 /** Services linked to each of `resourceIds`, ordered by position: one statement. */
-export async function linkedServicesOf(ctx: Ctx, companyId: string, resourceIds: string[], onlyEnabled = false): Promise<Map<string, Service[]>> {
+export async function linkedServicesOf(
+  ctx: Ctx,
+  companyId: string,
+  resourceIds: string[],
+  onlyEnabled = false,
+): Promise<Map<string, Service[]>> {
   const out = new Map<string, Service[]>();
   if (!resourceIds.length) return out;
   const rows = await ctx.em.getConnection().execute<Record<string, unknown>[]>(
@@ -79,46 +89,85 @@ export async function linkedServicesOf(ctx: Ctx, companyId: string, resourceIds:
 export async function ticketsOf(ctx: Ctx, companyId: string, serviceIds: string[], onlyEnabled = false): Promise<Map<string, Ticket[]>> {
   const out = new Map<string, Ticket[]>();
   if (!serviceIds.length) return out;
-  const tickets = await ctx.em.find(Ticket, { companyId, serviceId: { $in: serviceIds }, ...(onlyEnabled ? { enabled: true } : {}) }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  const tickets = await ctx.em.find(
+    Ticket,
+    { companyId, serviceId: { $in: serviceIds }, ...(onlyEnabled ? { enabled: true } : {}) },
+    { orderBy: { createdAt: 'asc', id: 'asc' } },
+  );
   for (const t of tickets) push(out, t.serviceId, t);
   return out;
 }
 
 export const resourcesByService = (ctx: Ctx) =>
-  loader(ctx, 'catalog.resourcesByService', () => new DataLoader<string, Resource[]>((keys) => batch(keys, (cid, ids) => linkedResourcesOf(ctx, cid, ids)), options));
+  loader(
+    ctx,
+    'catalog.resourcesByService',
+    () => new DataLoader<string, Resource[]>((keys) => batch(keys, (cid, ids) => linkedResourcesOf(ctx, cid, ids)), options),
+  );
 
 export const servicesByResource = (ctx: Ctx) =>
-  loader(ctx, 'catalog.servicesByResource', () => new DataLoader<string, Service[]>((keys) => batch(keys, (cid, ids) => linkedServicesOf(ctx, cid, ids)), options));
+  loader(
+    ctx,
+    'catalog.servicesByResource',
+    () => new DataLoader<string, Service[]>((keys) => batch(keys, (cid, ids) => linkedServicesOf(ctx, cid, ids)), options),
+  );
 
 export const ticketsByService = (ctx: Ctx) =>
-  loader(ctx, 'catalog.ticketsByService', () => new DataLoader<string, Ticket[]>((keys) => batch(keys, (cid, ids) => ticketsOf(ctx, cid, ids)), options));
+  loader(
+    ctx,
+    'catalog.ticketsByService',
+    () => new DataLoader<string, Ticket[]>((keys) => batch(keys, (cid, ids) => ticketsOf(ctx, cid, ids)), options),
+  );
 
 export const linksByService = (ctx: Ctx) =>
-  loader(ctx, 'catalog.linksByService', () =>
-    new DataLoader<string, ServiceResourceLink[]>((keys) =>
-      batch(keys, async (cid, ids) => {
-        const out = new Map<string, ServiceResourceLink[]>();
-        const links = await ctx.em.find(ServiceResourceLink, { companyId: cid, serviceId: { $in: ids } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
-        for (const l of links) push(out, l.serviceId, l);
-        return out;
-      }), options));
+  loader(
+    ctx,
+    'catalog.linksByService',
+    () =>
+      new DataLoader<string, ServiceResourceLink[]>(
+        (keys) =>
+          batch(keys, async (cid, ids) => {
+            const out = new Map<string, ServiceResourceLink[]>();
+            const links = await ctx.em.find(
+              ServiceResourceLink,
+              { companyId: cid, serviceId: { $in: ids } },
+              { orderBy: { createdAt: 'asc', id: 'asc' } },
+            );
+            for (const l of links) push(out, l.serviceId, l);
+            return out;
+          }),
+        options,
+      ),
+  );
 
 /** Services of each company (key: company id), in list order. */
 export const servicesByCompany = (ctx: Ctx) =>
-  loader(ctx, 'catalog.servicesByCompany', () =>
-    new DataLoader<string, Service[]>(async (companyIds) => {
-      const out = new Map<string, Service[]>();
-      const services = await ctx.em.find(Service, { companyId: { $in: [...companyIds] } }, { orderBy: { position: 'asc', createdAt: 'asc', id: 'asc' } });
-      for (const s of services) push(out, s.companyId, s);
-      return companyIds.map((c) => out.get(c) ?? []);
-    }, options));
+  loader(
+    ctx,
+    'catalog.servicesByCompany',
+    () =>
+      new DataLoader<string, Service[]>(async (companyIds) => {
+        const out = new Map<string, Service[]>();
+        const services = await ctx.em.find(
+          Service,
+          { companyId: { $in: [...companyIds] } },
+          { orderBy: { position: 'asc', createdAt: 'asc', id: 'asc' } },
+        );
+        for (const s of services) push(out, s.companyId, s);
+        return companyIds.map((c) => out.get(c) ?? []);
+      }, options),
+  );
 
 /** Resources of each company (key: company id), by name. */
 export const resourcesByCompany = (ctx: Ctx) =>
-  loader(ctx, 'catalog.resourcesByCompany', () =>
-    new DataLoader<string, Resource[]>(async (companyIds) => {
-      const out = new Map<string, Resource[]>();
-      const resources = await ctx.em.find(Resource, { companyId: { $in: [...companyIds] } }, { orderBy: { name: 'asc', id: 'asc' } });
-      for (const r of resources) push(out, r.companyId, r);
-      return companyIds.map((c) => out.get(c) ?? []);
-    }, options));
+  loader(
+    ctx,
+    'catalog.resourcesByCompany',
+    () =>
+      new DataLoader<string, Resource[]>(async (companyIds) => {
+        const out = new Map<string, Resource[]>();
+        const resources = await ctx.em.find(Resource, { companyId: { $in: [...companyIds] } }, { orderBy: { name: 'asc', id: 'asc' } });
+        for (const r of resources) push(out, r.companyId, r);
+        return companyIds.map((c) => out.get(c) ?? []);
+      }, options),
+  );

@@ -42,7 +42,13 @@ export async function getResourceInCompany(ctx: Ctx, companyId: string, resource
 }
 
 /** A ticket of the service (which must be in the company); 400 for malformed ids, 404 otherwise. */
-export async function getTicketInService(ctx: Ctx, companyId: string, serviceId: unknown, ticketId: unknown, path = 'ticketID'): Promise<Ticket> {
+export async function getTicketInService(
+  ctx: Ctx,
+  companyId: string,
+  serviceId: unknown,
+  ticketId: unknown,
+  path = 'ticketID',
+): Promise<Ticket> {
   const service = await getServiceInCompany(ctx, companyId, serviceId);
   const id = parseId(ticketId, path);
   const t = await ctx.em.findOne(Ticket, { id, companyId: service.companyId, serviceId: service.id });
@@ -54,11 +60,23 @@ export async function getTicketInService(ctx: Ctx, companyId: string, serviceId:
  * The service's resource links and the linked resources (disabled ones included), resources
  * ordered by name. The service itself is not checked; pair with `getServiceInCompany`.
  */
-export async function linkedResources(ctx: Ctx, companyId: string, serviceId: string): Promise<{ links: ServiceResourceLink[]; resources: Resource[] }> {
+export async function linkedResources(
+  ctx: Ctx,
+  companyId: string,
+  serviceId: string,
+): Promise<{ links: ServiceResourceLink[]; resources: Resource[] }> {
   const cid = companyId.toLowerCase();
-  const links = await ctx.em.find(ServiceResourceLink, { companyId: cid, serviceId: serviceId.toLowerCase() }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  const links = await ctx.em.find(
+    ServiceResourceLink,
+    { companyId: cid, serviceId: serviceId.toLowerCase() },
+    { orderBy: { createdAt: 'asc', id: 'asc' } },
+  );
   if (!links.length) return { links, resources: [] };
-  const resources = await ctx.em.find(Resource, { companyId: cid, id: { $in: links.map((l) => l.resourceId) } }, { orderBy: { name: 'asc', id: 'asc' } });
+  const resources = await ctx.em.find(
+    Resource,
+    { companyId: cid, id: { $in: links.map((l) => l.resourceId) } },
+    { orderBy: { name: 'asc', id: 'asc' } },
+  );
   return { links, resources };
 }
 
@@ -88,10 +106,18 @@ export async function requireServices(ctx: Ctx, companyId: string, ids: string[]
  * Ticket ids (UUIDs, already checked) with the request path each came from: 404 when one is not
  * a ticket of the company, a 400 detail when it belongs to another service.
  */
-export async function checkTicketIds(ctx: Ctx, c: Check, companyId: string, serviceId: string, refs: { id: string; path: string }[]): Promise<void> {
+export async function checkTicketIds(
+  ctx: Ctx,
+  c: Check,
+  companyId: string,
+  serviceId: string,
+  refs: { id: string; path: string }[],
+): Promise<void> {
   const unique = [...new Set(refs.map((r) => r.id))];
   if (unique.length === 0) return;
-  const found = new Map((await ctx.em.find(Ticket, { companyId, id: { $in: unique } }, { fields: ['id', 'serviceId'] })).map((t) => [t.id, t.serviceId]));
+  const found = new Map(
+    (await ctx.em.find(Ticket, { companyId, id: { $in: unique } }, { fields: ['id', 'serviceId'] })).map((t) => [t.id, t.serviceId]),
+  );
   if (found.size !== unique.length) throw notFound('ticket');
   for (const r of refs) if (found.get(r.id) !== serviceId) c.fail(r.path, 'is not a ticket of this service');
 }
@@ -100,7 +126,11 @@ export async function checkTicketIds(ctx: Ctx, c: Check, companyId: string, serv
 export async function linkedResourceIds(ctx: Ctx, companyId: string, serviceIds: string[]): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>(serviceIds.map((id) => [id, []]));
   if (serviceIds.length === 0) return out;
-  const links = await ctx.em.find(ServiceResourceLink, { companyId, serviceId: { $in: serviceIds } }, { fields: ['serviceId', 'resourceId'], orderBy: { resourceId: 'asc' } });
+  const links = await ctx.em.find(
+    ServiceResourceLink,
+    { companyId, serviceId: { $in: serviceIds } },
+    { fields: ['serviceId', 'resourceId'], orderBy: { resourceId: 'asc' } },
+  );
   for (const l of links) out.get(l.serviceId)?.push(l.resourceId);
   return out;
 }

@@ -6,8 +6,26 @@ import { grants } from '../../kernel/permissions';
 import { CompanyType } from '../company/company.types';
 import type { CompanyJson } from '../company/company.service';
 import { linkJson, resourceJson, serviceJson, ticketJson, type ResourceJson, type ServiceJson } from './catalog.json';
-import { catalogKey, linksByService, resourcesByCompany, resourcesByService, servicesByCompany, servicesByResource, ticketsByService } from './catalog.loaders';
-import { CreateResourceInput, CreateServiceInput, ServiceSettingsInput, UpdateResourceInput, UpdateServiceInput, ResourceType, ServiceResourceLinkType, ServiceType, TicketType } from './catalog.types';
+import {
+  catalogKey,
+  linksByService,
+  resourcesByCompany,
+  resourcesByService,
+  servicesByCompany,
+  servicesByResource,
+  ticketsByService,
+} from './catalog.loaders';
+import {
+  CreateResourceInput,
+  CreateServiceInput,
+  ServiceSettingsInput,
+  UpdateResourceInput,
+  UpdateServiceInput,
+  ResourceType,
+  ServiceResourceLinkType,
+  ServiceType,
+  TicketType,
+} from './catalog.types';
 import { createResource, getResource, listResources, updateResource } from './resource.service';
 import { createService, getService, listServices, updateService, updateServiceSettings } from './service.service';
 
@@ -34,17 +52,31 @@ export class ServiceResolver {
   }
 
   @Mutation(() => ServiceType)
-  createService(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('input', () => CreateServiceInput) input: CreateServiceInput) {
+  createService(
+    @GqlCtx() ctx: Ctx,
+    @Arg('companyID', () => ID) companyID: string,
+    @Arg('input', () => CreateServiceInput) input: CreateServiceInput,
+  ) {
     return createService(ctx, companyID, input);
   }
 
   @Mutation(() => ServiceType)
-  updateService(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('id', () => ID) id: string, @Arg('input', () => UpdateServiceInput) input: UpdateServiceInput) {
+  updateService(
+    @GqlCtx() ctx: Ctx,
+    @Arg('companyID', () => ID) companyID: string,
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => UpdateServiceInput) input: UpdateServiceInput,
+  ) {
     return updateService(ctx, companyID, id, input);
   }
 
   @Mutation(() => ServiceType, { description: 'Changes only the settings sent; null clears one.' })
-  updateServiceSettings(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('id', () => ID) id: string, @Arg('input', () => ServiceSettingsInput) input: ServiceSettingsInput) {
+  updateServiceSettings(
+    @GqlCtx() ctx: Ctx,
+    @Arg('companyID', () => ID) companyID: string,
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => ServiceSettingsInput) input: ServiceSettingsInput,
+  ) {
     return updateServiceSettings(ctx, companyID, id, input);
   }
 
@@ -80,12 +112,21 @@ export class ResourceResolver {
   }
 
   @Mutation(() => ResourceType)
-  createResource(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('input', () => CreateResourceInput) input: CreateResourceInput) {
+  createResource(
+    @GqlCtx() ctx: Ctx,
+    @Arg('companyID', () => ID) companyID: string,
+    @Arg('input', () => CreateResourceInput) input: CreateResourceInput,
+  ) {
     return createResource(ctx, companyID, input);
   }
 
   @Mutation(() => ResourceType, { description: 'Partial update; leaving out `enabled` enables the resource.' })
-  updateResource(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('id', () => ID) id: string, @Arg('input', () => UpdateResourceInput) input: UpdateResourceInput) {
+  updateResource(
+    @GqlCtx() ctx: Ctx,
+    @Arg('companyID', () => ID) companyID: string,
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => UpdateResourceInput) input: UpdateResourceInput,
+  ) {
     return updateResource(ctx, companyID, id, input);
   }
 

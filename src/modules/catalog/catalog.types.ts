@@ -26,7 +26,8 @@ export class ServiceSettingsType {
   @Field(() => LocalTimeScalar, { nullable: true }) checkOutTime!: string | null;
   @Field(() => CurrencyResolver, { nullable: true }) currency!: string | null;
   @Field(() => DurationResolver, { nullable: true }) duration!: string | null;
-  @Field(() => DurationResolver, { nullable: true, description: 'interval at which the service can be booked' }) timeInterval!: string | null;
+  @Field(() => DurationResolver, { nullable: true, description: 'interval at which the service can be booked' }) timeInterval!:
+    string | null;
   @Field(() => ServiceTaxType, { nullable: true }) tax!: ServiceTaxType | null;
 }
 
@@ -72,7 +73,9 @@ export class TicketType {
   @Field(() => Date) updatedAt!: string;
 }
 
-@ObjectType('RelatedResourceIDs', { description: 'Resources booked together with the linked one: every `all` resource and one free `any` resource.' })
+@ObjectType('RelatedResourceIDs', {
+  description: 'Resources booked together with the linked one: every `all` resource and one free `any` resource.',
+})
 export class RelatedResourceIDsType {
   @Field(() => [ID]) all!: string[];
   @Field(() => [ID]) any!: string[];
@@ -160,7 +163,8 @@ export class ClientResourceType {
  * `{expectedVersion, path, value}` because `value` may be any JSON value.
  */
 
-const META_UPDATE_HELP = '{expectedVersion, path, value}: sets value at the dot-separated path (null removes it; path "" replaces the object)';
+const META_UPDATE_HELP =
+  '{expectedVersion, path, value}: sets value at the dot-separated path (null removes it; path "" replaces the object)';
 
 @InputType()
 export class ServiceTaxInput {
@@ -177,7 +181,8 @@ export class ServiceSettingsInput {
   @Field(() => LocalTimeScalar, { nullable: true }) checkInTime?: string | null;
   @Field(() => LocalTimeScalar, { nullable: true }) checkOutTime?: string | null;
   @Field(() => CurrencyResolver, { nullable: true }) currency?: string | null;
-  @Field(() => DurationResolver, { nullable: true, description: 'required (positive) for fixed services; whole days for days services' }) duration?: string | null;
+  @Field(() => DurationResolver, { nullable: true, description: 'required (positive) for fixed services; whole days for days services' })
+  duration?: string | null;
   @Field(() => DurationResolver, { nullable: true }) timeInterval?: string | null;
   @Field(() => ServiceTaxInput, { nullable: true }) tax?: ServiceTaxInput | null;
 }
@@ -215,7 +220,8 @@ export class UpdateResourceInput {
   @Field(() => HexColorCodeResolver, { nullable: true }) color?: string | null;
   @Field(() => Boolean, { nullable: true, description: 'left out means enabled' }) enabled?: boolean | null;
   @Field(() => GraphQLJSONObject, { nullable: true, description: META_UPDATE_HELP }) metaDataUpdate?: Record<string, unknown> | null;
-  @Field(() => [ID], { nullable: true, description: 'resources of the same company, not the resource itself' }) relatedResourceIDs?: string[] | null;
+  @Field(() => [ID], { nullable: true, description: 'resources of the same company, not the resource itself' }) relatedResourceIDs?:
+    string[] | null;
 }
 
 @InputType()

@@ -17,12 +17,22 @@ import { SERVICE_ORDER } from './service.service';
 async function clientServices(ctx: Ctx, company: Company, services: Service[]): Promise<ClientServiceJson[]> {
   const ids = services.map((s) => s.id);
   const resources = await linkedResourcesOf(ctx, company.id, ids, true);
-  const tickets = await ticketsOf(ctx, company.id, services.filter((s) => s.type === 'ticket').map((s) => s.id), true);
+  const tickets = await ticketsOf(
+    ctx,
+    company.id,
+    services.filter((s) => s.type === 'ticket').map((s) => s.id),
+    true,
+  );
   return services.map((s) => clientServiceJson(s, company.timeZone, resources.get(s.id) ?? [], tickets.get(s.id) ?? []));
 }
 
 async function clientResources(ctx: Ctx, company: Company, resources: Resource[]): Promise<ClientResourceJson[]> {
-  const services = await linkedServicesOf(ctx, company.id, resources.map((r) => r.id), true);
+  const services = await linkedServicesOf(
+    ctx,
+    company.id,
+    resources.map((r) => r.id),
+    true,
+  );
   return resources.map((r) => clientResourceJson(r, services.get(r.id) ?? []));
 }
 

@@ -9,7 +9,14 @@ import { TicketResolver } from './ticket.resolver';
 export const catalogModule: AppModule = {
   name: 'catalog',
   entities: [Service, Resource, ServiceResourceLink, Ticket],
-  resolvers: [ServiceResolver, ResourceResolver, CompanyCatalogResolver, TicketResolver, ServiceResourceLinkResolver, ClientCatalogResolver],
+  resolvers: [
+    ServiceResolver,
+    ResourceResolver,
+    CompanyCatalogResolver,
+    TicketResolver,
+    ServiceResourceLinkResolver,
+    ClientCatalogResolver,
+  ],
   routes: catalogRoutes,
 };
 

@@ -1,6 +1,12 @@
 import { Arg, Ctx as GqlCtx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { Ctx } from '../../kernel/context';
-import { CreateServiceResourceLinkInput, UpdateServiceResourceLinkInput, ResourceLinksType, ServiceLinksType, ServiceResourceLinkType } from './catalog.types';
+import {
+  CreateServiceResourceLinkInput,
+  UpdateServiceResourceLinkInput,
+  ResourceLinksType,
+  ServiceLinksType,
+  ServiceResourceLinkType,
+} from './catalog.types';
 import { createLink, listResourceLinks, listServiceLinks, updateLink } from './link.service';
 
 @Resolver(() => ServiceResourceLinkType)

@@ -31,7 +31,8 @@ function parseRelated(c: Check, raw: unknown): RelatedResources | undefined {
   const o = c.object(path, raw);
   if (!o) return undefined;
   for (const key of Object.keys(o)) {
-    if (!(STRATEGIES as readonly string[]).includes(key) && o[key] !== undefined) c.fail(`${path}.${key}`, 'is not a strategy; use all or any');
+    if (!(STRATEGIES as readonly string[]).includes(key) && o[key] !== undefined)
+      c.fail(`${path}.${key}`, 'is not a strategy; use all or any');
   }
   const all = c.uuids(`${path}.all`, o.all) ?? [];
   const any = c.uuids(`${path}.any`, o.any) ?? [];
@@ -41,7 +42,13 @@ function parseRelated(c: Check, raw: unknown): RelatedResources | undefined {
   return { all, any };
 }
 
-async function checkRelated(ctx: Ctx, c: Check, companyId: string, related: RelatedResources | undefined, resourceId: string): Promise<void> {
+async function checkRelated(
+  ctx: Ctx,
+  c: Check,
+  companyId: string,
+  related: RelatedResources | undefined,
+  resourceId: string,
+): Promise<void> {
   if (!related) return;
   const entries = [
     ...related.all.map((id, i) => ({ path: `relatedResourceIDs.all[${i}]`, id })),
@@ -62,18 +69,31 @@ export async function createLink(ctx: Ctx, companyId: string, serviceId: string,
   await checkRelated(ctx, c, company.id, related, resource.id);
   c.done('invalid service-resource link');
   const existing = await ctx.em.findOne(ServiceResourceLink, { companyId: company.id, serviceId: service.id, resourceId: resource.id });
-  if (existing) throw conflict('the resource is already linked to this service', [{ path: 'resourceID', message: `already linked (link ${existing.id})` }]);
+  if (existing)
+    throw conflict('the resource is already linked to this service', [
+      { path: 'resourceID', message: `already linked (link ${existing.id})` },
+    ]);
   // A concurrent duplicate still meets the unique constraint, which answers 409 as well.
   const link = ctx.em.create(ServiceResourceLink, {
-    companyId: company.id, serviceId: service.id, resourceId: resource.id,
-    relatedResourceIDs: related ?? { all: [], any: [] }, createdAt: ctx.now, updatedAt: ctx.now,
+    companyId: company.id,
+    serviceId: service.id,
+    resourceId: resource.id,
+    relatedResourceIDs: related ?? { all: [], any: [] },
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
   });
   await ctx.em.flush();
   return linkJson(link);
 }
 
 /** Replaces a link's related resources. */
-export async function updateLink(ctx: Ctx, companyId: string, serviceId: string, linkId: string, input: UpdateLinkFields): Promise<LinkJson> {
+export async function updateLink(
+  ctx: Ctx,
+  companyId: string,
+  serviceId: string,
+  linkId: string,
+  input: UpdateLinkFields,
+): Promise<LinkJson> {
   const company = await companyForMerchant(ctx, companyId, 'services.write');
   const service = await getServiceInCompany(ctx, company.id, serviceId);
   const link = await linkInService(ctx, company.id, service.id, linkId);
@@ -98,7 +118,11 @@ async function linkInService(ctx: Ctx, companyId: string, serviceId: string, lin
 }
 
 /** A service's links and the linked resources. */
-export async function listServiceLinks(ctx: Ctx, companyId: string, serviceId: string): Promise<{ links: LinkJson[]; resources: ResourceJson[] }> {
+export async function listServiceLinks(
+  ctx: Ctx,
+  companyId: string,
+  serviceId: string,
+): Promise<{ links: LinkJson[]; resources: ResourceJson[] }> {
   const company = await companyForMerchant(ctx, companyId, 'services.read');
   const service = await getServiceInCompany(ctx, company.id, serviceId);
   const { links, resources } = await linkedResources(ctx, company.id, service.id);
@@ -106,10 +130,20 @@ export async function listServiceLinks(ctx: Ctx, companyId: string, serviceId: s
 }
 
 /** A resource's links and the linked services. */
-export async function listResourceLinks(ctx: Ctx, companyId: string, resourceId: string): Promise<{ links: LinkJson[]; services: ServiceJson[] }> {
+export async function listResourceLinks(
+  ctx: Ctx,
+  companyId: string,
+  resourceId: string,
+): Promise<{ links: LinkJson[]; services: ServiceJson[] }> {
   const company = await companyForMerchant(ctx, companyId, 'services.read');
   const resource = await getResourceInCompany(ctx, company.id, resourceId);
-  const links = await ctx.em.find(ServiceResourceLink, { companyId: company.id, resourceId: resource.id }, { orderBy: { createdAt: 'asc', id: 'asc' } });
-  const services = links.length ? await ctx.em.find(Service, { companyId: company.id, id: { $in: links.map((l) => l.serviceId) } }, { orderBy: SERVICE_ORDER }) : [];
+  const links = await ctx.em.find(
+    ServiceResourceLink,
+    { companyId: company.id, resourceId: resource.id },
+    { orderBy: { createdAt: 'asc', id: 'asc' } },
+  );
+  const services = links.length
+    ? await ctx.em.find(Service, { companyId: company.id, id: { $in: links.map((l) => l.serviceId) } }, { orderBy: SERVICE_ORDER })
+    : [];
   return { links: links.map(linkJson), services: services.map(serviceJson) };
 }

@@ -28,7 +28,13 @@ export const RESOURCE_ORDER = { name: 'asc', id: 'asc' } as const;
  * Checks that well-formed resource ids are resources of the company and not `selfId`; each
  * problem goes into `c` under the path of the offending id. One statement.
  */
-export async function checkResourceIds(ctx: Ctx, c: Check, companyId: string, entries: { path: string; id: string }[], selfId: string): Promise<void> {
+export async function checkResourceIds(
+  ctx: Ctx,
+  c: Check,
+  companyId: string,
+  entries: { path: string; id: string }[],
+  selfId: string,
+): Promise<void> {
   for (const e of entries) if (e.id === selfId) c.fail(e.path, 'must not be the resource itself');
   const others = [...new Set(entries.map((e) => e.id).filter((id) => id !== selfId))];
   if (!others.length) return;
@@ -63,8 +69,16 @@ export async function createResource(ctx: Ctx, companyId: string, input: CreateR
   await checkResourceIds(ctx, c, company.id, indexed('relatedResourceIDs', related), id);
   c.done('invalid resource');
   const resource = ctx.em.create(Resource, {
-    id, companyId: company.id, name: name!, color: color!, relatedResourceIDs: related ?? [],
-    metaData: metaData ?? {}, metaDataVersion: 1, disabledAt: null, createdAt: ctx.now, updatedAt: ctx.now,
+    id,
+    companyId: company.id,
+    name: name!,
+    color: color!,
+    relatedResourceIDs: related ?? [],
+    metaData: metaData ?? {},
+    metaDataVersion: 1,
+    disabledAt: null,
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
   });
   await ctx.em.flush();
   return resourceJson(resource);

@@ -59,12 +59,23 @@ export async function createService(ctx: Ctx, companyId: string, input: CreateSe
   c.done('invalid service');
 
   if (position === undefined) {
-    const [row] = await ctx.em.getConnection().execute<{ next: number }[]>('select coalesce(max(position), -1) + 1 as next from service where company_id = ?', [company.id]);
+    const [row] = await ctx.em
+      .getConnection()
+      .execute<{ next: number }[]>('select coalesce(max(position), -1) + 1 as next from service where company_id = ?', [company.id]);
     position = Math.min(Number(row?.next ?? 0), POSITION.max);
   }
   const service = ctx.em.create(Service, {
-    companyId: company.id, name: name!, type: type!, color: color ?? null, position, settings,
-    metaData: metaData ?? {}, metaDataVersion: 1, disabledAt: null, createdAt: ctx.now, updatedAt: ctx.now,
+    companyId: company.id,
+    name: name!,
+    type: type!,
+    color: color ?? null,
+    position,
+    settings,
+    metaData: metaData ?? {},
+    metaDataVersion: 1,
+    disabledAt: null,
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
   });
   await ctx.em.flush();
   return serviceJson(service);
@@ -82,7 +93,8 @@ export async function updateService(ctx: Ctx, companyId: string, id: string, inp
   const color = c.color('color', input.color);
   const enabled = c.bool('enabled', input.enabled);
   const position = c.int('position', input.position, POSITION);
-  if (input.type !== undefined && input.type !== null && input.type !== service.type) c.fail('type', 'cannot change after the service is created');
+  if (input.type !== undefined && input.type !== null && input.type !== service.type)
+    c.fail('type', 'cannot change after the service is created');
   c.done('invalid service update');
 
   updateRecordMetaData(service, input.metaDataUpdate);

@@ -11,12 +11,22 @@ export class TicketResolver {
   }
 
   @Query(() => TicketType)
-  ticket(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('serviceID', () => ID) serviceID: string, @Arg('id', () => ID) id: string) {
+  ticket(
+    @GqlCtx() ctx: Ctx,
+    @Arg('companyID', () => ID) companyID: string,
+    @Arg('serviceID', () => ID) serviceID: string,
+    @Arg('id', () => ID) id: string,
+  ) {
     return getTicket(ctx, companyID, serviceID, id);
   }
 
   @Mutation(() => TicketType, { description: 'Only services of type ticket have tickets.' })
-  createTicket(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('serviceID', () => ID) serviceID: string, @Arg('input', () => CreateTicketInput) input: CreateTicketInput) {
+  createTicket(
+    @GqlCtx() ctx: Ctx,
+    @Arg('companyID', () => ID) companyID: string,
+    @Arg('serviceID', () => ID) serviceID: string,
+    @Arg('input', () => CreateTicketInput) input: CreateTicketInput,
+  ) {
     return createTicket(ctx, companyID, serviceID, input);
   }
 

@@ -43,15 +43,27 @@ export async function createTicket(ctx: Ctx, companyId: string, serviceId: strin
   const metaData = c.metaData('metaData', input.metaData);
   c.done('invalid ticket');
   const ticket = ctx.em.create(Ticket, {
-    companyId: company.id, serviceId: service.id, name: name!, enabled: enabled ?? true,
-    metaData: metaData ?? {}, metaDataVersion: 1, createdAt: ctx.now, updatedAt: ctx.now,
+    companyId: company.id,
+    serviceId: service.id,
+    name: name!,
+    enabled: enabled ?? true,
+    metaData: metaData ?? {},
+    metaDataVersion: 1,
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
   });
   await ctx.em.flush();
   return ticketJson(ticket);
 }
 
 /** Partial update of a ticket: name, `enabled`, `metaDataUpdate`. */
-export async function updateTicket(ctx: Ctx, companyId: string, serviceId: string, ticketId: string, input: UpdateTicketFields): Promise<TicketJson> {
+export async function updateTicket(
+  ctx: Ctx,
+  companyId: string,
+  serviceId: string,
+  ticketId: string,
+  input: UpdateTicketFields,
+): Promise<TicketJson> {
   const company = await companyForMerchant(ctx, companyId, 'services.write');
   const ticket = await getTicketInService(ctx, company.id, serviceId, ticketId, 'id');
   const c = new Check();

@@ -19,11 +19,24 @@ describe('access tokens', () => {
     const { token } = await signAccessToken(KEY, { clientId: CLIENT, companyId: COMPANY }, NOW, 900);
     expect(await verifyAccessToken(new TextEncoder().encode('x'.repeat(40)), token, NOW)).toBeNull();
     const exp = Math.floor(NOW / 1000) + 60;
-    const noAud = await new SignJWT({ cid: COMPANY }).setProtectedHeader({ alg: 'HS256' }).setSubject(CLIENT).setExpirationTime(exp).sign(KEY);
+    const noAud = await new SignJWT({ cid: COMPANY })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(CLIENT)
+      .setExpirationTime(exp)
+      .sign(KEY);
     expect(await verifyAccessToken(KEY, noAud, NOW)).toBeNull();
-    const badSub = await new SignJWT({ cid: COMPANY }).setProtectedHeader({ alg: 'HS256' }).setSubject('me').setAudience('client').setExpirationTime(exp).sign(KEY);
+    const badSub = await new SignJWT({ cid: COMPANY })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('me')
+      .setAudience('client')
+      .setExpirationTime(exp)
+      .sign(KEY);
     expect(await verifyAccessToken(KEY, badSub, NOW)).toBeNull();
-    const noExp = await new SignJWT({ cid: COMPANY }).setProtectedHeader({ alg: 'HS256' }).setSubject(CLIENT).setAudience('client').sign(KEY);
+    const noExp = await new SignJWT({ cid: COMPANY })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(CLIENT)
+      .setAudience('client')
+      .sign(KEY);
     expect(await verifyAccessToken(KEY, noExp, NOW)).toBeNull();
   });
 });
@@ -41,7 +54,8 @@ describe('refresh tokens', () => {
 describe('client fields', () => {
   it('accepts plausible emails only', () => {
     for (const ok of ['a@example.com', 'Ann.Lee+x@sub.example.co.uk']) expect(isEmail(ok)).toBe(true);
-    for (const bad of ['', 'a', 'a@b', 'a b@example.com', '@example.com', 'a@example.', 'a@@example.com', `${'x'.repeat(250)}@example.com`]) expect(isEmail(bad)).toBe(false);
+    for (const bad of ['', 'a', 'a@b', 'a b@example.com', '@example.com', 'a@example.', 'a@@example.com', `${'x'.repeat(250)}@example.com`])
+      expect(isEmail(bad)).toBe(false);
   });
   it('escapes LIKE wildcards and derives guest ids', () => {
     expect(likePattern('50%_a\\b')).toBe('%50\\%\\_a\\\\b%');

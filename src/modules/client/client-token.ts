@@ -18,7 +18,12 @@ export const newRefreshToken = (): string => randomBytes(32).toString('base64url
 export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
 
 /** Signs an access token issued at `nowMs`; `expiresAtMs` is on a whole second, like the `exp` claim. */
-export async function signAccessToken(key: Uint8Array, claims: { clientId: string; companyId: string }, nowMs: number, ttlSec: number): Promise<{ token: string; expiresAtMs: number }> {
+export async function signAccessToken(
+  key: Uint8Array,
+  claims: { clientId: string; companyId: string },
+  nowMs: number,
+  ttlSec: number,
+): Promise<{ token: string; expiresAtMs: number }> {
   const iat = Math.floor(nowMs / 1000);
   const exp = iat + ttlSec;
   const token = await new SignJWT({ cid: claims.companyId })
@@ -32,10 +37,19 @@ export async function signAccessToken(key: Uint8Array, claims: { clientId: strin
 }
 
 /** The client an access token names, or null when its signature, audience or expiry (at `nowMs`) fails. */
-export async function verifyAccessToken(key: Uint8Array, token: string, nowMs: number): Promise<{ clientId: string; companyId: string } | null> {
+export async function verifyAccessToken(
+  key: Uint8Array,
+  token: string,
+  nowMs: number,
+): Promise<{ clientId: string; companyId: string } | null> {
   if (token.length > 4096) return null;
   try {
-    const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], audience: AUDIENCE, currentDate: new Date(nowMs), requiredClaims: ['exp', 'sub'] });
+    const { payload } = await jwtVerify(token, key, {
+      algorithms: ['HS256'],
+      audience: AUDIENCE,
+      currentDate: new Date(nowMs),
+      requiredClaims: ['exp', 'sub'],
+    });
     if (!isUuid(payload.sub) || !isUuid(payload.cid)) return null;
     return { clientId: payload.sub.toLowerCase(), companyId: (payload.cid as string).toLowerCase() };
   } catch {

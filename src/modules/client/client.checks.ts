@@ -14,7 +14,7 @@ export const isEmail = (v: string): boolean => v.length <= 254 && EMAIL.test(v);
 export function checkEmail(c: Check, path: string, v: unknown, required: boolean): string | undefined {
   const s = c.string(path, v, { required, max: 254 });
   if (s === undefined) return undefined;
-  if (!isEmail(s)) return c.fail(path, 'must be an email address'), undefined;
+  if (!isEmail(s)) return (c.fail(path, 'must be an email address'), undefined);
   return s;
 }
 

@@ -23,7 +23,12 @@ export interface GuestClientInput {
 }
 
 /** A client of the company: 400 for a malformed id, 404 when not in this company, 403 when blocked and `requireActive`. */
-export async function getClientInCompany(ctx: Ctx, companyId: string, clientId: string, opts: { requireActive?: boolean } = {}): Promise<Client> {
+export async function getClientInCompany(
+  ctx: Ctx,
+  companyId: string,
+  clientId: string,
+  opts: { requireActive?: boolean } = {},
+): Promise<Client> {
   if (!isUuid(clientId)) throw invalid('client id must be a UUID', [{ path: 'clientID', message: 'must be a UUID' }]);
   const client = await ctx.em.findOne(Client, { id: clientId.toLowerCase(), companyId });
   if (!client) throw notFound('client');
@@ -41,10 +46,15 @@ export async function loadClients(ctx: Ctx, companyId: string, ids: readonly str
 
 /** Per-request DataLoader of one company's clients, for `...client` field resolvers. */
 export function clientLoader(ctx: Ctx, companyId: string): DataLoader<string, Client | null> {
-  return loader(ctx, `client:${companyId}`, () => new DataLoader<string, Client | null>(async (ids) => {
-    const found = await loadClients(ctx, companyId, ids);
-    return ids.map((id) => found.get(id.toLowerCase()) ?? null);
-  }));
+  return loader(
+    ctx,
+    `client:${companyId}`,
+    () =>
+      new DataLoader<string, Client | null>(async (ids) => {
+        const found = await loadClients(ctx, companyId, ids);
+        return ids.map((id) => found.get(id.toLowerCase()) ?? null);
+      }),
+  );
 }
 
 export interface NewClient {
@@ -60,20 +70,30 @@ export interface NewClient {
  * ignores a conflict on (company_id, external_user_id), so concurrent first logins or guest
  * requests for the same person converge on one row instead of failing with 409.
  */
-export async function ensureClient(em: EntityManager, companyId: string, data: NewClient, now: Date): Promise<{ client: Client; created: boolean }> {
-  const res = await em.createQueryBuilder(Client).insert({
-    id: newId(),
-    companyId,
-    externalUserId: data.externalUserId,
-    email: data.email,
-    firstName: data.firstName ?? null,
-    lastName: data.lastName ?? null,
-    metaData: data.metaData ?? {},
-    metaDataVersion: 1,
-    state: 'active',
-    createdAt: now,
-    updatedAt: now,
-  }).onConflict(['companyId', 'externalUserId']).ignore().execute('run');
+export async function ensureClient(
+  em: EntityManager,
+  companyId: string,
+  data: NewClient,
+  now: Date,
+): Promise<{ client: Client; created: boolean }> {
+  const res = await em
+    .createQueryBuilder(Client)
+    .insert({
+      id: newId(),
+      companyId,
+      externalUserId: data.externalUserId,
+      email: data.email,
+      firstName: data.firstName ?? null,
+      lastName: data.lastName ?? null,
+      metaData: data.metaData ?? {},
+      metaDataVersion: 1,
+      state: 'active',
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflict(['companyId', 'externalUserId'])
+    .ignore()
+    .execute('run');
   const client = await em.findOneOrFail(Client, { companyId, externalUserId: data.externalUserId });
   return { client, created: ((res as { affectedRows?: number }).affectedRows ?? 0) > 0 };
 }
@@ -101,13 +121,16 @@ export async function upsertGuestClient(ctx: Ctx, companyId: string, guest: Gues
     const byId = await ctx.em.findOne(Client, { id, companyId });
     if (byId && byId.email.toLowerCase() === lower) client = byId;
   }
-  client ??= await ctx.em.createQueryBuilder(Client, 'c')
+  client ??= await ctx.em
+    .createQueryBuilder(Client, 'c')
     .where({ companyId })
     .andWhere('lower(c.email) = ?', [lower])
     .orderBy({ createdAt: 'asc', id: 'asc' })
     .limit(1)
     .getSingleResult();
-  client ??= (await ensureClient(ctx.em, companyId, { externalUserId: guestExternalUserId(email!), email: email!, firstName, lastName }, ctx.now)).client;
+  client ??= (
+    await ensureClient(ctx.em, companyId, { externalUserId: guestExternalUserId(email!), email: email!, firstName, lastName }, ctx.now)
+  ).client;
   if (client.state === 'blocked') throw forbidden('the client is blocked');
   return client;
 }

@@ -84,11 +84,21 @@ export async function createClient(ctx: Ctx, companyId: string, input: CreateCli
   c.done('invalid client');
   // A friendly message for the common case; the unique constraint decides races.
   if (await ctx.em.count(Client, { companyId: company.id, externalUserId })) {
-    throw conflict('a client with this externalUserID already exists in the company', [{ path: 'externalUserID', message: 'is already used' }]);
+    throw conflict('a client with this externalUserID already exists in the company', [
+      { path: 'externalUserID', message: 'is already used' },
+    ]);
   }
   const client = ctx.em.create(Client, {
-    companyId: company.id, externalUserId: externalUserId!, email: email!, firstName: firstName ?? null, lastName: lastName ?? null,
-    metaData: metaData ?? {}, metaDataVersion: 1, state: 'active', createdAt: ctx.now, updatedAt: ctx.now,
+    companyId: company.id,
+    externalUserId: externalUserId!,
+    email: email!,
+    firstName: firstName ?? null,
+    lastName: lastName ?? null,
+    metaData: metaData ?? {},
+    metaDataVersion: 1,
+    state: 'active',
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
   });
   await ctx.em.flush();
   return clientJson(client);
@@ -131,7 +141,11 @@ export async function getClient(ctx: Ctx, companyId: string, id: string): Promis
 export async function listClients(ctx: Ctx, companyId: string, raw: { limit?: unknown; offset?: unknown }): Promise<ClientPageJson> {
   const company = await companyForMerchant(ctx, companyId, 'clients.read');
   const { limit, offset } = parsePage(raw, CLIENTS_MAX_LIMIT);
-  const [rows, total] = await ctx.em.findAndCount(Client, { companyId: company.id }, { orderBy: { createdAt: 'asc', id: 'asc' }, limit, offset });
+  const [rows, total] = await ctx.em.findAndCount(
+    Client,
+    { companyId: company.id },
+    { orderBy: { createdAt: 'asc', id: 'asc' }, limit, offset },
+  );
   return { clients: rows.map(clientJson), limit, offset, total };
 }
 

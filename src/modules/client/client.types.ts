@@ -6,7 +6,7 @@ import type { MetaData } from '../../shared/metadata';
 export class ClientType {
   @Field(() => ID) id!: string;
   @Field(() => ID) companyID!: string;
-  @Field({ description: 'The integrator\'s user id; unique within the company.' }) externalUserID!: string;
+  @Field({ description: "The integrator's user id; unique within the company." }) externalUserID!: string;
   @Field() email!: string;
   @Field(() => String, { nullable: true }) firstName!: string | null;
   @Field(() => String, { nullable: true }) lastName!: string | null;
@@ -47,8 +47,12 @@ export class UpdateClientInput {
   @Field(() => String, { nullable: true }) email?: string | null;
   @Field(() => String, { nullable: true, description: 'null clears the name.' }) firstName?: string | null;
   @Field(() => String, { nullable: true, description: 'null clears the name.' }) lastName?: string | null;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: '{expectedVersion, path, value}' }) metaDataUpdate?: Record<string, unknown> | null;
-  @Field(() => String, { nullable: true, description: '`active` or `blocked`; blocking revokes the client\'s refresh tokens.' }) state?: string | null;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: '{expectedVersion, path, value}' }) metaDataUpdate?: Record<
+    string,
+    unknown
+  > | null;
+  @Field(() => String, { nullable: true, description: "`active` or `blocked`; blocking revokes the client's refresh tokens." }) state?:
+    string | null;
 }
 
 @InputType()
@@ -56,7 +60,8 @@ export class ClientSearchFilter {
   @Field(() => ID, { nullable: true }) clientID?: string | null;
   @Field(() => String, { nullable: true, description: 'Exact, case-insensitive.' }) email?: string | null;
   @Field(() => String, { nullable: true }) externalUserID?: string | null;
-  @Field(() => String, { nullable: true, description: 'Case-insensitive substring of first name, last name, email or a metaData value.' }) query?: string | null;
+  @Field(() => String, { nullable: true, description: 'Case-insensitive substring of first name, last name, email or a metaData value.' })
+  query?: string | null;
 }
 
 @InputType()
@@ -66,5 +71,6 @@ export class ClientLoginInput {
   @Field() externalUserID!: string;
   @Field(() => String, { nullable: true }) firstName?: string | null;
   @Field(() => String, { nullable: true }) lastName?: string | null;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Used only when the login creates the client.' }) metaData?: MetaData | null;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Used only when the login creates the client.' })
+  metaData?: MetaData | null;
 }

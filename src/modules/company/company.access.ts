@@ -19,7 +19,8 @@ export function forgetCompany(id: string): void {
 
 /** Loads a company by id (no access checks); a copy, so that nothing shares a managed entity. */
 export async function findCompany(ctx: Ctx, companyId: string): Promise<Company> {
-  if (!isUuid(companyId)) throw new DomainError('invalid_request', 'company id must be a UUID', [{ path: 'companyID', message: 'must be a UUID' }]);
+  if (!isUuid(companyId))
+    throw new DomainError('invalid_request', 'company id must be a UUID', [{ path: 'companyID', message: 'must be a UUID' }]);
   const id = companyId.toLowerCase();
   let company = ctx.companies.get(id) as Company | undefined;
   if (company) return company;

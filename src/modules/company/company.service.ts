@@ -42,7 +42,14 @@ export async function createCompany(ctx: Ctx, input: { name?: unknown; timeZone?
   const name = check.string('name', input.name, { required: true });
   const timeZone = check.zone('timeZone', input.timeZone, true);
   check.done('invalid company');
-  const company = ctx.em.create(Company, { merchantId: actor.merchantId, name: name!, timeZone: timeZone!, enabled: true, createdAt: ctx.now, updatedAt: ctx.now });
+  const company = ctx.em.create(Company, {
+    merchantId: actor.merchantId,
+    name: name!,
+    timeZone: timeZone!,
+    enabled: true,
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
+  });
   await ctx.em.flush();
   return companyJson(company);
 }

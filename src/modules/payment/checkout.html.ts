@@ -51,14 +51,20 @@ export function checkoutPage(tx: CheckoutView, completeUrl: string): string {
   const amount = `<p class="amount">${esc(formatAmount(tx.amount, tx.currency))}</p>`;
   const about = tx.description ? `<p>${esc(tx.description)}</p>` : '';
   if (tx.status !== 'pending') {
-    return page('Payment', `<h1>Test payment</h1>${amount}${about}<p>This payment is ${esc(tx.status.replace('_', ' '))}; nothing is left to do.</p>`);
+    return page(
+      'Payment',
+      `<h1>Test payment</h1>${amount}${about}<p>This payment is ${esc(tx.status.replace('_', ' '))}; nothing is left to do.</p>`,
+    );
   }
   const form = `<form method="post" action="${esc(completeUrl)}">
 <button class="pay" type="submit" name="outcome" value="success">Pay</button>
 <button type="submit" name="outcome" value="failure">Fail</button>
 <button type="submit" name="outcome" value="cancel">Cancel</button>
 </form>`;
-  return page('Payment', `<h1>Test payment</h1>${amount}${about}${form}<p class="note">Test provider: no money moves. Transaction ${esc(tx.id)}.</p>`);
+  return page(
+    'Payment',
+    `<h1>Test payment</h1>${amount}${about}${form}<p class="note">Test provider: no money moves. Transaction ${esc(tx.id)}.</p>`,
+  );
 }
 
 const DONE_WORDS: Record<string, string> = { paid: 'Payment completed', failed: 'Payment failed', cancelled: 'Payment cancelled' };
@@ -66,7 +72,10 @@ const DONE_WORDS: Record<string, string> = { paid: 'Payment completed', failed: 
 /** Shown after completion when the company configured no redirect URL for the outcome. */
 export function completedPage(tx: CheckoutView): string {
   const title = DONE_WORDS[tx.status] ?? 'Payment completed';
-  return page(title, `<h1>${esc(title)}</h1><p class="amount">${esc(formatAmount(tx.amount, tx.currency))}</p><p>The payment is ${esc(tx.status.replace('_', ' '))}. You can close this page.</p>`);
+  return page(
+    title,
+    `<h1>${esc(title)}</h1><p class="amount">${esc(formatAmount(tx.amount, tx.currency))}</p><p>The payment is ${esc(tx.status.replace('_', ' '))}. You can close this page.</p>`,
+  );
 }
 
 /** Headers of every hosted page: no scripts, no framing, nothing cached or leaked by referrer. */

@@ -18,7 +18,12 @@ export function checkoutRoutes(app: FastifyInstance): void {
       method: 'GET',
       url: '/v1/payments/test-checkout/:transaction_id',
       config: { auth: 'none' },
-      schema: { summary: 'Test provider checkout page (HTML)', tags: ['payments'], params: S.params('transaction_id'), response: { 200: html, 400: S.error, 404: S.error } },
+      schema: {
+        summary: 'Test provider checkout page (HTML)',
+        tags: ['payments'],
+        params: S.params('transaction_id'),
+        response: { 200: html, 400: S.error, 404: S.error },
+      },
       handler: async (req, reply) => {
         const page = await testCheckoutPage(req.ctx, (req.params as { transaction_id: string }).transaction_id);
         return reply.code(200).headers(PAGE_HEADERS).send(page);
@@ -33,11 +38,22 @@ export function checkoutRoutes(app: FastifyInstance): void {
         tags: ['payments'],
         params: S.params('transaction_id'),
         body: S.object({ outcome: S.str }, ['outcome']),
-        response: { 200: html, 303: { type: 'null', description: 'See Other: Location is the signed redirect URL' }, 400: S.error, 404: S.error, 409: S.error },
+        response: {
+          200: html,
+          303: { type: 'null', description: 'See Other: Location is the signed redirect URL' },
+          400: S.error,
+          404: S.error,
+          409: S.error,
+        },
       },
       handler: async (req, reply) => {
-        const answer = await completeTestCheckout(req.ctx, (req.params as { transaction_id: string }).transaction_id, req.body as { outcome?: unknown });
-        if (answer.kind === 'redirect') return reply.code(303).header('location', answer.location).header('cache-control', 'no-store').send();
+        const answer = await completeTestCheckout(
+          req.ctx,
+          (req.params as { transaction_id: string }).transaction_id,
+          req.body as { outcome?: unknown },
+        );
+        if (answer.kind === 'redirect')
+          return reply.code(303).header('location', answer.location).header('cache-control', 'no-store').send();
         return reply.code(200).headers(PAGE_HEADERS).send(answer.html);
       },
     });

@@ -20,7 +20,11 @@ function view(tx: PaymentTransaction): CheckoutView {
 /** A transaction of the test provider by id; the id is the capability, so nothing else is checked. */
 async function testTransaction(em: EntityManager, id: string, lock: boolean): Promise<PaymentTransaction> {
   if (!isUuid(id)) throw invalid('transaction id must be a UUID', [{ path: 'transactionID', message: 'must be a UUID' }]);
-  const tx = await em.findOne(PaymentTransaction, { id: id.toLowerCase() }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true } : {});
+  const tx = await em.findOne(
+    PaymentTransaction,
+    { id: id.toLowerCase() },
+    lock ? { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true } : {},
+  );
   if (!tx || tx.providerType !== 'test') throw notFound('payment transaction');
   return tx;
 }
@@ -72,7 +76,11 @@ export async function completeTestCheckout(ctx: Ctx, id: string, input: { outcom
     }
     if (rendered?.ok) return { kind: 'redirect', location: rendered.url };
     // The payment is settled either way; a broken redirect must not hide that from the client.
-    if (rendered) ctx.log.warn({ transactionId: tx.id, outcome, problem: rendered.message }, 'redirect URL could not be rendered; showing the completion page');
+    if (rendered)
+      ctx.log.warn(
+        { transactionId: tx.id, outcome, problem: rendered.message },
+        'redirect URL could not be rendered; showing the completion page',
+      );
   }
   return { kind: 'page', html: completedPage(view(tx)) };
 }

@@ -52,7 +52,8 @@ export async function startPayment(ctx: Ctx, em: EntityManager, input: StartPaym
   if (!input.itemIDs.length) throw new Error('startPayment needs at least one item id');
   if (!Number.isSafeInteger(input.amount)) throw new Error('startPayment amount must be an integer');
   // Refunds are computed per item; every item needs its share.
-  if (input.itemIDs.some((id) => !Number.isSafeInteger(input.perItemAmounts[id]) || input.perItemAmounts[id] < 0)) throw new Error('startPayment needs a non-negative integer perItemAmounts entry for every item');
+  if (input.itemIDs.some((id) => !Number.isSafeInteger(input.perItemAmounts[id]) || input.perItemAmounts[id] < 0))
+    throw new Error('startPayment needs a non-negative integer perItemAmounts entry for every item');
   const { settings, provider: providerSettings } = await loadRedirectSettings(em, input.companyId);
   if (!settings) return null;
   const provider = providerFor(settings.preferredProvider);

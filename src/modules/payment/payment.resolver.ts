@@ -2,8 +2,16 @@ import { Arg, Ctx as GqlCtx, ID, Int, Mutation, Query, Resolver } from 'type-gra
 import { GraphQLJSONObject } from 'graphql-scalars';
 import type { Ctx } from '../../kernel/context';
 import {
-  CreateRefundInput, PaymentFilterInput, PaymentProviderSettingsType, PaymentSettingsType, PaymentTransactionPage, PaymentTransactionType,
-  RedirectSignatureVerificationType, RefundType, UpdatePaymentProviderSettingsInput, UpdatePaymentSettingsInput,
+  CreateRefundInput,
+  PaymentFilterInput,
+  PaymentProviderSettingsType,
+  PaymentSettingsType,
+  PaymentTransactionPage,
+  PaymentTransactionType,
+  RedirectSignatureVerificationType,
+  RefundType,
+  UpdatePaymentProviderSettingsInput,
+  UpdatePaymentSettingsInput,
 } from './payment.types';
 import { getPaymentSettings, getProviderSettings, updatePaymentSettings, updateProviderSettings } from './settings.service';
 import { getClientPayment, listClientPayments, listPayments } from './transaction.service';
@@ -18,7 +26,11 @@ export class PaymentResolver {
   }
 
   @Mutation(() => PaymentSettingsType)
-  updatePaymentSettings(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('input', () => UpdatePaymentSettingsInput) input: UpdatePaymentSettingsInput) {
+  updatePaymentSettings(
+    @GqlCtx() ctx: Ctx,
+    @Arg('companyID', () => ID) companyID: string,
+    @Arg('input', () => UpdatePaymentSettingsInput) input: UpdatePaymentSettingsInput,
+  ) {
     return updatePaymentSettings(ctx, companyID, input);
   }
 
@@ -37,8 +49,14 @@ export class PaymentResolver {
     return updateProviderSettings(ctx, companyID, provider, input);
   }
 
-  @Query(() => RedirectSignatureVerificationType, { description: 'Verifies a signed redirect URL from every query parameter received on it.' })
-  verifyRedirectSignature(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('query', () => GraphQLJSONObject) query: Record<string, unknown>) {
+  @Query(() => RedirectSignatureVerificationType, {
+    description: 'Verifies a signed redirect URL from every query parameter received on it.',
+  })
+  verifyRedirectSignature(
+    @GqlCtx() ctx: Ctx,
+    @Arg('companyID', () => ID) companyID: string,
+    @Arg('query', () => GraphQLJSONObject) query: Record<string, unknown>,
+  ) {
     return verifyRedirectSignature(ctx, companyID, query);
   }
 
@@ -70,7 +88,11 @@ export class PaymentResolver {
   }
 
   @Query(() => PaymentTransactionPage)
-  clientPayments(@GqlCtx() ctx: Ctx, @Arg('limit', () => Int, { nullable: true }) limit?: number, @Arg('offset', () => Int, { nullable: true }) offset?: number) {
+  clientPayments(
+    @GqlCtx() ctx: Ctx,
+    @Arg('limit', () => Int, { nullable: true }) limit?: number,
+    @Arg('offset', () => Int, { nullable: true }) offset?: number,
+  ) {
     return listClientPayments(ctx, { limit, offset });
   }
 

@@ -1,5 +1,12 @@
 import { DomainError } from '../../shared/errors';
-import { nextPaymentStatus, PAYMENT_STATUSES, refundEvent, transitionPayment, type PaymentEvent, type PaymentStatus } from './payment.status';
+import {
+  nextPaymentStatus,
+  PAYMENT_STATUSES,
+  refundEvent,
+  transitionPayment,
+  type PaymentEvent,
+  type PaymentStatus,
+} from './payment.status';
 
 const EVENTS: PaymentEvent[] = ['pay', 'fail', 'cancel', 'expire', 'refund_partial', 'refund_full'];
 
@@ -18,7 +25,16 @@ describe('payment status transitions', () => {
     expect(transitionPayment(from, event)).toBe(to);
   });
 
-  const allowed = new Set(['pending:pay', 'pending:fail', 'pending:expire', 'pending:cancel', 'paid:refund_partial', 'paid:refund_full', 'partially_refunded:refund_partial', 'partially_refunded:refund_full']);
+  const allowed = new Set([
+    'pending:pay',
+    'pending:fail',
+    'pending:expire',
+    'pending:cancel',
+    'paid:refund_partial',
+    'paid:refund_full',
+    'partially_refunded:refund_partial',
+    'partially_refunded:refund_full',
+  ]);
   const refused = PAYMENT_STATUSES.flatMap((s) => EVENTS.map((e) => [s, e] as const)).filter(([s, e]) => !allowed.has(`${s}:${e}`));
 
   it.each(refused)('refuses %s --%s--> with a 409 conflict', (from, event) => {
@@ -33,7 +49,8 @@ describe('payment status transitions', () => {
   });
 
   it('has final states with no way out', () => {
-    for (const s of ['failed', 'cancelled', 'refunded'] as const) expect(EVENTS.map((e) => nextPaymentStatus(s, e)).every((n) => n === null)).toBe(true);
+    for (const s of ['failed', 'cancelled', 'refunded'] as const)
+      expect(EVENTS.map((e) => nextPaymentStatus(s, e)).every((n) => n === null)).toBe(true);
   });
 
   it('picks a full refund only when everything was refunded', () => {

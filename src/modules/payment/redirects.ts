@@ -35,7 +35,13 @@ export const templateFor = (p: PaymentProviderSettings, kind: RedirectKind): str
  * The redirect URL of one outcome, templated and signed per the settings; null when no URL is
  * configured for it. Throws SecretBoxError when the stored secret cannot be decrypted.
  */
-export function renderFor(deps: AppDeps, p: PaymentProviderSettings, kind: RedirectKind, tx: PaymentTransaction, now: Date): RenderResult | null {
+export function renderFor(
+  deps: AppDeps,
+  p: PaymentProviderSettings,
+  kind: RedirectKind,
+  tx: PaymentTransaction,
+  now: Date,
+): RenderResult | null {
   const template = templateFor(p, kind);
   if (!template) return null;
   const secret = p.enableUrlTemplating ? readSigningSecret(deps, p) : null;
@@ -54,9 +60,15 @@ export function checkRedirects(deps: AppDeps, p: PaymentProviderSettings, tx: Pa
       secret = readSigningSecret(deps, p);
     } catch (e) {
       if (!(e instanceof SecretBoxError)) throw e;
-      throw invalid('cannot create the payment URL: the stored signing secret cannot be read; save the provider settings again with the signing secret', [{ path: 'signing_secret', message: 'cannot be read' }]);
+      throw invalid(
+        'cannot create the payment URL: the stored signing secret cannot be read; save the provider settings again with the signing secret',
+        [{ path: 'signing_secret', message: 'cannot be read' }],
+      );
     }
-    if (!secret) throw invalid('cannot create the payment URL: URL templating is enabled but no signing secret is configured', [{ path: 'signing_secret', message: 'is not configured' }]);
+    if (!secret)
+      throw invalid('cannot create the payment URL: URL templating is enabled but no signing secret is configured', [
+        { path: 'signing_secret', message: 'is not configured' },
+      ]);
   }
   for (const kind of REDIRECT_KINDS) {
     const template = templateFor(p, kind);

@@ -62,7 +62,12 @@ export interface RefundItemInput {
 
 const REFUNDABLE = new Set(['paid', 'partially_refunded']);
 
-async function lockTransaction(em: EntityManager, companyId: string, transactionId: string | null | undefined, itemId: string): Promise<PaymentTransaction | null> {
+async function lockTransaction(
+  em: EntityManager,
+  companyId: string,
+  transactionId: string | null | undefined,
+  itemId: string,
+): Promise<PaymentTransaction | null> {
   let id = transactionId ?? null;
   if (!id) {
     const rows = await em.execute<{ id: string }[]>(
@@ -139,7 +144,8 @@ export async function refundItem(ctx: Ctx, em: EntityManager, input: RefundItemI
     }
   }
   if (!REFUNDABLE.has(tx.status)) throw conflict(`a ${tx.status.replace('_', ' ')} payment cannot be refunded`);
-  if (amount < 1) throw invalid(`${percent}% of ${paid} rounds down to nothing to refund`, [{ path: 'percent', message: 'gives a refund of 0' }]);
+  if (amount < 1)
+    throw invalid(`${percent}% of ${paid} rounds down to nothing to refund`, [{ path: 'percent', message: 'gives a refund of 0' }]);
   const already = await refundedFor(em, tx, input.itemId);
   if (already + amount > paid) {
     throw conflict(`refunding ${amount} would exceed the item's paid amount: ${already} of ${paid} is already refunded`);
@@ -148,8 +154,18 @@ export async function refundItem(ctx: Ctx, em: EntityManager, input: RefundItemI
   const now = ctx.now;
   const refund = new Refund();
   Object.assign(refund, {
-    id: newId(), companyId: tx.companyId, transactionId: tx.id, itemId: input.itemId, amount, currency: tx.currency,
-    idempotencyKey: key, metadata: input.metadata ?? {}, reason, status: 'pending', createdAt: now, updatedAt: now,
+    id: newId(),
+    companyId: tx.companyId,
+    transactionId: tx.id,
+    itemId: input.itemId,
+    amount,
+    currency: tx.currency,
+    idempotencyKey: key,
+    metadata: input.metadata ?? {},
+    reason,
+    status: 'pending',
+    createdAt: now,
+    updatedAt: now,
   });
   const result = await providerFor(tx.providerType).refund(tx, refund);
   refund.status = result.status;
@@ -181,7 +197,13 @@ function stringMap(c: Check, path: string, v: unknown): Record<string, string> |
 }
 
 /** The merchant's refund of one item of a transaction (`payments.write`). */
-export async function createRefund(ctx: Ctx, companyId: string, transactionId: string, input: CreateRefundInput, idempotencyKey?: string | null): Promise<RefundJson> {
+export async function createRefund(
+  ctx: Ctx,
+  companyId: string,
+  transactionId: string,
+  input: CreateRefundInput,
+  idempotencyKey?: string | null,
+): Promise<RefundJson> {
   const company = await companyForMerchant(ctx, companyId, 'payments.write');
   const c = new Check();
   if (!isUuid(transactionId)) c.fail('transactionID', 'must be a UUID');
@@ -190,9 +212,14 @@ export async function createRefund(ctx: Ctx, companyId: string, transactionId: s
   c.done('invalid refund');
   const refund = await ctx.em.transactional((em) =>
     refundItem(ctx, em as EntityManager, {
-      companyId: company.id, transactionId: transactionId.toLowerCase(), itemId: itemId!,
-      percent: input?.percent as number | undefined, amount: input?.amount as number | undefined, reason: input?.reason as string | undefined,
-      idempotencyKey: idempotencyKey ?? null, metadata,
+      companyId: company.id,
+      transactionId: transactionId.toLowerCase(),
+      itemId: itemId!,
+      percent: input?.percent as number | undefined,
+      amount: input?.amount as number | undefined,
+      reason: input?.reason as string | undefined,
+      idempotencyKey: idempotencyKey ?? null,
+      metadata,
     }),
   );
   return refundJson(refund);

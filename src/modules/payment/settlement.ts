@@ -8,7 +8,13 @@ import type { PaymentTransaction } from './payment.entity';
  * it (the caller holds the row lock), through the handlers their module registered for the
  * transaction's `itemType`.
  */
-export async function settleItems(deps: AppDeps, em: EntityManager, tx: PaymentTransaction, outcome: SettlementOutcome, now: Date): Promise<void> {
+export async function settleItems(
+  deps: AppDeps,
+  em: EntityManager,
+  tx: PaymentTransaction,
+  outcome: SettlementOutcome,
+  now: Date,
+): Promise<void> {
   const items = deps.payables.get(tx.itemType);
   // Only a module can start a payment for its item type, so a missing handler is a wiring error.
   if (!items) throw new Error(`no module settles items of type ${tx.itemType}`);

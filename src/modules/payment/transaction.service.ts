@@ -94,9 +94,9 @@ interface PaymentFilter {
 function list(c: Check, path: string, v: unknown): string[] | undefined {
   if (v === undefined || v === null || v === '') return undefined;
   const parts = typeof v === 'string' ? v.split(',') : Array.isArray(v) ? v : null;
-  if (!parts || parts.some((p) => typeof p !== 'string')) return c.fail(path, 'must be a comma-separated list'), undefined;
+  if (!parts || parts.some((p) => typeof p !== 'string')) return (c.fail(path, 'must be a comma-separated list'), undefined);
   const out = [...new Set((parts as string[]).map((p) => p.trim()).filter(Boolean))];
-  if (out.length > 100) return c.fail(path, 'must have at most 100 entries'), undefined;
+  if (out.length > 100) return (c.fail(path, 'must have at most 100 entries'), undefined);
   return out.length ? out : undefined;
 }
 
@@ -117,8 +117,12 @@ function parseFilter(input: PaymentFilterInput | null | undefined): PaymentFilte
       else c.fail(key, `${JSON.stringify(String(id).slice(0, 40))} is not a UUID`);
     });
   }
-  f.providerTypes?.forEach((p) => (PROVIDER_NAMES as readonly string[]).includes(p) || c.fail('providerTypes', `must be among ${PROVIDER_NAMES.join(', ')}`));
-  f.statuses?.forEach((s) => (PAYMENT_STATUSES as readonly string[]).includes(s) || c.fail('statuses', `must be among ${PAYMENT_STATUSES.join(', ')}`));
+  f.providerTypes?.forEach(
+    (p) => (PROVIDER_NAMES as readonly string[]).includes(p) || c.fail('providerTypes', `must be among ${PROVIDER_NAMES.join(', ')}`),
+  );
+  f.statuses?.forEach(
+    (s) => (PAYMENT_STATUSES as readonly string[]).includes(s) || c.fail('statuses', `must be among ${PAYMENT_STATUSES.join(', ')}`),
+  );
   if (f.from !== undefined && f.to !== undefined && f.to <= f.from) c.fail('to', 'must be after from');
   c.done('invalid payments filter');
   return f;
@@ -132,7 +136,12 @@ async function page(em: EntityManager, where: string[], params: unknown[], p: Pa
     `select * from payment_transaction where ${sql} order by created_at desc, id desc limit ? offset ?`,
     [...params, p.limit, p.offset],
   );
-  return { transactions: rows.map((r) => paymentJson(em.map(PaymentTransaction, r))), limit: p.limit, offset: p.offset, total: Number(count.total) };
+  return {
+    transactions: rows.map((r) => paymentJson(em.map(PaymentTransaction, r))),
+    limit: p.limit,
+    offset: p.offset,
+    total: Number(count.total),
+  };
 }
 
 const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(', ');
@@ -142,7 +151,12 @@ const placeholders = (n: number) => Array.from({ length: n }, () => '?').join(',
  * `createdAt` (from inclusive, to exclusive); every list filter matches any of its values;
  * `itemIDs` matches a transaction covering any of the items.
  */
-export async function listPayments(ctx: Ctx, companyId: string, filter: PaymentFilterInput | null | undefined, raw: { limit?: unknown; offset?: unknown }): Promise<PaymentPageJson> {
+export async function listPayments(
+  ctx: Ctx,
+  companyId: string,
+  filter: PaymentFilterInput | null | undefined,
+  raw: { limit?: unknown; offset?: unknown },
+): Promise<PaymentPageJson> {
   const company = await companyForMerchant(ctx, companyId, 'payments.read');
   const f = parseFilter(filter);
   const pg = parsePage(raw, PAYMENTS_MAX_LIMIT);

@@ -7,7 +7,8 @@ import { checkRedirectEnvelope, verifyRedirect, type RedirectQuery, type VerifyR
 function asQuery(raw: unknown): RedirectQuery {
   const out: Record<string, string | string[]> = {};
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return out;
-  const text = (v: unknown): string | null => (typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : null);
+  const text = (v: unknown): string | null =>
+    typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : null;
   for (const [k, v] of Object.entries(raw)) {
     if (Array.isArray(v)) {
       const items = v.map(text);

@@ -98,7 +98,12 @@ export async function createDiscount(ctx: Ctx, companyId: string, serviceId: str
 }
 
 /** Discounts of a service (optionally of one type), in the order they are chosen. */
-export async function listDiscounts(ctx: Ctx, companyId: string, serviceId: string, type?: unknown): Promise<{ discounts: DiscountJson[] }> {
+export async function listDiscounts(
+  ctx: Ctx,
+  companyId: string,
+  serviceId: string,
+  type?: unknown,
+): Promise<{ discounts: DiscountJson[] }> {
   const company = await companyForMerchant(ctx, companyId, 'rules.read');
   const service = await getServiceInCompany(ctx, company.id, serviceId);
   const only = typeFilter(type, DISCOUNT_TYPES);

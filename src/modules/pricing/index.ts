@@ -9,4 +9,3 @@ export const pricingModule: AppModule = {
   resolvers: [PriceRuleResolver, DiscountResolver],
   routes: pricingRoutes,
 };
-

@@ -59,14 +59,19 @@ export interface PriceRuleInputBody {
   limitation?: unknown;
 }
 
-type Changes = Partial<Pick<PriceRule, 'type' | 'priority' | 'price' | 'comparedPrice' | 'durationSec' | 'minDurationSec' | 'maxDurationSec' | 'ticketId' | 'limitation'>>;
+type Changes = Partial<
+  Pick<
+    PriceRule,
+    'type' | 'priority' | 'price' | 'comparedPrice' | 'durationSec' | 'minDurationSec' | 'maxDurationSec' | 'ticketId' | 'limitation'
+  >
+>;
 
 /** Seconds of an optional duration field: undefined when absent, null when sent as null. */
 function seconds(c: Check, path: string, v: unknown, positive: boolean): number | null | undefined {
   if (v === undefined) return undefined;
   if (v === null) return null;
   const d = c.duration(path, v, { positive });
-  if (d && d.seconds > MAX_INT) return c.fail(path, 'is too long'), undefined;
+  if (d && d.seconds > MAX_INT) return (c.fail(path, 'is too long'), undefined);
   return d?.seconds;
 }
 
@@ -74,7 +79,13 @@ function seconds(c: Check, path: string, v: unknown, positive: boolean): number 
  * Parses the fields of a create (`partial` false: type, priority and price required) or of a
  * PATCH (only type required; absent fields stay as they are, nullable ones clear with null).
  */
-async function parse(ctx: Ctx, companyId: string, serviceId: string, input: PriceRuleInputBody, existing: PriceRule | null): Promise<Changes> {
+async function parse(
+  ctx: Ctx,
+  companyId: string,
+  serviceId: string,
+  input: PriceRuleInputBody,
+  existing: PriceRule | null,
+): Promise<Changes> {
   const c = new Check();
   const out: Changes = {};
   out.type = c.oneOf('type', input.type, SERVICE_TYPES, true);
@@ -93,7 +104,8 @@ async function parse(ctx: Ctx, companyId: string, serviceId: string, input: Pric
   if (max !== undefined) out.maxDurationSec = max;
   const effMin = min !== undefined ? min : (existing?.minDurationSec ?? null);
   const effMax = max !== undefined ? max : (existing?.maxDurationSec ?? null);
-  if (effMin !== null && effMax !== null && effMin > effMax) c.fail(min !== undefined ? 'minDuration' : 'maxDuration', 'minDuration must not be longer than maxDuration');
+  if (effMin !== null && effMax !== null && effMin > effMax)
+    c.fail(min !== undefined ? 'minDuration' : 'maxDuration', 'minDuration must not be longer than maxDuration');
   if (input.ticketID !== undefined) out.ticketId = input.ticketID === null ? null : (c.uuid('ticketID', input.ticketID) ?? null);
   const limitation = checkLimitation(c, input.limitation);
   if (limitation !== undefined) out.limitation = limitation;
@@ -130,7 +142,13 @@ export async function createPriceRule(ctx: Ctx, companyId: string, serviceId: st
 }
 
 /** Changes the fields sent (type always required, as in the specification). */
-export async function updatePriceRule(ctx: Ctx, companyId: string, serviceId: string, ruleId: string, input: PriceRuleInputBody): Promise<PriceRuleJson> {
+export async function updatePriceRule(
+  ctx: Ctx,
+  companyId: string,
+  serviceId: string,
+  ruleId: string,
+  input: PriceRuleInputBody,
+): Promise<PriceRuleJson> {
   const company = await companyForMerchant(ctx, companyId, 'rules.write');
   const service = await getServiceInCompany(ctx, company.id, serviceId);
   const c = new Check();
@@ -154,7 +172,11 @@ export interface PriceRuleList {
 export async function listPriceRules(ctx: Ctx, companyId: string, serviceId: string): Promise<PriceRuleList> {
   const company = await companyForMerchant(ctx, companyId, 'rules.read');
   const service = await getServiceInCompany(ctx, company.id, serviceId);
-  const rules = await ctx.em.find(PriceRule, { companyId: company.id, serviceId: service.id }, { orderBy: { priority: 'desc', createdAt: 'desc', id: 'asc' } });
+  const rules = await ctx.em.find(
+    PriceRule,
+    { companyId: company.id, serviceId: service.id },
+    { orderBy: { priority: 'desc', createdAt: 'desc', id: 'asc' } },
+  );
   const ticketIds = [...new Set(rules.map((r) => r.ticketId).filter((t): t is string => t !== null))];
   const { resources } = await linkedResources(ctx, company.id, service.id);
   const tickets = await ticketsById(ctx, company.id, service.id, ticketIds);

@@ -12,7 +12,12 @@ export class PriceRuleResolver {
   }
 
   @Mutation(() => PriceRuleType)
-  createPriceRule(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('serviceID', () => ID) serviceID: string, @Arg('input', () => CreatePriceRuleInput) input: CreatePriceRuleInput) {
+  createPriceRule(
+    @GqlCtx() ctx: Ctx,
+    @Arg('companyID', () => ID) companyID: string,
+    @Arg('serviceID', () => ID) serviceID: string,
+    @Arg('input', () => CreatePriceRuleInput) input: CreatePriceRuleInput,
+  ) {
     return createPriceRule(ctx, companyID, serviceID, input);
   }
 
@@ -41,7 +46,12 @@ export class DiscountResolver {
   }
 
   @Mutation(() => DiscountType)
-  createDiscount(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('serviceID', () => ID) serviceID: string, @Arg('input', () => CreateDiscountInput) input: CreateDiscountInput) {
+  createDiscount(
+    @GqlCtx() ctx: Ctx,
+    @Arg('companyID', () => ID) companyID: string,
+    @Arg('serviceID', () => ID) serviceID: string,
+    @Arg('input', () => CreateDiscountInput) input: CreateDiscountInput,
+  ) {
     return createDiscount(ctx, companyID, serviceID, input);
   }
 }

@@ -50,7 +50,12 @@ export interface CapacityRuleInputBody {
  * Creates a capacity rule of a group or ticket service: the maximum spots of an occurrence,
  * and for ticket services the maximum per ticket. `type` defaults to the service's type.
  */
-export async function createCapacityRule(ctx: Ctx, companyId: string, serviceId: string, input: CapacityRuleInputBody): Promise<CapacityRuleJson> {
+export async function createCapacityRule(
+  ctx: Ctx,
+  companyId: string,
+  serviceId: string,
+  input: CapacityRuleInputBody,
+): Promise<CapacityRuleJson> {
   const company = await companyForMerchant(ctx, companyId, 'rules.write');
   const service = await getServiceInCompany(ctx, company.id, serviceId);
   if (service.type !== 'group' && service.type !== 'ticket') {
@@ -111,6 +116,9 @@ export async function listCapacityRules(ctx: Ctx, companyId: string, serviceId: 
     { orderBy: { priority: 'desc', createdAt: 'desc', id: 'asc' } },
   );
   const ticketIds = [...new Set(rules.flatMap((r) => Object.keys(r.spotsPerTicket)))];
-  const [resources, tickets] = [(await linkedResources(ctx, company.id, service.id)).resources, await ticketsById(ctx, company.id, service.id, ticketIds)];
+  const [resources, tickets] = [
+    (await linkedResources(ctx, company.id, service.id)).resources,
+    await ticketsById(ctx, company.id, service.id, ticketIds),
+  ];
   return { capacities: rules.map(capacityRuleJson), resources: resources.map(resourceJson), tickets: tickets.map(ticketJson) };
 }

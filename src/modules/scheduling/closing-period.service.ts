@@ -39,7 +39,12 @@ export interface ClosingPeriodInput {
 }
 
 /** Closes a resource for `[startTime, endTime)`, for every service or the listed ones. */
-export async function createClosingPeriod(ctx: Ctx, companyId: string, resourceId: string, input: ClosingPeriodInput): Promise<ClosingPeriodJson> {
+export async function createClosingPeriod(
+  ctx: Ctx,
+  companyId: string,
+  resourceId: string,
+  input: ClosingPeriodInput,
+): Promise<ClosingPeriodJson> {
   const company = await companyForMerchant(ctx, companyId, 'rules.write');
   const resource = await getResourceInCompany(ctx, company.id, resourceId);
   const c = new Check();
@@ -68,7 +73,11 @@ export async function createClosingPeriod(ctx: Ctx, companyId: string, resourceI
 export async function listClosingPeriods(ctx: Ctx, companyId: string, resourceId: string): Promise<ClosingPeriodJson[]> {
   const company = await companyForMerchant(ctx, companyId, 'rules.read');
   const resource = await getResourceInCompany(ctx, company.id, resourceId);
-  const periods = await ctx.em.find(ClosingPeriod, { companyId: company.id, resourceId: resource.id }, { orderBy: { startTime: 'asc', id: 'asc' } });
+  const periods = await ctx.em.find(
+    ClosingPeriod,
+    { companyId: company.id, resourceId: resource.id },
+    { orderBy: { startTime: 'asc', id: 'asc' } },
+  );
   return periods.map(closingPeriodJson);
 }
 
@@ -82,7 +91,11 @@ export interface ClosingPeriodSearch {
  * Closing periods overlapping `[from, to)`, grouped by resource. Every requested resource has
  * a list (possibly empty); without `resourceIDs`, every resource of the company is searched.
  */
-export async function searchClosingPeriods(ctx: Ctx, companyId: string, input: ClosingPeriodSearch): Promise<{ closingPeriods: Record<string, ClosingPeriodJson[]> }> {
+export async function searchClosingPeriods(
+  ctx: Ctx,
+  companyId: string,
+  input: ClosingPeriodSearch,
+): Promise<{ closingPeriods: Record<string, ClosingPeriodJson[]> }> {
   const company = await companyForMerchant(ctx, companyId, 'rules.read');
   const c = new Check();
   const from = c.timestamp('from', input.from, true);
@@ -95,7 +108,9 @@ export async function searchClosingPeriods(ctx: Ctx, companyId: string, input: C
     await requireResources(ctx, company.id, ids);
     resourceIds = ids;
   } else {
-    resourceIds = (await ctx.em.find(Resource, { companyId: company.id }, { fields: ['id'], orderBy: { name: 'asc', id: 'asc' } })).map((r) => r.id);
+    resourceIds = (await ctx.em.find(Resource, { companyId: company.id }, { fields: ['id'], orderBy: { name: 'asc', id: 'asc' } })).map(
+      (r) => r.id,
+    );
   }
   const out: Record<string, ClosingPeriodJson[]> = Object.fromEntries(resourceIds.map((id) => [id, []]));
   if (resourceIds.length === 0) return { closingPeriods: out };

@@ -9,4 +9,3 @@ export const schedulingModule: AppModule = {
   resolvers: [WorkingHoursResolver, ClosingPeriodResolver, CapacityRuleResolver, SlotResolver],
   routes: schedulingRoutes,
 };
-

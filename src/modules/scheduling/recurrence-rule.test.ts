@@ -33,8 +33,12 @@ describe('parseRepeat', () => {
     const { value } = parseRepeat({ rrule: 'WKST=SU;BYSETPOS=-1;BYDAY=MO,TU,+2WE;UNTIL=20261231;INTERVAL=2;FREQ=MONTHLY', timeZone: NY });
     expect(value?.rrule).toBe('FREQ=MONTHLY;INTERVAL=2;UNTIL=20261231;BYDAY=MO,TU,2WE;BYSETPOS=-1;WKST=SU');
     expect(parseRepeat({ rrule: value!.rrule, timeZone: NY }).value?.rrule).toBe(value!.rrule);
-    expect(parseRepeat({ rrule: 'FREQ=DAILY;UNTIL=20261231T120000Z', timeZone: NY }).value?.rrule).toBe('FREQ=DAILY;UNTIL=20261231T120000Z');
-    expect(parseRepeat({ rrule: 'FREQ=DAILY;BYHOUR=17,8,8;BYMINUTE=0,30', timeZone: NY }).value?.rrule).toBe('FREQ=DAILY;BYHOUR=17,8;BYMINUTE=0,30');
+    expect(parseRepeat({ rrule: 'FREQ=DAILY;UNTIL=20261231T120000Z', timeZone: NY }).value?.rrule).toBe(
+      'FREQ=DAILY;UNTIL=20261231T120000Z',
+    );
+    expect(parseRepeat({ rrule: 'FREQ=DAILY;BYHOUR=17,8,8;BYMINUTE=0,30', timeZone: NY }).value?.rrule).toBe(
+      'FREQ=DAILY;BYHOUR=17,8;BYMINUTE=0,30',
+    );
   });
 
   it('parses until as an instant with its offset', () => {

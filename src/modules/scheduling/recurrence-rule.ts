@@ -113,8 +113,17 @@ function parseRule(input: string): Rule | string[] {
   const errors: string[] = [];
   const seen = new Set<string>();
   const rule: Omit<Rule, 'freq'> & { freq: Freq | null } = {
-    freq: null, interval: null, count: null, until: null, bymonth: null, bymonthday: null,
-    byday: null, byhour: null, byminute: null, bysetpos: null, wkst: null,
+    freq: null,
+    interval: null,
+    count: null,
+    until: null,
+    bymonth: null,
+    bymonthday: null,
+    byday: null,
+    byhour: null,
+    byminute: null,
+    bysetpos: null,
+    wkst: null,
   };
   for (const segment of text.split(';')) {
     if (segment.trim() === '') continue;
@@ -124,7 +133,10 @@ function parseRule(input: string): Rule | string[] {
       continue;
     }
     const key = segment.slice(0, eq).trim().toUpperCase();
-    const value = segment.slice(eq + 1).trim().toUpperCase();
+    const value = segment
+      .slice(eq + 1)
+      .trim()
+      .toUpperCase();
     if (seen.has(key)) {
       errors.push(`${key} is given more than once`);
       continue;
@@ -134,7 +146,8 @@ function parseRule(input: string): Rule | string[] {
     switch (key) {
       case 'FREQ':
         if (value in FREQS) rule.freq = value as Freq;
-        else if (['HOURLY', 'MINUTELY', 'SECONDLY'].includes(value)) errors.push(`FREQ=${value} is not supported: use FREQ=DAILY with BYHOUR and BYMINUTE`);
+        else if (['HOURLY', 'MINUTELY', 'SECONDLY'].includes(value))
+          errors.push(`FREQ=${value} is not supported: use FREQ=DAILY with BYHOUR and BYMINUTE`);
         else fail('must be one of DAILY, WEEKLY, MONTHLY, YEARLY');
         break;
       case 'INTERVAL':
@@ -162,7 +175,8 @@ function parseRule(input: string): Rule | string[] {
         if ((rule.bysetpos = intList(value, 1, 366, true)) === null) fail('must list positions from 1 to 366 or -366 to -1');
         break;
       case 'BYDAY':
-        if ((rule.byday = parseByDay(value)) === null) fail('must list weekdays (MO, TU, WE, TH, FR, SA, SU), optionally with a position such as 1MO or -1FR');
+        if ((rule.byday = parseByDay(value)) === null)
+          fail('must list weekdays (MO, TU, WE, TH, FR, SA, SU), optionally with a position such as 1MO or -1FR');
         break;
       case 'WKST':
         if ((rule.wkst = DAYS.indexOf(value)) < 0) fail('must be one of MO, TU, WE, TH, FR, SA, SU');
@@ -284,7 +298,10 @@ export function ruleOf(text: string): Rule {
 }
 
 function formatUtc(ms: number): string {
-  return new Date(ms).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+  return new Date(ms)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 }
 
 /** An UNTIL at instant `ms`; RFC 5545 wants it written in UTC. */

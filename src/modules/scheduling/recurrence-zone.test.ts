@@ -25,7 +25,11 @@ describe('agreement with localToEpoch around DST transitions', () => {
       }
     }
     expect(days.length).toBeGreaterThanOrEqual(6);
-    const spec: SeriesSpec = { rrule: 'FREQ=DAILY;BYHOUR=0,1,2,3,4,5,22,23;BYMINUTE=0,15,30,45', timeZone: zone, start: localToEpoch(zone, 2026, 1, 1, 0) };
+    const spec: SeriesSpec = {
+      rrule: 'FREQ=DAILY;BYHOUR=0,1,2,3,4,5,22,23;BYMINUTE=0,15,30,45',
+      timeZone: zone,
+      start: localToEpoch(zone, 2026, 1, 1, 0),
+    };
     for (const [y, m, d] of days) {
       const from = localToEpoch(zone, y, m, d, 0);
       const to = localToEpoch(zone, y, m, d, 1440);

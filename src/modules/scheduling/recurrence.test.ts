@@ -146,7 +146,11 @@ describe('expandOccurrences in local wall time', () => {
       '2026-05-31T10:00:00Z',
       '2026-07-31T10:00:00Z',
     ]);
-    const fortnightly: SeriesSpec = { rrule: 'FREQ=WEEKLY;INTERVAL=2;BYDAY=SU,MO;WKST=SU', timeZone: 'UTC', start: t('2026-03-01T10:00:00Z') };
+    const fortnightly: SeriesSpec = {
+      rrule: 'FREQ=WEEKLY;INTERVAL=2;BYDAY=SU,MO;WKST=SU',
+      timeZone: 'UTC',
+      start: t('2026-03-01T10:00:00Z'),
+    };
     expect(expand(fortnightly, '2026-03-01T00:00:00Z', '2026-03-30T00:00:00Z')).toEqual([
       '2026-03-01T10:00:00Z',
       '2026-03-02T10:00:00Z',
@@ -248,10 +252,16 @@ describe('agreement with rrule (UTC, where wall time and instant coincide)', () 
 
   it.each(cases)('%s', (rrule, start) => {
     const reference = new RRule({ ...RRule.parseString(rrule), dtstart: new Date(start) });
-    const windows = [['2026-01-01', '2031-01-01'], ['2095-06-01', '2106-01-01']];
+    const windows = [
+      ['2026-01-01', '2031-01-01'],
+      ['2095-06-01', '2106-01-01'],
+    ];
     if (!rrule.startsWith('FREQ=DAILY')) windows.push(['2026-01-01', '2230-01-01']);
     for (const [from, to] of windows.map((w) => w.map((d) => t(`${d}T00:00:00Z`)))) {
-      const expected = reference.between(new Date(from), new Date(to), true).map((d) => d.getTime()).filter((ms) => ms < to);
+      const expected = reference
+        .between(new Date(from), new Date(to), true)
+        .map((d) => d.getTime())
+        .filter((ms) => ms < to);
       expect(expandOccurrences({ rrule, timeZone: 'UTC', start: t(start) }, { from, to }, 100_000)).toEqual(expected);
     }
   });
@@ -266,7 +276,12 @@ describe('countOccurrences', () => {
       occurrences: [t('2026-03-16T07:00:00Z'), t('2026-03-23T07:00:00Z'), t('2026-03-30T06:00:00Z')],
     });
     const result = countOccurrences(weekly('FREQ=WEEKLY', t('2026-04-06T06:00:00Z')));
-    expect(result.ok && iso(result.occurrences)).toEqual(['2026-03-16T07:00:00Z', '2026-03-23T07:00:00Z', '2026-03-30T06:00:00Z', '2026-04-06T06:00:00Z']);
+    expect(result.ok && iso(result.occurrences)).toEqual([
+      '2026-03-16T07:00:00Z',
+      '2026-03-23T07:00:00Z',
+      '2026-03-30T06:00:00Z',
+      '2026-04-06T06:00:00Z',
+    ]);
   });
 
   it('allows 366 occurrences and refuses 367', () => {
@@ -280,7 +295,11 @@ describe('countOccurrences', () => {
   });
 
   it('refuses a series without an end', () => {
-    expect(countOccurrences(weekly('FREQ=WEEKLY;BYDAY=MO'))).toMatchObject({ ok: false, reason: 'unbounded', message: expect.stringMatching(/COUNT or UNTIL/) });
+    expect(countOccurrences(weekly('FREQ=WEEKLY;BYDAY=MO'))).toMatchObject({
+      ok: false,
+      reason: 'unbounded',
+      message: expect.stringMatching(/COUNT or UNTIL/),
+    });
   });
 
   it('refuses a series that runs past the horizon', () => {
@@ -314,10 +333,20 @@ describe('series edits', () => {
   });
 
   it('splitSeries divides the occurrences without loss or overlap', () => {
-    const spec: SeriesSpec = { rrule: 'FREQ=WEEKLY;COUNT=6', timeZone: RIGA, start: weekly.start, exdates: [t('2026-03-23T07:00:00Z'), t('2026-04-13T06:00:00Z')] };
+    const spec: SeriesSpec = {
+      rrule: 'FREQ=WEEKLY;COUNT=6',
+      timeZone: RIGA,
+      start: weekly.start,
+      exdates: [t('2026-03-23T07:00:00Z'), t('2026-04-13T06:00:00Z')],
+    };
     const parts = splitSeries(spec, t('2026-04-06T06:00:00Z'));
     expect(parts?.before?.rrule).toBe('FREQ=WEEKLY;COUNT=3');
-    expect(parts?.after).toEqual({ ...spec, rrule: 'FREQ=WEEKLY;COUNT=3', start: t('2026-04-06T06:00:00Z'), exdates: [t('2026-04-13T06:00:00Z')] });
+    expect(parts?.after).toEqual({
+      ...spec,
+      rrule: 'FREQ=WEEKLY;COUNT=3',
+      start: t('2026-04-06T06:00:00Z'),
+      exdates: [t('2026-04-13T06:00:00Z')],
+    });
     expect([...spring(parts!.before!), ...spring(parts!.after)]).toEqual(spring(spec));
     expect(splitSeries(spec, spec.start)).toEqual({ before: null, after: spec });
     expect(splitSeries(spec, t('2026-03-23T07:00:00Z'))).toBeNull();

@@ -42,8 +42,7 @@ export interface SeriesSpec {
 }
 
 export type SeriesResult =
-  | { ok: true; occurrences: number[] }
-  | { ok: false; reason: 'unbounded' | 'too_many' | 'too_far'; message: string };
+  { ok: true; occurrences: number[] } | { ok: false; reason: 'unbounded' | 'too_many' | 'too_far'; message: string };
 
 export const MAX_BOOKING_OCCURRENCES = 366;
 export const DEFAULT_OCCURRENCE_LIMIT = 5_000;
@@ -106,8 +105,15 @@ function plan(spec: SeriesSpec): Plan {
   const wall = wallOf(spec.timeZone, start);
   const startWall = wall - mod(wall, 1000);
   const p: Plan = {
-    rule, zone: spec.timeZone, start, startWall, subMs: mod(start, 1000), interval: rule.interval ?? 1,
-    wkstRef: mod((rule.wkst ?? 0) - 3, 7), idx0: 0, options: baseOptions(rule, startWall),
+    rule,
+    zone: spec.timeZone,
+    start,
+    startWall,
+    subMs: mod(start, 1000),
+    interval: rule.interval ?? 1,
+    wkstRef: mod((rule.wkst ?? 0) - 3, 7),
+    idx0: 0,
+    options: baseOptions(rule, startWall),
   };
   p.idx0 = periodIndexOfDay(p, Math.floor(startWall / DAY));
   return p;

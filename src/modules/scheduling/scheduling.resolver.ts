@@ -3,8 +3,17 @@ import type { Ctx } from '../../kernel/context';
 import { createCapacityRule, listCapacityRules } from './capacity.service';
 import { createClosingPeriod, listClosingPeriods, searchClosingPeriods } from './closing-period.service';
 import {
-  CapacityRuleInput, CapacityRuleType, ClosingPeriodInput, ClosingPeriodType, CreateSlotInput, DeleteSlotInput, SearchClosingPeriodsInput, SlotType,
-  UpdateSlotInput, WorkingHoursInput, WorkingHoursRuleType,
+  CapacityRuleInput,
+  CapacityRuleType,
+  ClosingPeriodInput,
+  ClosingPeriodType,
+  CreateSlotInput,
+  DeleteSlotInput,
+  SearchClosingPeriodsInput,
+  SlotType,
+  UpdateSlotInput,
+  WorkingHoursInput,
+  WorkingHoursRuleType,
 } from './scheduling.types';
 import { createSlot, deleteSlot, listSlots, updateSlot } from './slot.service';
 import { slotSchedule } from './slot-schedule.service';
@@ -18,7 +27,12 @@ export class WorkingHoursResolver {
   }
 
   @Mutation(() => WorkingHoursRuleType)
-  createWorkingHours(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('resourceID', () => ID) resourceID: string, @Arg('input', () => WorkingHoursInput) input: WorkingHoursInput) {
+  createWorkingHours(
+    @GqlCtx() ctx: Ctx,
+    @Arg('companyID', () => ID) companyID: string,
+    @Arg('resourceID', () => ID) resourceID: string,
+    @Arg('input', () => WorkingHoursInput) input: WorkingHoursInput,
+  ) {
     return createWorkingHours(ctx, companyID, resourceID, input);
   }
 
@@ -52,14 +66,25 @@ export class ClosingPeriodResolver {
     return listClosingPeriods(ctx, companyID, resourceID);
   }
 
-  @Query(() => [ClosingPeriodType], { description: 'Closing periods overlapping [from, to) of the given resources (each carries its resourceID).' })
-  async searchClosingPeriods(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('input', () => SearchClosingPeriodsInput) input: SearchClosingPeriodsInput) {
+  @Query(() => [ClosingPeriodType], {
+    description: 'Closing periods overlapping [from, to) of the given resources (each carries its resourceID).',
+  })
+  async searchClosingPeriods(
+    @GqlCtx() ctx: Ctx,
+    @Arg('companyID', () => ID) companyID: string,
+    @Arg('input', () => SearchClosingPeriodsInput) input: SearchClosingPeriodsInput,
+  ) {
     const { closingPeriods } = await searchClosingPeriods(ctx, companyID, input);
     return Object.values(closingPeriods).flat();
   }
 
   @Mutation(() => ClosingPeriodType)
-  createClosingPeriod(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('resourceID', () => ID) resourceID: string, @Arg('input', () => ClosingPeriodInput) input: ClosingPeriodInput) {
+  createClosingPeriod(
+    @GqlCtx() ctx: Ctx,
+    @Arg('companyID', () => ID) companyID: string,
+    @Arg('resourceID', () => ID) resourceID: string,
+    @Arg('input', () => ClosingPeriodInput) input: ClosingPeriodInput,
+  ) {
     return createClosingPeriod(ctx, companyID, resourceID, input);
   }
 }
@@ -77,7 +102,12 @@ export class CapacityRuleResolver {
   }
 
   @Mutation(() => CapacityRuleType)
-  createCapacityRule(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('serviceID', () => ID) serviceID: string, @Arg('input', () => CapacityRuleInput) input: CapacityRuleInput) {
+  createCapacityRule(
+    @GqlCtx() ctx: Ctx,
+    @Arg('companyID', () => ID) companyID: string,
+    @Arg('serviceID', () => ID) serviceID: string,
+    @Arg('input', () => CapacityRuleInput) input: CapacityRuleInput,
+  ) {
     return createCapacityRule(ctx, companyID, serviceID, input);
   }
 }
@@ -89,7 +119,9 @@ export class SlotResolver {
     return listSlots(ctx, companyID, serviceID);
   }
 
-  @Query(() => [SlotType], { description: 'Occurrences of the services\' slots overlapping [from, to) (at most 93 days), one per resource they run on.' })
+  @Query(() => [SlotType], {
+    description: "Occurrences of the services' slots overlapping [from, to) (at most 93 days), one per resource they run on.",
+  })
   slotSchedule(
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID) companyID: string,
@@ -102,17 +134,34 @@ export class SlotResolver {
   }
 
   @Mutation(() => SlotType)
-  createSlot(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('serviceID', () => ID) serviceID: string, @Arg('input', () => CreateSlotInput) input: CreateSlotInput) {
+  createSlot(
+    @GqlCtx() ctx: Ctx,
+    @Arg('companyID', () => ID) companyID: string,
+    @Arg('serviceID', () => ID) serviceID: string,
+    @Arg('input', () => CreateSlotInput) input: CreateSlotInput,
+  ) {
     return createSlot(ctx, companyID, serviceID, input);
   }
 
-  @Mutation(() => SlotType, { description: 'Changes one occurrence (single) or it and the later ones (upcoming); returns the slot now holding it.' })
-  updateSlot(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('serviceID', () => ID) serviceID: string, @Arg('input', () => UpdateSlotInput) input: UpdateSlotInput) {
+  @Mutation(() => SlotType, {
+    description: 'Changes one occurrence (single) or it and the later ones (upcoming); returns the slot now holding it.',
+  })
+  updateSlot(
+    @GqlCtx() ctx: Ctx,
+    @Arg('companyID', () => ID) companyID: string,
+    @Arg('serviceID', () => ID) serviceID: string,
+    @Arg('input', () => UpdateSlotInput) input: UpdateSlotInput,
+  ) {
     return updateSlot(ctx, companyID, serviceID, input);
   }
 
   @Mutation(() => Boolean)
-  async deleteSlot(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('serviceID', () => ID) serviceID: string, @Arg('input', () => DeleteSlotInput) input: DeleteSlotInput) {
+  async deleteSlot(
+    @GqlCtx() ctx: Ctx,
+    @Arg('companyID', () => ID) companyID: string,
+    @Arg('serviceID', () => ID) serviceID: string,
+    @Arg('input', () => DeleteSlotInput) input: DeleteSlotInput,
+  ) {
     await deleteSlot(ctx, companyID, serviceID, input);
     return true;
   }

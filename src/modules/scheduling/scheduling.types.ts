@@ -23,7 +23,9 @@ export class WorkingHoursDayType {
   @Field(() => [WorkingHoursRangeType]) hours!: WorkingHoursRangeType[];
 }
 
-@ObjectType('WorkingHoursRule', { description: 'Opening hours of a resource, active in [startTime, endTime); higher priority applies first.' })
+@ObjectType('WorkingHoursRule', {
+  description: 'Opening hours of a resource, active in [startTime, endTime); higher priority applies first.',
+})
 export class WorkingHoursRuleType {
   @Field(() => ID) id!: string;
   @Field(() => ID) resourceID!: string;
@@ -31,7 +33,8 @@ export class WorkingHoursRuleType {
   @Field(() => Date, { nullable: true }) startTime!: string | null;
   @Field(() => Date, { nullable: true }) endTime!: string | null;
   @Field(() => Int) priority!: number;
-  @Field(() => [WorkingHoursDayType], { description: 'normalised: per weekday sorted and merged, weekdays with equal hours grouped' }) workingHours!: WorkingHoursDayType[];
+  @Field(() => [WorkingHoursDayType], { description: 'normalised: per weekday sorted and merged, weekdays with equal hours grouped' })
+  workingHours!: WorkingHoursDayType[];
   @Field(() => Date) createdAt!: string;
   @Field(() => Date) updatedAt!: string;
 }
@@ -123,7 +126,10 @@ export class CapacityRuleInput {
   @Field(() => String, { nullable: true, description: 'group or ticket; default the service type' }) type?: string | null;
   @Field(() => Int, { nullable: true }) priority?: number | null;
   @Field(() => Int) spots!: number;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'ticketID -> maximum spots' }) spotsPerTicket?: Record<string, unknown> | null;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'ticketID -> maximum spots' }) spotsPerTicket?: Record<
+    string,
+    unknown
+  > | null;
   @Field(() => GraphQLJSONObject, { nullable: true, description: LIMITATION_HELP }) limitation?: Record<string, unknown> | null;
 }
 

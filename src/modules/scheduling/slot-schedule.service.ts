@@ -24,7 +24,10 @@ export function slotRangeWhere(companyId: string, serviceIds: string[], from: nu
     companyId,
     serviceId: serviceIds.length === 1 ? serviceIds[0] : { $in: serviceIds },
     startTime: { $lt: new Date(to) },
-    $or: [{ rrule: { $ne: null }, $or: [{ until: null }, { until: { $gt: new Date(from - MAX_SLOT_DURATION_SEC * 1000) } }] }, { startTime: { $gt: new Date(from - MAX_SLOT_DURATION_SEC * 1000) } }],
+    $or: [
+      { rrule: { $ne: null }, $or: [{ until: null }, { until: { $gt: new Date(from - MAX_SLOT_DURATION_SEC * 1000) } }] },
+      { startTime: { $gt: new Date(from - MAX_SLOT_DURATION_SEC * 1000) } },
+    ],
   };
 }
 
@@ -61,13 +64,16 @@ export async function slotSchedule(ctx: Ctx, companyId: string, q: ScheduleQuery
 
   const out: { json: SlotJson; start: number; resourceId: string; serviceId: string }[] = [];
   for (const slot of slots) {
-    const on = (slot.resourceId ? [slot.resourceId] : links.get(slot.serviceId) ?? []).filter((r) => !only || only.has(r));
+    const on = (slot.resourceId ? [slot.resourceId] : (links.get(slot.serviceId) ?? [])).filter((r) => !only || only.has(r));
     if (on.length === 0) continue;
     const starts = occurrenceStarts(seriesOf(slot), from!, to!, MAX_SCHEDULE_OCCURRENCES + 1);
     if (out.length + starts.length * on.length > MAX_SCHEDULE_OCCURRENCES) {
-      throw invalid(`the schedule has more than ${MAX_SCHEDULE_OCCURRENCES} occurrences; ask for a shorter range`, [{ path: 'to', message: 'range too large for these slots' }]);
+      throw invalid(`the schedule has more than ${MAX_SCHEDULE_OCCURRENCES} occurrences; ask for a shorter range`, [
+        { path: 'to', message: 'range too large for these slots' },
+      ]);
     }
-    for (const start of starts) for (const resourceId of on) out.push({ json: slotJson(slot, { start, resourceId }), start, resourceId, serviceId: slot.serviceId });
+    for (const start of starts)
+      for (const resourceId of on) out.push({ json: slotJson(slot, { start, resourceId }), start, resourceId, serviceId: slot.serviceId });
   }
   out.sort((a, b) => a.start - b.start || cmp(a.resourceId, b.resourceId) || cmp(a.serviceId, b.serviceId) || cmp(a.json.id, b.json.id));
   return out.map((o) => o.json);

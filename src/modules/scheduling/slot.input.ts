@@ -65,11 +65,11 @@ export function checkSlotDuration(c: Check, path: string, raw: unknown, fallback
   if (raw === undefined || raw === null) {
     if (!fallback) return undefined;
     const sec = parseDuration(fallback.settings?.duration);
-    if (sec === null || sec <= 0) return c.fail(path, 'is required: the service has no duration'), undefined;
+    if (sec === null || sec <= 0) return (c.fail(path, 'is required: the service has no duration'), undefined);
     return Math.min(sec, MAX_SLOT_DURATION_SEC);
   }
   const d = c.duration(path, raw, { positive: true });
-  if (d && d.seconds > MAX_SLOT_DURATION_SEC) return c.fail(path, 'must be at most P31D'), undefined;
+  if (d && d.seconds > MAX_SLOT_DURATION_SEC) return (c.fail(path, 'must be at most P31D'), undefined);
   return d?.seconds;
 }
 
@@ -79,7 +79,7 @@ export function checkSlotDuration(c: Check, path: string, raw: unknown, fallback
  */
 export function checkRepeat(c: Check, path: string, raw: unknown, zone: string, start: number | undefined): RepeatSpec | null | undefined {
   if (raw === undefined || raw === null) return null;
-  if (typeof raw !== 'object' || Array.isArray(raw)) return c.fail(path, 'must be an object {rrule, timeZone, until}'), undefined;
+  if (typeof raw !== 'object' || Array.isArray(raw)) return (c.fail(path, 'must be an object {rrule, timeZone, until}'), undefined);
   const r = raw as Record<string, unknown>;
   // GraphQL's DateTime scalar hands over a Date; the parser reads RFC 3339 text.
   const until = r.until instanceof Date ? (Number.isFinite(r.until.getTime()) ? r.until.toISOString() : 'invalid') : r.until;
@@ -88,7 +88,8 @@ export function checkRepeat(c: Check, path: string, raw: unknown, zone: string, 
     for (const e of errors) c.fail(e.path, e.message);
     return undefined;
   }
-  if (value!.until !== null && start !== undefined && value!.until < start) c.fail(`${path}.until`, 'must not be before the start of the series');
+  if (value!.until !== null && start !== undefined && value!.until < start)
+    c.fail(`${path}.until`, 'must not be before the start of the series');
   return value;
 }
 

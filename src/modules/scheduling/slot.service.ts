@@ -9,7 +9,16 @@ import { getServiceInCompany } from '../catalog/catalog.lookup';
 import { excludeOccurrence, isOccurrence, splitSeries, truncateBefore, type RepeatSpec } from './recurrence';
 import { Slot } from './scheduling.entity';
 import { seriesSpec, shiftExdates } from './slot-expand';
-import { assertSlotService, checkRepeat, checkSlotDuration, isLinked, linkedResourceOf, seriesOf, slotJson, type SlotJson } from './slot.input';
+import {
+  assertSlotService,
+  checkRepeat,
+  checkSlotDuration,
+  isLinked,
+  linkedResourceOf,
+  seriesOf,
+  slotJson,
+  type SlotJson,
+} from './slot.input';
 
 export interface CreateSlotInput {
   startTime?: unknown;
@@ -46,7 +55,9 @@ export async function createSlot(ctx: Ctx, companyId: string, serviceId: string,
 }
 
 function repeatFields(r: RepeatSpec | null): Pick<Slot, 'rrule' | 'timeZone' | 'until'> {
-  return r ? { rrule: r.rrule, timeZone: r.timeZone, until: r.until === null ? null : new Date(r.until) } : { rrule: null, timeZone: null, until: null };
+  return r
+    ? { rrule: r.rrule, timeZone: r.timeZone, until: r.until === null ? null : new Date(r.until) }
+    : { rrule: null, timeZone: null, until: null };
 }
 
 /** Slots of a service, by start. */
@@ -65,13 +76,18 @@ type Strategy = (typeof STRATEGIES)[number];
  * resource wins over one shared by all linked resources (whose occurrence is then changed for
  * every resource, as it is one record). Without `resourceId` the occurrence must be unambiguous.
  */
-async function findOccurrence(em: EntityManager, company: Company, serviceId: string, resourceId: string | undefined, at: number): Promise<Slot> {
+async function findOccurrence(
+  em: EntityManager,
+  company: Company,
+  serviceId: string,
+  resourceId: string | undefined,
+  at: number,
+): Promise<Slot> {
   const where = { companyId: company.id, serviceId, startTime: { $lte: new Date(at) } };
-  const candidates = await em.find(
-    Slot,
-    resourceId ? { ...where, $or: [{ resourceId }, { resourceId: null }] } : where,
-    { orderBy: { createdAt: 'asc', id: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE },
-  );
+  const candidates = await em.find(Slot, resourceId ? { ...where, $or: [{ resourceId }, { resourceId: null }] } : where, {
+    orderBy: { createdAt: 'asc', id: 'asc' },
+    lockMode: LockMode.PESSIMISTIC_WRITE,
+  });
   const hits = candidates.filter((s) => (s.rrule ? isOccurrence(seriesSpec(seriesOf(s)), at) : s.startTime.getTime() === at));
   if (resourceId) {
     const own = hits.find((s) => s.resourceId === resourceId);
@@ -80,7 +96,8 @@ async function findOccurrence(em: EntityManager, company: Company, serviceId: st
     if (shared && (await isLinked(em, company.id, serviceId, resourceId))) return shared;
     throw notFound('slot occurrence');
   }
-  if (hits.length > 1) throw invalid('several slots start at this time; send resourceID', [{ path: 'resourceID', message: 'is required to choose the slot' }]);
+  if (hits.length > 1)
+    throw invalid('several slots start at this time; send resourceID', [{ path: 'resourceID', message: 'is required to choose the slot' }]);
   if (hits.length === 0) throw notFound('slot occurrence');
   return hits[0];
 }
@@ -140,7 +157,16 @@ export async function updateSlot(ctx: Ctx, companyId: string, serviceId: string,
     const spec = seriesSpec(seriesOf(slot));
     if (strategy === 'single') {
       em.assign(slot, { exdates: excludeOccurrence(spec, at!)!.exdates as number[], updatedAt: ctx.now });
-      return em.create(Slot, { companyId: company.id, serviceId: service.id, ...values, rrule: null, timeZone: null, until: null, exdates: [], createdAt: ctx.now });
+      return em.create(Slot, {
+        companyId: company.id,
+        serviceId: service.id,
+        ...values,
+        rrule: null,
+        timeZone: null,
+        until: null,
+        exdates: [],
+        createdAt: ctx.now,
+      });
     }
     const split = splitSeries(spec, at!)!;
     const next: Pick<Slot, 'rrule' | 'timeZone' | 'until' | 'exdates'> = newRepeat

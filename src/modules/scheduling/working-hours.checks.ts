@@ -52,8 +52,8 @@ export function normaliseWeek(days: { daysOfWeek: number; hours: Range[] }[]): S
  */
 export function checkWorkingHours(c: Check, raw: unknown, path = 'workingHours'): StoredWorkingDay[] | undefined {
   if (raw === undefined || raw === null) return [];
-  if (!Array.isArray(raw)) return c.fail(path, 'must be an array'), undefined;
-  if (raw.length > MAX_ENTRIES) return c.fail(path, `must have at most ${MAX_ENTRIES} entries`), undefined;
+  if (!Array.isArray(raw)) return (c.fail(path, 'must be an array'), undefined);
+  if (raw.length > MAX_ENTRIES) return (c.fail(path, `must have at most ${MAX_ENTRIES} entries`), undefined);
   const before = c.details.length;
   const days: { daysOfWeek: number; hours: Range[] }[] = [];
   raw.forEach((item, i) => {

@@ -90,7 +90,13 @@ async function lockResource(em: EntityManager, companyId: string, resourceId: st
  * window and scope. Callers hold the resource lock, so two concurrent writes of the same
  * resource are serialised and cannot both pass the check.
  */
-async function assertNoCompetitor(em: EntityManager, companyId: string, resourceId: string, rule: ParsedRule, selfId: string | null): Promise<void> {
+async function assertNoCompetitor(
+  em: EntityManager,
+  companyId: string,
+  resourceId: string,
+  rule: ParsedRule,
+  selfId: string | null,
+): Promise<void> {
   const peers = await em.find(WorkingHoursRule, { companyId, resourceId, priority: rule.priority });
   const clash = peers.find((p) => p.id !== selfId && competes(rule, p));
   if (clash) {
@@ -101,7 +107,12 @@ async function assertNoCompetitor(em: EntityManager, companyId: string, resource
 }
 
 /** Creates a working hours rule of a resource (409 when it ties with an existing one). */
-export async function createWorkingHours(ctx: Ctx, companyId: string, resourceId: string, input: WorkingHoursInput): Promise<WorkingHoursRuleJson> {
+export async function createWorkingHours(
+  ctx: Ctx,
+  companyId: string,
+  resourceId: string,
+  input: WorkingHoursInput,
+): Promise<WorkingHoursRuleJson> {
   const company = await companyForMerchant(ctx, companyId, 'rules.write');
   const resource = await getResourceInCompany(ctx, company.id, resourceId);
   const rule = await parseRule(ctx, company.id, input);
@@ -117,12 +128,22 @@ export async function createWorkingHours(ctx: Ctx, companyId: string, resourceId
 export async function listWorkingHours(ctx: Ctx, companyId: string, resourceId: string): Promise<WorkingHoursRuleJson[]> {
   const company = await companyForMerchant(ctx, companyId, 'rules.read');
   const resource = await getResourceInCompany(ctx, company.id, resourceId);
-  const rules = await ctx.em.find(WorkingHoursRule, { companyId: company.id, resourceId: resource.id }, { orderBy: { priority: 'desc', createdAt: 'desc', id: 'asc' } });
+  const rules = await ctx.em.find(
+    WorkingHoursRule,
+    { companyId: company.id, resourceId: resource.id },
+    { orderBy: { priority: 'desc', createdAt: 'desc', id: 'asc' } },
+  );
   return rules.map(workingHoursJson);
 }
 
 /** Replaces a working hours rule (PUT semantics: fields left out take their defaults). */
-export async function updateWorkingHours(ctx: Ctx, companyId: string, resourceId: string, ruleId: string, input: WorkingHoursInput): Promise<WorkingHoursRuleJson> {
+export async function updateWorkingHours(
+  ctx: Ctx,
+  companyId: string,
+  resourceId: string,
+  ruleId: string,
+  input: WorkingHoursInput,
+): Promise<WorkingHoursRuleJson> {
   const company = await companyForMerchant(ctx, companyId, 'rules.write');
   const resource = await getResourceInCompany(ctx, company.id, resourceId);
   const c = new Check();
@@ -141,7 +162,12 @@ export async function updateWorkingHours(ctx: Ctx, companyId: string, resourceId
 }
 
 /** Deletes the listed rules of a resource, or all of them when `ids` is absent. */
-export async function deleteWorkingHours(ctx: Ctx, companyId: string, resourceId: string, input: { ids?: unknown } | null | undefined): Promise<void> {
+export async function deleteWorkingHours(
+  ctx: Ctx,
+  companyId: string,
+  resourceId: string,
+  input: { ids?: unknown } | null | undefined,
+): Promise<void> {
   const company = await companyForMerchant(ctx, companyId, 'rules.write');
   const resource = await getResourceInCompany(ctx, company.id, resourceId);
   const c = new Check();

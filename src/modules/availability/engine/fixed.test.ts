@@ -24,7 +24,9 @@ describe('fixed services', () => {
 
   it('leaves out times overlapping a booking without shifting the grid', () => {
     const r1 = resource('r1', { occupied: [{ start: at('2026-03-02T10:00:00Z'), end: at('2026-03-02T11:30:00Z') }] });
-    expect(starts(computeAvailability(snapshot({ resources: [r1] }), MONDAY))).toEqual(utc('2026-03-02', '07:00', '08:00', '09:00', '12:00', '13:00', '14:00'));
+    expect(starts(computeAvailability(snapshot({ resources: [r1] }), MONDAY))).toEqual(
+      utc('2026-03-02', '07:00', '08:00', '09:00', '12:00', '13:00', '14:00'),
+    );
     const every30 = snapshot({ resources: [r1], service: service({ timeIntervalSec: 30 * MIN }) });
     expect(starts(computeAvailability(every30, MONDAY))).toEqual([
       ...utcEvery('2026-03-02', '07:00', '09:00', 30),
@@ -61,9 +63,23 @@ describe('fixed services', () => {
     const r1 = resource('r1', {
       workingHours: [
         rule({ id: 'base', priority: 0, createdAt: 1, hours: '09:00-17:00' }),
-        rule({ id: 'short', priority: 5, createdAt: 1, windowStart: local('2026-03-03'), windowEnd: local('2026-03-05'), hours: '10:00-12:00' }),
+        rule({
+          id: 'short',
+          priority: 5,
+          createdAt: 1,
+          windowStart: local('2026-03-03'),
+          windowEnd: local('2026-03-05'),
+          hours: '10:00-12:00',
+        }),
         // same priority, newer: wins where the windows meet; its hours are clipped to its window
-        rule({ id: 'long', priority: 5, createdAt: 2, windowStart: at('2026-03-04T11:00:00+02:00'), windowEnd: local('2026-03-06'), hours: '08:00-18:00' }),
+        rule({
+          id: 'long',
+          priority: 5,
+          createdAt: 2,
+          windowStart: at('2026-03-04T11:00:00+02:00'),
+          windowEnd: local('2026-03-06'),
+          hours: '08:00-18:00',
+        }),
         rule({ id: 'sundays', priority: 9, windowStart: local('2026-03-02'), windowEnd: local('2026-03-03'), mask: 1 }),
         rule({ id: 'other service', priority: 10, serviceIDs: ['another'], hours: '00:00-24:00' }),
       ],
@@ -81,7 +97,10 @@ describe('fixed services', () => {
   it('keeps times between now and the booking horizon; includePast lifts only the lower bound', () => {
     const snap = snapshot({ now: at('2026-03-02T10:20:00Z'), service: service({ availabilityPeriodSec: 86_400 }) });
     const twoDays = request('2026-03-01T22:00:00Z', '2026-03-03T22:00:00Z');
-    expect(starts(computeAvailability(snap, twoDays))).toEqual([...utc('2026-03-02', '11:00', '12:00', '13:00', '14:00'), ...utcEvery('2026-03-03', '07:00', '10:00', 60)]);
+    expect(starts(computeAvailability(snap, twoDays))).toEqual([
+      ...utc('2026-03-02', '11:00', '12:00', '13:00', '14:00'),
+      ...utcEvery('2026-03-03', '07:00', '10:00', 60),
+    ]);
     expect(starts(computeAvailability(snap, { ...twoDays, includePast: true }))).toEqual([
       ...utcEvery('2026-03-02', '07:00', '14:00', 60),
       ...utcEvery('2026-03-03', '07:00', '10:00', 60),
@@ -104,7 +123,10 @@ describe('fixed services', () => {
   it('lets a booking run past midnight when the next day opens at 00:00', () => {
     const r1 = resource('r1', { workingHours: [rule({ hours: '20:00-24:00,00:00-02:00' })] });
     const svc = service({ durationSec: 3 * HOUR });
-    const result = computeAvailability(snapshot({ resources: [r1], service: svc }), request('2026-03-02T00:00:00Z', '2026-03-03T00:00:00Z'));
+    const result = computeAvailability(
+      snapshot({ resources: [r1], service: svc }),
+      request('2026-03-02T00:00:00Z', '2026-03-03T00:00:00Z'),
+    );
     // 23:00 local + 3 h ends at 02:00 the next day; the next day's grid restarts at its 00:00, too late
     expect(starts(result)).toEqual(['2026-03-02T18:00:00Z', '2026-03-02T21:00:00Z']);
   });
@@ -134,13 +156,18 @@ describe('degenerate input', () => {
     });
     const svc = service({ durationSec: 90 * MIN });
     // one 09:00-17:00 range: the grid runs on across noon instead of restarting at 12:00
-    expect(starts(computeAvailability(snapshot({ resources: [r1], service: svc }), MONDAY))).toEqual(utc('2026-03-02', '07:00', '08:30', '10:00', '11:30'));
+    expect(starts(computeAvailability(snapshot({ resources: [r1], service: svc }), MONDAY))).toEqual(
+      utc('2026-03-02', '07:00', '08:30', '10:00', '11:30'),
+    );
   });
 
   it('caps the candidates of an always-open month at 5-minute steps', () => {
     const r1 = resource('r1', { workingHours: [rule({ hours: '00:00-24:00' })] });
     const svc = service({ durationSec: 5 * MIN, timeIntervalSec: 1 });
-    const result = computeAvailability(snapshot({ resources: [r1], service: svc }), request('2026-03-01T00:00:00Z', '2026-03-31T00:00:00Z'));
+    const result = computeAvailability(
+      snapshot({ resources: [r1], service: svc }),
+      request('2026-03-01T00:00:00Z', '2026-03-31T00:00:00Z'),
+    );
     expect(result.times.r1).toHaveLength(30 * 288);
   });
 });

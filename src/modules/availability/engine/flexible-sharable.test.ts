@@ -23,12 +23,16 @@ describe('flexible services', () => {
 
   it('prefers the service time interval as the grid step', () => {
     const every2h = { ...snap, service: service({ type: 'flexible', timeIntervalSec: 2 * HOUR }) };
-    expect(starts(computeAvailability(every2h, { ...MONDAY, durationSec: 2 * HOUR }))).toEqual(utcEvery('2026-03-02', '07:00', '13:00', 120));
+    expect(starts(computeAvailability(every2h, { ...MONDAY, durationSec: 2 * HOUR }))).toEqual(
+      utcEvery('2026-03-02', '07:00', '13:00', 120),
+    );
   });
 
   it('follows a step that changes during the day', () => {
     // 30-minute steps before noon local, hourly after
-    const pricer = testPricer({ step: (ctx) => ({ durationSec: ctx.minuteOfDay < 12 * 60 ? 30 * MIN : HOUR, minDurationSec: null, maxDurationSec: null }) });
+    const pricer = testPricer({
+      step: (ctx) => ({ durationSec: ctx.minuteOfDay < 12 * 60 ? 30 * MIN : HOUR, minDurationSec: null, maxDurationSec: null }),
+    });
     const result = computeAvailability({ ...snap, pricer }, { ...MONDAY, durationSec: HOUR });
     expect(starts(result)).toEqual([...utcEvery('2026-03-02', '07:00', '10:00', 30), ...utcEvery('2026-03-02', '11:00', '14:00', 60)]);
   });
@@ -36,7 +40,9 @@ describe('flexible services', () => {
   it('offers nothing where no price rule gives a step, and walks the grid by the service duration there', () => {
     expect(computeAvailability({ ...snap, pricer: testPricer() }, MONDAY).times.r1).toEqual([]);
     // a step only from 12:00 local (10:00Z); before that the grid walks hourly from 09:00
-    const pricer = testPricer({ step: (ctx) => (ctx.minuteOfDay >= 12 * 60 ? { durationSec: 30 * MIN, minDurationSec: null, maxDurationSec: null } : null) });
+    const pricer = testPricer({
+      step: (ctx) => (ctx.minuteOfDay >= 12 * 60 ? { durationSec: 30 * MIN, minDurationSec: null, maxDurationSec: null } : null),
+    });
     expect(starts(computeAvailability({ ...snap, pricer }, MONDAY))).toEqual(utcEvery('2026-03-02', '10:00', '14:00', 30));
   });
 });

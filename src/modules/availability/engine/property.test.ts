@@ -116,7 +116,8 @@ function chooseRule(snap: AvailabilitySnapshot, date: string): WorkingHoursRuleI
   return rules[0] ?? null;
 }
 
-const busyFor = (snap: AvailabilitySnapshot, lo: number, hi: number) => snap.resources[0].occupied.some((o) => o.end > o.start && o.start < hi && o.end > lo);
+const busyFor = (snap: AvailabilitySnapshot, lo: number, hi: number) =>
+  snap.resources[0].occupied.some((o) => o.end > o.start && o.start < hi && o.end > lo);
 const closedFor = (snap: AvailabilitySnapshot, lo: number, hi: number) =>
   snap.resources[0].closingPeriods.some((c) => (c.serviceIDs.length === 0 || c.serviceIDs.includes('svc')) && c.start < hi && c.end > lo);
 
@@ -142,7 +143,11 @@ function reference(snap: AvailabilitySnapshot, req: AvailabilityRequest): number
     const w = chosenRule(snap, date);
     if (w === null) continue;
     const bit = weekdayBit(weekdayOf(date));
-    const mins = w.days.filter((d) => (d.daysOfWeek & bit) !== 0).flatMap((d) => d.hours).filter((h) => h.end > h.start).sort((a, b) => a.start - b.start);
+    const mins = w.days
+      .filter((d) => (d.daysOfWeek & bit) !== 0)
+      .flatMap((d) => d.hours)
+      .filter((h) => h.end > h.start)
+      .sort((a, b) => a.start - b.start);
     const merged: [number, number][] = [];
     for (const h of mins) {
       const last = merged[merged.length - 1];
@@ -158,7 +163,7 @@ function reference(snap: AvailabilitySnapshot, req: AvailabilityRequest): number
   }
   const covered = (a: number, b: number) => {
     let t = a;
-    for (let moved = true; moved && t < b; ) {
+    for (let moved = true; moved && t < b;) {
       moved = false;
       for (const [s, e] of anchors) {
         if (s <= t && e > t) {
@@ -187,29 +192,30 @@ describe('properties on seeded random fixtures', () => {
     expect(got.map(iso)).toEqual(reference(snap, req).map(iso));
   });
 
-  it.each(
-    Array.from({ length: 150 }, (_, i) => [(['fixed', 'flexible', 'sharable'] as const)[i % 3], 1000 + i] as const),
-  )('%s service #%i never returns a time outside open hours or against an occupied interval', (type, seed) => {
-    const { snap, req } = makeFixture(seed, type, 0);
-    const { bufferBeforeSec, bufferAfterSec } = snap.service;
-    const entries = computeAvailability(snap, req).times.r1;
-    const lo = req.includePast ? req.from : Math.max(req.from, snap.now);
-    const dates = new Set<string>();
-    let previous = -Infinity;
-    for (const e of entries) {
-      const t = e.startTime;
-      const end = t + e.durationSec * 1000;
-      expect(t).toBeGreaterThan(previous);
-      previous = t;
-      expect(t).toBeGreaterThanOrEqual(lo);
-      expect(t).toBeLessThan(req.to);
-      expect(e.durationSec).toBeGreaterThan(0);
-      expect(busyFor(snap, t - bufferBeforeSec * 1000, end + bufferAfterSec * 1000)).toBe(false);
-      expect(closedFor(snap, t, end)).toBe(false);
-      for (let s = t; s < end; s += 5 * 60_000) expect([iso(s), openAt(snap, s)]).toEqual([iso(s), true]);
-      expect(openAt(snap, end - 1)).toBe(true);
-      dates.add(localDate(snap.zone, t));
-    }
-    expect(computeAvailableDates(snap, req).r1).toEqual([...dates]);
-  });
+  it.each(Array.from({ length: 150 }, (_, i) => [(['fixed', 'flexible', 'sharable'] as const)[i % 3], 1000 + i] as const))(
+    '%s service #%i never returns a time outside open hours or against an occupied interval',
+    (type, seed) => {
+      const { snap, req } = makeFixture(seed, type, 0);
+      const { bufferBeforeSec, bufferAfterSec } = snap.service;
+      const entries = computeAvailability(snap, req).times.r1;
+      const lo = req.includePast ? req.from : Math.max(req.from, snap.now);
+      const dates = new Set<string>();
+      let previous = -Infinity;
+      for (const e of entries) {
+        const t = e.startTime;
+        const end = t + e.durationSec * 1000;
+        expect(t).toBeGreaterThan(previous);
+        previous = t;
+        expect(t).toBeGreaterThanOrEqual(lo);
+        expect(t).toBeLessThan(req.to);
+        expect(e.durationSec).toBeGreaterThan(0);
+        expect(busyFor(snap, t - bufferBeforeSec * 1000, end + bufferAfterSec * 1000)).toBe(false);
+        expect(closedFor(snap, t, end)).toBe(false);
+        for (let s = t; s < end; s += 5 * 60_000) expect([iso(s), openAt(snap, s)]).toEqual([iso(s), true]);
+        expect(openAt(snap, end - 1)).toBe(true);
+        dates.add(localDate(snap.zone, t));
+      }
+      expect(computeAvailableDates(snap, req).r1).toEqual([...dates]);
+    },
+  );
 });

@@ -27,7 +27,9 @@ describe('related resources', () => {
   });
 
   it('respects closing periods of related resources', () => {
-    const closed = resource('a1', { closingPeriods: [{ start: at('2026-03-02T09:30:00Z'), end: at('2026-03-02T10:00:00Z'), serviceIDs: [] }] });
+    const closed = resource('a1', {
+      closingPeriods: [{ start: at('2026-03-02T09:30:00Z'), end: at('2026-03-02T10:00:00Z'), serviceIDs: [] }],
+    });
     const result = computeAvailability({ ...snap, relatedResources: [closed, y1, y2] }, MONDAY);
     expect(starts(result)).toEqual(['07', '08', '10', '12'].map((h) => `2026-03-02T${h}:00:00Z`));
   });
@@ -55,7 +57,13 @@ describe('related resources', () => {
       service: service({ type: 'group' }),
       resources: [resource('r1', { workingHours: [], related: { all: ['a1'], any: [] } })],
       relatedResources: [a1],
-      slots: [8, 9].map((h) => ({ resourceID: 'r1', start: at(`2026-03-02T0${h}:00:00Z`), durationSec: 3600, bookedSpots: 0, bookedSpotsPerTicket: {} })),
+      slots: [8, 9].map((h) => ({
+        resourceID: 'r1',
+        start: at(`2026-03-02T0${h}:00:00Z`),
+        durationSec: 3600,
+        bookedSpots: 0,
+        bookedSpotsPerTicket: {},
+      })),
       capacityRules: [{ id: 'c', type: 'group', priority: 0, createdAt: 0, spots: 5, spotsPerTicket: {}, matches: null }],
     });
     expect(starts(computeAvailability(group, MONDAY))).toEqual(['2026-03-02T09:00:00Z']);

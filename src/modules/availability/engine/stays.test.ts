@@ -30,11 +30,16 @@ describe('days services', () => {
     const svc = service({ type: 'days', checkInMinute: 15 * 60, checkOutMinute: 11 * 60, bufferAfterSec: 3600 });
     // another stay arrives Tuesday 13:00 local
     const busy = resource('r1', { ...r1, occupied: [{ start: at('2026-03-03T11:00:00Z'), end: at('2026-03-04T09:00:00Z') }] });
-    const result = computeAvailability({ ...snap, service: svc, resources: [busy] }, request('2026-03-01T22:00:00Z', '2026-03-03T22:00:00Z'));
+    const result = computeAvailability(
+      { ...snap, service: svc, resources: [busy] },
+      request('2026-03-01T22:00:00Z', '2026-03-03T22:00:00Z'),
+    );
     // Mon 15:00 -> Tue 11:00 local plus 1 h buffer ends 12:00 local (10:00Z), before 11:00Z
     expect(starts(result)).toEqual(['2026-03-02T13:00:00Z']);
     const tight = { ...busy, occupied: [{ start: at('2026-03-03T09:30:00Z'), end: at('2026-03-04T09:00:00Z') }] };
-    expect(computeAvailability({ ...snap, service: svc, resources: [tight] }, request('2026-03-01T22:00:00Z', '2026-03-03T22:00:00Z')).times.r1).toEqual([]);
+    expect(
+      computeAvailability({ ...snap, service: svc, resources: [tight] }, request('2026-03-01T22:00:00Z', '2026-03-03T22:00:00Z')).times.r1,
+    ).toEqual([]);
   });
 
   it('answers the end of each stay itself: check-out time, nights local dates after check-in', () => {

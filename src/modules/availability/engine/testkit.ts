@@ -73,7 +73,11 @@ export function service(over: Partial<ServiceInput> = {}): ServiceInput {
  * optional pricing step; ticket quotes carry one unit price per known ticket.
  */
 export function testPricer(
-  opts: { perHour?: number; step?: PricingStep | null | ((ctx: MatchContext) => PricingStep | null); ticketPrices?: Record<string, number> } = {},
+  opts: {
+    perHour?: number;
+    step?: PricingStep | null | ((ctx: MatchContext) => PricingStep | null);
+    ticketPrices?: Record<string, number>;
+  } = {},
 ): Pricer {
   const perHour = opts.perHour ?? 1000;
   return {
@@ -82,7 +86,8 @@ export function testPricer(
       const q: Quote = { amount, comparedAmount: amount, currency: 'EUR' };
       if (opts.ticketPrices) {
         q.ticketPrices = {};
-        for (const [id, price] of Object.entries(opts.ticketPrices)) q.ticketPrices[id] = { amount: price, comparedAmount: price, currency: 'EUR' };
+        for (const [id, price] of Object.entries(opts.ticketPrices))
+          q.ticketPrices[id] = { amount: price, comparedAmount: price, currency: 'EUR' };
       }
       return q;
     },
@@ -124,6 +129,7 @@ export function utc(date: string, ...times: string[]): string[] {
 /** Every `stepMin` minutes from `first` while before `last` (inclusive), UTC times on `date`. */
 export function utcEvery(date: string, first: string, last: string, stepMin: number): string[] {
   const out: string[] = [];
-  for (let m = hm(first); m <= hm(last); m += stepMin) out.push(`${date}T${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}:00Z`);
+  for (let m = hm(first); m <= hm(last); m += stepMin)
+    out.push(`${date}T${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}:00Z`);
   return out;
 }

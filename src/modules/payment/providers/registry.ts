@@ -23,7 +23,9 @@ function unavailableProvider(name: ProviderName): PaymentProvider {
   };
 }
 
-const registry = new Map<ProviderName, PaymentProvider>(PROVIDER_NAMES.map((n) => [n, n === 'test' ? testProvider : unavailableProvider(n)]));
+const registry = new Map<ProviderName, PaymentProvider>(
+  PROVIDER_NAMES.map((n) => [n, n === 'test' ? testProvider : unavailableProvider(n)]),
+);
 
 /** The provider implementation for a name. */
 export function providerFor(name: ProviderName): PaymentProvider {

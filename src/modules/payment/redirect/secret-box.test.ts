@@ -47,9 +47,12 @@ describe('secret box', () => {
     expect(() => decryptSecret(box, KEY)).toThrow(SecretBoxError);
   });
 
-  it.each(['', 'plain-secret', 'v2:a:b:c', 'v1:a:b', 'v1:!!!!:AAAA:AAAA', 'v1:AAAA:AAAAAAAAAAAAAAAAAAAAAA==:AAAA'])('rejects the malformed box %p', (box) => {
-    expect(() => decryptSecret(box, KEY)).toThrow(SecretBoxError);
-  });
+  it.each(['', 'plain-secret', 'v2:a:b:c', 'v1:a:b', 'v1:!!!!:AAAA:AAAA', 'v1:AAAA:AAAAAAAAAAAAAAAAAAAAAA==:AAAA'])(
+    'rejects the malformed box %p',
+    (box) => {
+      expect(() => decryptSecret(box, KEY)).toThrow(SecretBoxError);
+    },
+  );
 
   it('never puts the secret or key into an error message', () => {
     const box = encryptSecret(SECRET, KEY);
@@ -71,7 +74,12 @@ describe('secret box', () => {
 describe('deriveKey', () => {
   it('decodes a 32-byte base64 key, standard or URL-safe, padded or not', () => {
     const raw = Buffer.from('fb'.repeat(32), 'hex'); // encodes with + and / in standard base64
-    for (const text of [raw.toString('base64'), raw.toString('base64').replace(/=+$/, ''), raw.toString('base64url'), ` ${raw.toString('base64')}\n`]) {
+    for (const text of [
+      raw.toString('base64'),
+      raw.toString('base64').replace(/=+$/, ''),
+      raw.toString('base64url'),
+      ` ${raw.toString('base64')}\n`,
+    ]) {
       expect(deriveKey(text)).toEqual({ key: raw, derived: false });
     }
   });

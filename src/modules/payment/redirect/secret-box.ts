@@ -83,7 +83,9 @@ export function deriveKey(envValue?: string): { key: Buffer; derived: boolean } 
   const key = Buffer.from(text, urlSafe ? 'base64url' : 'base64');
   // Node's decoder skips characters it does not know; re-encoding catches such values.
   const canonical = key.toString(urlSafe ? 'base64url' : 'base64').replace(/=+$/, '');
-  if (canonical !== text.replace(/=+$/, '')) throw new EncryptionKeyError(`ENCRYPTION_KEY must be ${KEY_BYTES} bytes encoded as base64; the value is not base64`);
-  if (key.length !== KEY_BYTES) throw new EncryptionKeyError(`ENCRYPTION_KEY must be ${KEY_BYTES} bytes encoded as base64; it decodes to ${key.length} bytes`);
+  if (canonical !== text.replace(/=+$/, ''))
+    throw new EncryptionKeyError(`ENCRYPTION_KEY must be ${KEY_BYTES} bytes encoded as base64; the value is not base64`);
+  if (key.length !== KEY_BYTES)
+    throw new EncryptionKeyError(`ENCRYPTION_KEY must be ${KEY_BYTES} bytes encoded as base64; it decodes to ${key.length} bytes`);
   return { key, derived: false };
 }

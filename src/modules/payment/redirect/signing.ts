@@ -52,7 +52,9 @@ function byteOrder(a: SignedParam, b: SignedParam): number {
 
 /** The canonical string C described at the top of this file. */
 export function canonicalString(params: readonly SignedParam[], ts: string | number): string {
-  const lines = [...params].sort(byteOrder).map(({ key, value }) => `${Buffer.byteLength(key, 'utf8')}:${key}=${Buffer.byteLength(value, 'utf8')}:${value}`);
+  const lines = [...params]
+    .sort(byteOrder)
+    .map(({ key, value }) => `${Buffer.byteLength(key, 'utf8')}:${key}=${Buffer.byteLength(value, 'utf8')}:${value}`);
   lines.push(`ts=${ts}`);
   return lines.join('\n');
 }

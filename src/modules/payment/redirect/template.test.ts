@@ -1,5 +1,13 @@
 import { computeSignature } from './signing';
-import { escapeValue, MAX_REDIRECT_URL_LENGTH, renderRedirect, signedQueryKeys, validateTemplate, type RedirectValues, type RenderResult } from './template';
+import {
+  escapeValue,
+  MAX_REDIRECT_URL_LENGTH,
+  renderRedirect,
+  signedQueryKeys,
+  validateTemplate,
+  type RedirectValues,
+  type RenderResult,
+} from './template';
 
 const SECRET = 'k'.repeat(40);
 const NOW = 1_700_000_000_123; // ts 1700000000
@@ -15,8 +23,18 @@ const VALUES: RedirectValues = {
   ReferenceID: 'order 42',
 };
 
-function render(template: string, values: Partial<RedirectValues> = {}, extra: { secret?: string | null; templating?: boolean; now?: number } = {}): RenderResult {
-  return renderRedirect({ template, values: { ...VALUES, ...values }, secret: 'secret' in extra ? extra.secret : SECRET, now: extra.now ?? NOW, templating: extra.templating ?? true });
+function render(
+  template: string,
+  values: Partial<RedirectValues> = {},
+  extra: { secret?: string | null; templating?: boolean; now?: number } = {},
+): RenderResult {
+  return renderRedirect({
+    template,
+    values: { ...VALUES, ...values },
+    secret: 'secret' in extra ? extra.secret : SECRET,
+    now: extra.now ?? NOW,
+    templating: extra.templating ?? true,
+  });
 }
 
 function url(result: RenderResult): string {
@@ -138,7 +156,8 @@ describe('renderRedirect', () => {
   });
 
   it('substitutes every field, appends ts and sig last and keeps the template order', () => {
-    const t = 'https://shop.example/b/{{.ID}}?item={{.ItemID}}&ids={{.ItemIDs}}&utm=x&type={{.ItemType}}&ns={{.PluginNamespace}}&amt={{.Amount}}&cur={{.Currency}}&ref={{.ReferenceID}}';
+    const t =
+      'https://shop.example/b/{{.ID}}?item={{.ItemID}}&ids={{.ItemIDs}}&utm=x&type={{.ItemType}}&ns={{.PluginNamespace}}&amt={{.Amount}}&cur={{.Currency}}&ref={{.ReferenceID}}';
     const u = url(render(t));
     const sig = sigOf(u);
     expect(u).toBe(
@@ -152,7 +171,14 @@ describe('renderRedirect', () => {
 
   it('signs the decoded templated parameters and ts, not static ones or the path', () => {
     const u = url(render('https://shop.example/p/{{.ItemType}}?ref={{.ReferenceID}}&id=x-{{.ID}}&utm=static'));
-    const expected = computeSignature(SECRET, [{ key: 'ref', value: 'order 42' }, { key: 'id', value: `x-${VALUES.ID}` }], TS);
+    const expected = computeSignature(
+      SECRET,
+      [
+        { key: 'ref', value: 'order 42' },
+        { key: 'id', value: `x-${VALUES.ID}` },
+      ],
+      TS,
+    );
     expect(sigOf(u)).toBe(expected);
   });
 
@@ -171,7 +197,9 @@ describe('renderRedirect', () => {
     ['non-ASCII text', 'Rīga €', 'R%C4%ABga%20%E2%82%AC'],
     ['unreserved characters untouched', 'A-z_0.9~', 'A-z_0.9~'],
   ])('escapes a path value with %s', (_name, value, escaped) => {
-    expect(url(render('https://shop.example/r/{{.ReferenceID}}/x', { ReferenceID: value }))).toBe(`https://shop.example/r/${escaped}/x?ts=${TS}&sig=${computeSignature(SECRET, [], TS)}`);
+    expect(url(render('https://shop.example/r/{{.ReferenceID}}/x', { ReferenceID: value }))).toBe(
+      `https://shop.example/r/${escaped}/x?ts=${TS}&sig=${computeSignature(SECRET, [], TS)}`,
+    );
   });
 
   it('escapes a query value with a space as %20, never +, and signs the decoded value', () => {
@@ -185,7 +213,9 @@ describe('renderRedirect', () => {
     const t = 'https://Shop.Example:8443/a%20b/caf%C3%A9/{{.ID}}/?q=a+b&x=%7e&empty=&flag&ref=pre+fix%2F{{.ReferenceID}}#frag?x=1&y';
     const u = url(render(t, { ReferenceID: 'r' }));
     const sig = sigOf(u);
-    expect(u).toBe(`https://Shop.Example:8443/a%20b/caf%C3%A9/${VALUES.ID}/?q=a+b&x=%7e&empty=&flag&ref=pre+fix%2Fr&ts=${TS}&sig=${sig}#frag?x=1&y`);
+    expect(u).toBe(
+      `https://Shop.Example:8443/a%20b/caf%C3%A9/${VALUES.ID}/?q=a+b&x=%7e&empty=&flag&ref=pre+fix%2Fr&ts=${TS}&sig=${sig}#frag?x=1&y`,
+    );
     expect(sig).toBe(computeSignature(SECRET, [{ key: 'ref', value: 'pre fix/r' }], TS));
   });
 
@@ -237,7 +267,10 @@ describe('renderRedirect', () => {
 
     it('rejects an over-long template up front, and an over-long URL even when templating is off', () => {
       expect(render(`https://shop.example/${'a'.repeat(2000)}`)).toMatchObject({ ok: false, code: 'url_too_long' });
-      expect(render(`https://shop.example/${'a'.repeat(2000)}`, {}, { templating: false })).toMatchObject({ ok: false, code: 'url_too_long' });
+      expect(render(`https://shop.example/${'a'.repeat(2000)}`, {}, { templating: false })).toMatchObject({
+        ok: false,
+        code: 'url_too_long',
+      });
     });
   });
 });

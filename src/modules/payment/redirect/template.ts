@@ -96,7 +96,13 @@ export function escapeValue(value: string): string {
   let out = '';
   for (const byte of Buffer.from(value, 'utf8')) {
     const unreserved =
-      (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5a) || (byte >= 0x61 && byte <= 0x7a) || byte === 0x2d || byte === 0x2e || byte === 0x5f || byte === 0x7e;
+      (byte >= 0x30 && byte <= 0x39) ||
+      (byte >= 0x41 && byte <= 0x5a) ||
+      (byte >= 0x61 && byte <= 0x7a) ||
+      byte === 0x2d ||
+      byte === 0x2e ||
+      byte === 0x5f ||
+      byte === 0x7e;
     out += unreserved ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
   }
   return out;
@@ -114,18 +120,25 @@ function scanPlaceholders(url: string): { start: number; end: number }[] | Parse
   for (;;) {
     const open = url.indexOf('{{', from);
     const close = url.indexOf('}}', from);
-    if (close !== -1 && (open === -1 || close < open)) return templateError(`unbalanced braces: "}}" at position ${close} has no opening "{{"`);
+    if (close !== -1 && (open === -1 || close < open))
+      return templateError(`unbalanced braces: "}}" at position ${close} has no opening "{{"`);
     if (open === -1) return spans;
     const end = url.indexOf('}}', open + 2);
     const nextOpen = url.indexOf('{{', open + 2);
-    if (end === -1 || (nextOpen !== -1 && nextOpen < end)) return templateError(`unbalanced braces: "{{" at position ${open} is not closed`);
+    if (end === -1 || (nextOpen !== -1 && nextOpen < end))
+      return templateError(`unbalanced braces: "{{" at position ${open} is not closed`);
     const text = url.slice(open, end + 2);
     const m = PLACEHOLDER_BODY.exec(url.slice(open + 2, end));
-    if (!m) return templateError(`unsupported placeholder ${text}: only a single field such as {{.ID}} is allowed, and values are escaped automatically`);
+    if (!m)
+      return templateError(
+        `unsupported placeholder ${text}: only a single field such as {{.ID}} is allowed, and values are escaped automatically`,
+      );
     const [, dot, name] = m;
     if (!FIELDS.has(name)) {
       const hint = PLACEHOLDER_FIELDS.find((f) => f.toLowerCase() === name.toLowerCase());
-      return templateError(`unknown field "${name}" in placeholder ${text}${hint ? ` (did you mean {{.${hint}}}?)` : ''}; allowed fields: ${PLACEHOLDER_FIELDS.map((f) => `.${f}`).join(', ')}`);
+      return templateError(
+        `unknown field "${name}" in placeholder ${text}${hint ? ` (did you mean {{.${hint}}}?)` : ''}; allowed fields: ${PLACEHOLDER_FIELDS.map((f) => `.${f}`).join(', ')}`,
+      );
     }
     if (!dot) return templateError(`placeholder ${text} needs a leading dot ({{.${name}}}): the dot is required`);
     spans.push({ start: open, end: end + 2 });
@@ -158,7 +171,8 @@ function safeDecode(raw: string): string {
 function parseQueryPart(raw: string, templating: boolean): QueryPart | ParseFailure {
   if (!templating || !raw.includes('{{')) return { raw, templated: null };
   const eq = raw.indexOf('=');
-  if (eq === -1 || raw.slice(0, eq).includes('{{')) return templateError(`placeholders are not allowed in query parameter names ("${raw}")`);
+  if (eq === -1 || raw.slice(0, eq).includes('{{'))
+    return templateError(`placeholders are not allowed in query parameter names ("${raw}")`);
   const rawKey = raw.slice(0, eq);
   if (rawKey === '') return templateError(`templated query parameter "${raw}" needs a name`);
   const value = chunk(raw.slice(eq + 1));
@@ -192,8 +206,10 @@ function parseTemplate(url: string, templating: boolean): ParsedTemplate | Parse
   }
   probe += url.slice(last);
   // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused here
-  if (/[\u0000-\u0020\u007f\\]/.test(probe)) return { ok: false, kind: 'url', message: 'invalid redirect URL: it contains whitespace, a control character or a backslash' };
-  if (/%(?![0-9A-Fa-f]{2})/.test(probe)) return { ok: false, kind: 'url', message: 'invalid redirect URL: it contains a "%" that is not followed by two hex digits' };
+  if (/[\u0000-\u0020\u007f\\]/.test(probe))
+    return { ok: false, kind: 'url', message: 'invalid redirect URL: it contains whitespace, a control character or a backslash' };
+  if (/%(?![0-9A-Fa-f]{2})/.test(probe))
+    return { ok: false, kind: 'url', message: 'invalid redirect URL: it contains a "%" that is not followed by two hex digits' };
   let parsed: URL;
   try {
     parsed = new URL(probe);
@@ -204,14 +220,17 @@ function parseTemplate(url: string, templating: boolean): ParsedTemplate | Parse
   // Placeholders never contain / ? # & =, so the structure can be read off the raw text.
   const authorityEnd = url.slice(scheme[0].length).search(/[/?#]/);
   const headEnd = authorityEnd === -1 ? url.length : scheme[0].length + authorityEnd;
-  if (headEnd === scheme[0].length || parsed.hostname === '') return { ok: false, kind: 'url', message: 'invalid redirect URL: the host is missing' };
+  if (headEnd === scheme[0].length || parsed.hostname === '')
+    return { ok: false, kind: 'url', message: 'invalid redirect URL: the host is missing' };
   const hashAt = url.indexOf('#', headEnd);
   const end = hashAt === -1 ? url.length : hashAt;
   const queryAt = url.indexOf('?', headEnd);
   const hasQuery = queryAt !== -1 && queryAt < end;
   const pathEnd = hasQuery ? queryAt : end;
-  if (spans.some((s) => s.start < headEnd)) return templateError('placeholders are allowed only in the path and in query values, not in the scheme or host');
-  if (spans.some((s) => s.start > end)) return templateError('placeholders are allowed only in the path and in query values, not in the fragment');
+  if (spans.some((s) => s.start < headEnd))
+    return templateError('placeholders are allowed only in the path and in query values, not in the scheme or host');
+  if (spans.some((s) => s.start > end))
+    return templateError('placeholders are allowed only in the path and in query values, not in the fragment');
 
   const query: QueryPart[] | null = hasQuery ? [] : null;
   if (query) {
@@ -282,7 +301,8 @@ function renderChunks(chunks: readonly Chunk[], fields: Record<PlaceholderField,
 }
 
 function withinLimit(url: string, signed: boolean): RenderResult {
-  if (url.length > MAX_REDIRECT_URL_LENGTH) return { ok: false, code: 'url_too_long', message: lengthMessage(url.length, 'the final redirect URL') };
+  if (url.length > MAX_REDIRECT_URL_LENGTH)
+    return { ok: false, code: 'url_too_long', message: lengthMessage(url.length, 'the final redirect URL') };
   return { ok: true, url, signed };
 }
 
@@ -299,16 +319,19 @@ export function renderRedirect(input: RenderInput): RenderResult {
   const parsed = parseTemplate(template, true);
   if ('ok' in parsed) return { ok: false, code: parsed.kind === 'length' ? 'url_too_long' : 'invalid_template', message: parsed.message };
   if (parsed.placeholders === 0) return withinLimit(template, false);
-  if (!input.secret) return { ok: false, code: 'signing_secret_missing', message: 'URL templating is enabled but no signing secret is configured' };
+  if (!input.secret)
+    return { ok: false, code: 'signing_secret_missing', message: 'URL templating is enabled but no signing secret is configured' };
 
   const fields = fieldStrings(input.values);
   const signedParams: SignedParam[] = [];
-  const queryText = (parsed.query ?? []).map((p) => {
-    if (!p.templated) return p.raw;
-    const rawValue = renderChunks(p.templated.value, fields);
-    signedParams.push({ key: p.templated.key, value: decodeQueryComponent(rawValue) });
-    return `${p.templated.rawKey}=${rawValue}`;
-  }).join('&');
+  const queryText = (parsed.query ?? [])
+    .map((p) => {
+      if (!p.templated) return p.raw;
+      const rawValue = renderChunks(p.templated.value, fields);
+      signedParams.push({ key: p.templated.key, value: decodeQueryComponent(rawValue) });
+      return `${p.templated.rawKey}=${rawValue}`;
+    })
+    .join('&');
   const ts = Math.floor(input.now / 1000);
   const sig = computeSignature(input.secret, signedParams, ts);
   const separator = parsed.query === null || queryText === '' || queryText.endsWith('&') ? '' : '&';

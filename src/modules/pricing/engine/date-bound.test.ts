@@ -10,7 +10,12 @@ describe('parseDateBound', () => {
     expect(parseDateBound('2026-00-10')).toBeNull();
   });
   it('reads instants with their offset', () => {
-    expect(parseDateBound('2026-03-01T10:00:00+02:00')).toEqual({ kind: 'instant', ms: Date.parse('2026-03-01T08:00:00Z'), writtenDate: '2026-03-01', rfc3339: true });
+    expect(parseDateBound('2026-03-01T10:00:00+02:00')).toEqual({
+      kind: 'instant',
+      ms: Date.parse('2026-03-01T08:00:00Z'),
+      writtenDate: '2026-03-01',
+      rfc3339: true,
+    });
     expect(parseDateBound('2026-03-01T00:30:00-05:30')).toMatchObject({ ms: Date.parse('2026-03-01T06:00:00Z') });
     expect(parseDateBound('2026-03-01T10:00:00.123456Z')).toMatchObject({ ms: Date.parse('2026-03-01T10:00:00.123Z') });
     expect(parseDateBound('2026-03-01T10:00:00.5Z')).toMatchObject({ ms: Date.parse('2026-03-01T10:00:00.500Z') });
@@ -43,6 +48,10 @@ describe('matchContextAt', () => {
       weekday: 7,
       minuteOfDay: 600,
     });
-    expect(matchContextAt('Asia/Kolkata', Date.parse('2026-03-01T18:45:00Z'), 'r1')).toMatchObject({ date: '2026-03-02', weekday: 1, minuteOfDay: 15 });
+    expect(matchContextAt('Asia/Kolkata', Date.parse('2026-03-01T18:45:00Z'), 'r1')).toMatchObject({
+      date: '2026-03-02',
+      weekday: 1,
+      minuteOfDay: 15,
+    });
   });
 });

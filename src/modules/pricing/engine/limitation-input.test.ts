@@ -38,7 +38,9 @@ describe('normaliseLimitation', () => {
   });
 
   it('leaves null parts out and keeps empty lists and a zero mask', () => {
-    expect(normaliseLimitation({ daysOfWeek: null, times: null, dates: [], resourceIDs: [] })).toEqual({ value: { dates: [], resourceIDs: [] } });
+    expect(normaliseLimitation({ daysOfWeek: null, times: null, dates: [], resourceIDs: [] })).toEqual({
+      value: { dates: [], resourceIDs: [] },
+    });
     expect(normaliseLimitation({ daysOfWeek: 0 })).toEqual({ value: { daysOfWeek: 0 } });
     expect(normaliseLimitation({})).toEqual({ value: {} });
   });
@@ -172,7 +174,11 @@ describe('normaliseLimitation', () => {
       dates: [{ start: '2026-03-01T00:00:00+02:00', end: '2026-03-31' }],
     });
     const m = compileLimitation(value, 'Europe/Riga');
-    expect(m({ resourceID: 'r', instant: Date.parse('2026-03-07T08:00:00Z'), date: '2026-03-07', weekday: 6, minuteOfDay: 600 })).toBe(true);
-    expect(m({ resourceID: 'r', instant: Date.parse('2026-03-06T08:00:00Z'), date: '2026-03-06', weekday: 5, minuteOfDay: 600 })).toBe(false);
+    expect(m({ resourceID: 'r', instant: Date.parse('2026-03-07T08:00:00Z'), date: '2026-03-07', weekday: 6, minuteOfDay: 600 })).toBe(
+      true,
+    );
+    expect(m({ resourceID: 'r', instant: Date.parse('2026-03-06T08:00:00Z'), date: '2026-03-06', weekday: 5, minuteOfDay: 600 })).toBe(
+      false,
+    );
   });
 });

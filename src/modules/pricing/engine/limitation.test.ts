@@ -24,13 +24,16 @@ const match = (lim: LimitationInput | null | undefined, c: MatchContext, zone = 
 const WEEK = ['2026-03-02', '2026-03-03', '2026-03-04', '2026-03-05', '2026-03-06', '2026-03-07', '2026-03-08'];
 
 describe('compileLimitation: absent parts', () => {
-  it.each([null, undefined, {}, { daysOfWeek: 0, resourceIDs: [], times: [], dates: [] }, { daysOfWeek: null, resourceIDs: null, times: null, dates: null }])(
-    'puts no restriction for %p',
-    (lim) => {
-      expect(compileLimitation(lim as LimitationInput, ZONE)).toBe(MATCH_ANY);
-      expect(match(lim as LimitationInput, ctx('2026-03-02', '00:00', 'any'))).toBe(true);
-    },
-  );
+  it.each([
+    null,
+    undefined,
+    {},
+    { daysOfWeek: 0, resourceIDs: [], times: [], dates: [] },
+    { daysOfWeek: null, resourceIDs: null, times: null, dates: null },
+  ])('puts no restriction for %p', (lim) => {
+    expect(compileLimitation(lim as LimitationInput, ZONE)).toBe(MATCH_ANY);
+    expect(match(lim as LimitationInput, ctx('2026-03-02', '00:00', 'any'))).toBe(true);
+  });
   it('treats a full day and a full week as no restriction', () => {
     expect(compileLimitation({ daysOfWeek: 127, times: [{ start: '00:00', end: '24:00' }] }, ZONE)).toBe(MATCH_ANY);
   });
@@ -88,7 +91,12 @@ describe('compileLimitation: times', () => {
     expect(match(evening, ctx('2026-03-03', '00:00'))).toBe(false);
   });
   it('matches any of several ranges', () => {
-    const split = { times: [{ start: '08:00', end: '10:00' }, { start: '14:00', end: '16:30' }] };
+    const split = {
+      times: [
+        { start: '08:00', end: '10:00' },
+        { start: '14:00', end: '16:30' },
+      ],
+    };
     const got = ['07:59', '08:00', '09:59', '10:00', '13:59', '14:00', '16:29', '16:30'].map((t) => match(split, ctx('2026-03-02', t)));
     expect(got).toEqual([false, true, true, false, false, true, true, false]);
   });
@@ -120,7 +128,12 @@ describe('compileLimitation: dates', () => {
     expect(WEEK.filter((d) => match(day, ctx(d)))).toEqual(['2026-03-05']);
   });
   it('matches any of several ranges', () => {
-    const lim = { dates: [{ start: '2026-03-02', end: '2026-03-03' }, { start: '2026-03-07', end: '2026-03-08' }] };
+    const lim = {
+      dates: [
+        { start: '2026-03-02', end: '2026-03-03' },
+        { start: '2026-03-07', end: '2026-03-08' },
+      ],
+    };
     expect(WEEK.filter((d) => match(lim, ctx(d)))).toEqual(['2026-03-02', '2026-03-03', '2026-03-07', '2026-03-08']);
   });
   it('compares the local date, not the UTC date, for date bounds', () => {

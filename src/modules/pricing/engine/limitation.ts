@@ -131,8 +131,10 @@ function datesCheck(ranges: LimitationInput['dates'], zone: string): Matcher | n
   for (const r of ranges) {
     const lo = compileBound(r?.start, zone);
     const hi = compileBound(r?.end, zone);
-    if (lo.date !== null && hi.date !== null && hi.date < lo.date) throw new RangeError(`date range ends before it starts: ${JSON.stringify(r)}`);
-    if (lo.date === null && hi.date === null && hi.ms < lo.ms) throw new RangeError(`date range ends before it starts: ${JSON.stringify(r)}`);
+    if (lo.date !== null && hi.date !== null && hi.date < lo.date)
+      throw new RangeError(`date range ends before it starts: ${JSON.stringify(r)}`);
+    if (lo.date === null && hi.date === null && hi.ms < lo.ms)
+      throw new RangeError(`date range ends before it starts: ${JSON.stringify(r)}`);
     allDates = allDates && lo.date !== null && hi.date !== null;
     los.push(lo);
     his.push(hi);

@@ -10,13 +10,31 @@ const SAT = matchContextAt(ZONE, Date.parse('2026-03-07T15:00:00Z'), 'r1');
 let seq = 0;
 function rule(price: number, p: Partial<PriceRuleInput> = {}): PriceRuleInput {
   seq += 1;
-  return { id: `p${seq}`, type: 'ticket', priority: 0, createdAt: seq, durationSec: null, minDurationSec: null, maxDurationSec: null, price, comparedPrice: null, ticketID: null, limitation: null, ...p };
+  return {
+    id: `p${seq}`,
+    type: 'ticket',
+    priority: 0,
+    createdAt: seq,
+    durationSec: null,
+    minDurationSec: null,
+    maxDurationSec: null,
+    price,
+    comparedPrice: null,
+    ticketID: null,
+    limitation: null,
+    ...p,
+  };
 }
 function discount(p: Partial<DiscountInput> & Pick<DiscountInput, 'rules'>): DiscountInput {
   seq += 1;
   return { id: `d${seq}`, type: 'ticket', priority: 0, createdAt: seq, sumsUp: false, limitation: null, ...p };
 }
-const req = (tickets: Record<string, number>): QuoteRequest => ({ serviceType: 'ticket', durationSec: 3600, spots: Object.values(tickets).reduce((a, b) => a + b, 0), tickets });
+const req = (tickets: Record<string, number>): QuoteRequest => ({
+  serviceType: 'ticket',
+  durationSec: 3600,
+  spots: Object.values(tickets).reduce((a, b) => a + b, 0),
+  tickets,
+});
 const pricer = (priceRules: PriceRuleInput[], discounts: DiscountInput[] = [], extra: Partial<PricerInput> = {}) =>
   createPricer({ serviceType: 'ticket', currency: 'USD', zone: ZONE, priceRules, discounts, ...extra });
 const money = (amount: number, comparedAmount = amount) => ({ amount, comparedAmount, currency: 'USD' });
@@ -34,13 +52,20 @@ describe('ticket services', () => {
   });
 
   it('list every priced ticket even when none is requested', () => {
-    expect(pricer([adult, child]).quote(req({}), MON)).toEqual({ ...money(0), ticketPrices: { adult: money(2000, 2500), child: money(1000) }, tickets: {} });
+    expect(pricer([adult, child]).quote(req({}), MON)).toEqual({
+      ...money(0),
+      ticketPrices: { adult: money(2000, 2500), child: money(1000) },
+      tickets: {},
+    });
   });
 
   it('fall back to a rule without ticketID for tickets without an own rule', () => {
     const p = pricer([adult, rule(1500)]);
     const q = p.quote(req({ adult: 1, senior: 2 }), MON);
-    expect(q.tickets).toEqual({ adult: { spots: 1, price: 2000, comparedPrice: 2500 }, senior: { spots: 2, price: 1500, comparedPrice: 1500 } });
+    expect(q.tickets).toEqual({
+      adult: { spots: 1, price: 2000, comparedPrice: 2500 },
+      senior: { spots: 2, price: 1500, comparedPrice: 1500 },
+    });
     expect(q.amount).toBe(5000);
     expect(q.ticketPrices).toEqual({ adult: money(2000, 2500), senior: money(1500) });
   });
@@ -57,7 +82,11 @@ describe('ticket services', () => {
   });
 
   it('choose among a ticket own rules by priority and recency', () => {
-    const p = pricer([rule(1000, { ticketID: 'a', createdAt: 1 }), rule(1100, { ticketID: 'a', createdAt: 2 }), rule(900, { ticketID: 'a', priority: 1, limitation: { resourceIDs: ['r2'] } })]);
+    const p = pricer([
+      rule(1000, { ticketID: 'a', createdAt: 1 }),
+      rule(1100, { ticketID: 'a', createdAt: 2 }),
+      rule(900, { ticketID: 'a', priority: 1, limitation: { resourceIDs: ['r2'] } }),
+    ]);
     expect(p.quote(req({ a: 1 }), MON).amount).toBe(1100);
     expect(p.quote(req({ a: 1 }), { ...MON, resourceID: 'r2' }).amount).toBe(900);
   });
@@ -98,7 +127,10 @@ describe('ticket discounts', () => {
   it('apply volume rules on the count of that ticket', () => {
     const p = pricer([adult, child], [discount({ rules: [{ from: 3, to: 10, price: 1500, ticketID: 'adult' }] })]);
     const q = p.quote(req({ adult: 3, child: 5 }), MON);
-    expect(q.tickets).toEqual({ adult: { spots: 3, price: 1500, comparedPrice: 2000 }, child: { spots: 5, price: 1000, comparedPrice: 1000 } });
+    expect(q.tickets).toEqual({
+      adult: { spots: 3, price: 1500, comparedPrice: 2000 },
+      child: { spots: 5, price: 1000, comparedPrice: 1000 },
+    });
     expect(q).toMatchObject({ amount: 9500, comparedAmount: 11000 });
     // list prices stay undiscounted: the available-time entry has no counts
     expect(q.ticketPrices).toEqual({ adult: money(2000), child: money(1000) });
@@ -115,15 +147,34 @@ describe('ticket discounts', () => {
   });
 
   it('prefer the rule naming the ticket over a rule for any ticket', () => {
-    const p = pricer([adult], [discount({ rules: [{ from: 1, to: 99, price: 100 }, { from: 1, to: 99, price: 1800, ticketID: 'adult' }] })]);
+    const p = pricer(
+      [adult],
+      [
+        discount({
+          rules: [
+            { from: 1, to: 99, price: 100 },
+            { from: 1, to: 99, price: 1800, ticketID: 'adult' },
+          ],
+        }),
+      ],
+    );
     expect(p.quote(req({ adult: 1 }), MON).amount).toBe(1800);
   });
 
   it('choose the discount per ticket: each ticket takes the first discount covering its count', () => {
-    const p = pricer([adult, child], [
-      discount({ priority: 5, rules: [{ from: 1, to: 99, price: 1000, ticketID: 'adult' }] }),
-      discount({ priority: 1, rules: [{ from: 1, to: 99, price: 500, ticketID: 'child' }, { from: 1, to: 99, price: 1, ticketID: 'adult' }] }),
-    ]);
+    const p = pricer(
+      [adult, child],
+      [
+        discount({ priority: 5, rules: [{ from: 1, to: 99, price: 1000, ticketID: 'adult' }] }),
+        discount({
+          priority: 1,
+          rules: [
+            { from: 1, to: 99, price: 500, ticketID: 'child' },
+            { from: 1, to: 99, price: 1, ticketID: 'adult' },
+          ],
+        }),
+      ],
+    );
     expect(p.quote(req({ adult: 1, child: 1 }), MON).tickets).toMatchObject({ adult: { price: 1000 }, child: { price: 500 } });
   });
 
@@ -148,14 +199,23 @@ describe('ticket discounts', () => {
   });
 
   it('never drop a unit price below zero', () => {
-    const p = pricer([adult], [
-      discount({ priority: 1, sumsUp: true, rules: [{ from: 1, to: 99, price: 500 }] }),
-      discount({ priority: 0, sumsUp: true, rules: [{ from: 1, to: 99, price: 0 }] }),
-    ]);
-    expect(p.quote(req({ adult: 2 }), MON)).toMatchObject({ amount: 0, comparedAmount: 4000, tickets: { adult: { spots: 2, price: 0, comparedPrice: 2000 } } });
+    const p = pricer(
+      [adult],
+      [
+        discount({ priority: 1, sumsUp: true, rules: [{ from: 1, to: 99, price: 500 }] }),
+        discount({ priority: 0, sumsUp: true, rules: [{ from: 1, to: 99, price: 0 }] }),
+      ],
+    );
+    expect(p.quote(req({ adult: 2 }), MON)).toMatchObject({
+      amount: 0,
+      comparedAmount: 4000,
+      tickets: { adult: { spots: 2, price: 0, comparedPrice: 2000 } },
+    });
   });
 
   it('ignore spots discounts', () => {
-    expect(pricer([adult], [discount({ type: 'spots', rules: [{ from: 1, to: 99, price: 1 }] })]).quote(req({ adult: 1 }), MON).amount).toBe(2000);
+    expect(
+      pricer([adult], [discount({ type: 'spots', rules: [{ from: 1, to: 99, price: 1 }] })]).quote(req({ adult: 1 }), MON).amount,
+    ).toBe(2000);
   });
 });

@@ -13,19 +13,40 @@ const SAT = matchContextAt(ZONE, Date.parse('2026-03-07T08:00:00Z'), 'r1');
 let seq = 0;
 function priceRule(p: Partial<PriceRuleInput> & Pick<PriceRuleInput, 'type' | 'price'>): PriceRuleInput {
   seq += 1;
-  return { id: `p${seq}`, priority: 0, createdAt: seq, durationSec: null, minDurationSec: null, maxDurationSec: null, comparedPrice: null, ticketID: null, limitation: null, ...p };
+  return {
+    id: `p${seq}`,
+    priority: 0,
+    createdAt: seq,
+    durationSec: null,
+    minDurationSec: null,
+    maxDurationSec: null,
+    comparedPrice: null,
+    ticketID: null,
+    limitation: null,
+    ...p,
+  };
 }
 function discount(p: Partial<DiscountInput> & Pick<DiscountInput, 'rules'>): DiscountInput {
   seq += 1;
   return { id: `d${seq}`, type: 'spots', priority: 0, createdAt: seq, sumsUp: false, limitation: null, ...p };
 }
-const req = (serviceType: ServiceType, p: Partial<QuoteRequest> = {}): QuoteRequest => ({ serviceType, durationSec: HOUR, spots: 1, tickets: {}, ...p });
+const req = (serviceType: ServiceType, p: Partial<QuoteRequest> = {}): QuoteRequest => ({
+  serviceType,
+  durationSec: HOUR,
+  spots: 1,
+  tickets: {},
+  ...p,
+});
 const pricer = (serviceType: ServiceType, priceRules: PriceRuleInput[], discounts: DiscountInput[] = []) =>
   createPricer({ serviceType, currency: 'EUR', zone: ZONE, priceRules, discounts });
 
 describe('fixed services', () => {
   it('charge the rule price, compared with the compared price when set', () => {
-    expect(pricer('fixed', [priceRule({ type: 'fixed', price: 2500 })]).quote(req('fixed'), MON)).toEqual({ amount: 2500, comparedAmount: 2500, currency: 'EUR' });
+    expect(pricer('fixed', [priceRule({ type: 'fixed', price: 2500 })]).quote(req('fixed'), MON)).toEqual({
+      amount: 2500,
+      comparedAmount: 2500,
+      currency: 'EUR',
+    });
     expect(pricer('fixed', [priceRule({ type: 'fixed', price: 2000, comparedPrice: 2500 })]).quote(req('fixed'), MON)).toEqual({
       amount: 2000,
       comparedAmount: 2500,
@@ -34,7 +55,9 @@ describe('fixed services', () => {
   });
   it('are free when no rule applies', () => {
     expect(pricer('fixed', []).quote(req('fixed'), MON)).toEqual({ amount: 0, comparedAmount: 0, currency: 'EUR' });
-    expect(pricer('fixed', [priceRule({ type: 'fixed', price: 100, limitation: { resourceIDs: ['r2'] } })]).quote(req('fixed'), MON).amount).toBe(0);
+    expect(
+      pricer('fixed', [priceRule({ type: 'fixed', price: 100, limitation: { resourceIDs: ['r2'] } })]).quote(req('fixed'), MON).amount,
+    ).toBe(0);
   });
   it('ignore price rules of other types', () => {
     const p = pricer('fixed', [priceRule({ type: 'flexible', price: 999, priority: 9 }), priceRule({ type: 'fixed', price: 100 })]);
@@ -111,7 +134,11 @@ describe('days services', () => {
     [null, 0, 0],
   ])('with step %p charge %i s as %i steps', (durationSec, booked, steps) => {
     const p = pricer('days', [priceRule({ type: 'days', price: 9000, comparedPrice: 10000, durationSec })]);
-    expect(p.quote(req('days', { durationSec: booked }), MON)).toEqual({ amount: 9000 * steps, comparedAmount: 10000 * steps, currency: 'EUR' });
+    expect(p.quote(req('days', { durationSec: booked }), MON)).toEqual({
+      amount: 9000 * steps,
+      comparedAmount: 10000 * steps,
+      currency: 'EUR',
+    });
   });
   it('report the step only when the rule has one', () => {
     expect(pricer('days', [priceRule({ type: 'days', price: 1, durationSec: DAY })]).step(MON)?.durationSec).toBe(DAY);
@@ -132,20 +159,35 @@ describe('group services', () => {
     expect(amounts.map((q) => q.comparedAmount)).toEqual([4000, 5000, 9000, 10000]);
   });
   it('compare a discounted amount with the compared price when the rule has one', () => {
-    const p = pricer('group', [priceRule({ type: 'group', price: 1000, comparedPrice: 1200 })], [discount({ rules: [{ from: 2, to: 99, price: 900 }] })]);
+    const p = pricer(
+      'group',
+      [priceRule({ type: 'group', price: 1000, comparedPrice: 1200 })],
+      [discount({ rules: [{ from: 2, to: 99, price: 900 }] })],
+    );
     expect(p.quote(req('group', { spots: 3 }), MON)).toEqual({ amount: 2700, comparedAmount: 3600, currency: 'EUR' });
   });
   it('let each tier win on its own range when tiers are separate discounts', () => {
-    const p = pricer('group', [base], [discount({ priority: 9, rules: [{ from: 10, to: 999, price: 700 }] }), discount({ priority: 1, rules: [{ from: 5, to: 9, price: 900 }] })]);
+    const p = pricer(
+      'group',
+      [base],
+      [
+        discount({ priority: 9, rules: [{ from: 10, to: 999, price: 700 }] }),
+        discount({ priority: 1, rules: [{ from: 5, to: 9, price: 900 }] }),
+      ],
+    );
     expect(p.quote(req('group', { spots: 6 }), MON).amount).toBe(5400);
     expect(p.quote(req('group', { spots: 10 }), MON).amount).toBe(7000);
   });
   it('choose a single discount by priority and recency when none sums up', () => {
-    const p = pricer('group', [base], [
-      discount({ priority: 1, createdAt: 1, rules: [{ from: 1, to: 99, price: 900 }] }),
-      discount({ priority: 1, createdAt: 2, rules: [{ from: 1, to: 99, price: 950 }] }),
-      discount({ priority: 0, createdAt: 3, rules: [{ from: 1, to: 99, price: 100 }] }),
-    ]);
+    const p = pricer(
+      'group',
+      [base],
+      [
+        discount({ priority: 1, createdAt: 1, rules: [{ from: 1, to: 99, price: 900 }] }),
+        discount({ priority: 1, createdAt: 2, rules: [{ from: 1, to: 99, price: 950 }] }),
+        discount({ priority: 0, createdAt: 3, rules: [{ from: 1, to: 99, price: 100 }] }),
+      ],
+    );
     expect(p.quote(req('group', { spots: 2 }), MON).amount).toBe(1900);
   });
   it('respect a discount limitation', () => {
@@ -154,43 +196,62 @@ describe('group services', () => {
     expect(p.quote(req('group', { spots: 2 }), SAT).amount).toBe(1000);
   });
   it('add the reductions of other summing discounts when the chosen one sums up', () => {
-    const p = pricer('group', [base], [
-      discount({ priority: 3, sumsUp: true, rules: [{ from: 2, to: 99, price: 900 }] }),
-      discount({ priority: 2, sumsUp: true, rules: [{ from: 1, to: 99, price: 800 }] }),
-      discount({ priority: 1, sumsUp: false, rules: [{ from: 1, to: 99, price: 100 }] }),
-      discount({ priority: 0, sumsUp: true, rules: [{ from: 50, to: 99, price: 0 }] }),
-    ]);
+    const p = pricer(
+      'group',
+      [base],
+      [
+        discount({ priority: 3, sumsUp: true, rules: [{ from: 2, to: 99, price: 900 }] }),
+        discount({ priority: 2, sumsUp: true, rules: [{ from: 1, to: 99, price: 800 }] }),
+        discount({ priority: 1, sumsUp: false, rules: [{ from: 1, to: 99, price: 100 }] }),
+        discount({ priority: 0, sumsUp: true, rules: [{ from: 50, to: 99, price: 0 }] }),
+      ],
+    );
     // 1000 - (100 + 200): the non-summing and the out-of-range discounts add nothing
     expect(p.quote(req('group', { spots: 2 }), MON)).toEqual({ amount: 1400, comparedAmount: 2000, currency: 'EUR' });
     // at 1 spot the first is out of range; the second is chosen and the last is out of range
     expect(p.quote(req('group', { spots: 1 }), MON).amount).toBe(800);
   });
   it('add nothing when the chosen discount does not sum up', () => {
-    const p = pricer('group', [base], [
-      discount({ priority: 3, sumsUp: false, rules: [{ from: 1, to: 99, price: 900 }] }),
-      discount({ priority: 2, sumsUp: true, rules: [{ from: 1, to: 99, price: 800 }] }),
-    ]);
+    const p = pricer(
+      'group',
+      [base],
+      [
+        discount({ priority: 3, sumsUp: false, rules: [{ from: 1, to: 99, price: 900 }] }),
+        discount({ priority: 2, sumsUp: true, rules: [{ from: 1, to: 99, price: 800 }] }),
+      ],
+    );
     expect(p.quote(req('group', { spots: 2 }), MON).amount).toBe(1800);
   });
   it('skip summing discounts whose limitation does not match', () => {
-    const p = pricer('group', [base], [
-      discount({ priority: 3, sumsUp: true, rules: [{ from: 1, to: 99, price: 900 }] }),
-      discount({ priority: 2, sumsUp: true, rules: [{ from: 1, to: 99, price: 800 }], limitation: { resourceIDs: ['r2'] } }),
-    ]);
+    const p = pricer(
+      'group',
+      [base],
+      [
+        discount({ priority: 3, sumsUp: true, rules: [{ from: 1, to: 99, price: 900 }] }),
+        discount({ priority: 2, sumsUp: true, rules: [{ from: 1, to: 99, price: 800 }], limitation: { resourceIDs: ['r2'] } }),
+      ],
+    );
     expect(p.quote(req('group', { spots: 1 }), MON).amount).toBe(900);
     expect(p.quote(req('group', { spots: 1 }), { ...MON, resourceID: 'r2' }).amount).toBe(700);
   });
   it('never go below zero nor raise the price', () => {
-    const summed = pricer('group', [base], [
-      discount({ priority: 2, sumsUp: true, rules: [{ from: 1, to: 99, price: 300 }] }),
-      discount({ priority: 1, sumsUp: true, rules: [{ from: 1, to: 99, price: 200 }] }),
-    ]);
+    const summed = pricer(
+      'group',
+      [base],
+      [
+        discount({ priority: 2, sumsUp: true, rules: [{ from: 1, to: 99, price: 300 }] }),
+        discount({ priority: 1, sumsUp: true, rules: [{ from: 1, to: 99, price: 200 }] }),
+      ],
+    );
     expect(summed.quote(req('group', { spots: 3 }), MON).amount).toBe(0);
     const dearer = pricer('group', [base], [discount({ rules: [{ from: 1, to: 99, price: 1500 }] })]);
     expect(dearer.quote(req('group', { spots: 2 }), MON).amount).toBe(2000);
   });
   it('ignore ticket discounts and discounts on non-group services', () => {
-    expect(pricer('group', [base], [discount({ type: 'ticket', rules: [{ from: 1, to: 9, price: 1 }] })]).quote(req('group', { spots: 2 }), MON).amount).toBe(2000);
+    expect(
+      pricer('group', [base], [discount({ type: 'ticket', rules: [{ from: 1, to: 9, price: 1 }] })]).quote(req('group', { spots: 2 }), MON)
+        .amount,
+    ).toBe(2000);
     const fixed = pricer('fixed', [priceRule({ type: 'fixed', price: 1000 })], [discount({ rules: [{ from: 1, to: 9, price: 1 }] })]);
     expect(fixed.quote(req('fixed'), MON).amount).toBe(1000);
   });
@@ -220,12 +281,25 @@ describe('process time zone', () => {
   it('prices a day of half-hour starts the same whatever the process zone', () => {
     const p = pricer('flexible', [
       priceRule({ type: 'flexible', price: 1000, durationSec: HOUR }),
-      priceRule({ type: 'flexible', price: 1500, durationSec: HOUR, priority: 1, limitation: { times: [{ start: '18:00', end: '24:00' }] } }),
-      priceRule({ type: 'flexible', price: 500, durationSec: HOUR, priority: 2, limitation: { dates: [{ start: '2026-03-29', end: '2026-03-29' }] } }),
+      priceRule({
+        type: 'flexible',
+        price: 1500,
+        durationSec: HOUR,
+        priority: 1,
+        limitation: { times: [{ start: '18:00', end: '24:00' }] },
+      }),
+      priceRule({
+        type: 'flexible',
+        price: 500,
+        durationSec: HOUR,
+        priority: 2,
+        limitation: { dates: [{ start: '2026-03-29', end: '2026-03-29' }] },
+      }),
     ]);
     const from = Date.parse('2026-03-28T12:00:00Z');
     const totals: number[] = [];
-    for (let t = from; t < from + DAY; t += 1800_000) totals.push(p.quote(req('flexible', { durationSec: 2 * HOUR }), matchContextAt(ZONE, t, 'r1')).amount);
+    for (let t = from; t < from + DAY; t += 1800_000)
+      totals.push(p.quote(req('flexible', { durationSec: 2 * HOUR }), matchContextAt(ZONE, t, 'r1')).amount);
     // 12:00Z is 14:00 in Riga (UTC+2): 8 starts at the day price, 12 in the evening, then 29 March
     expect(totals.slice(0, 8).every((a) => a === 2000)).toBe(true);
     expect(totals.slice(8, 20).every((a) => a === 3000)).toBe(true);

@@ -1,6 +1,16 @@
 import { SECONDS_PER_DAY, formatDuration } from '../../../shared/duration';
 import { RuleChooser, type RankedRule } from './select';
-import type { DiscountInput, DiscountRuleInput, MatchContext, PriceRuleInput, Pricer, PricingStep, Quote, QuoteRequest, TicketQuote } from './types';
+import type {
+  DiscountInput,
+  DiscountRuleInput,
+  MatchContext,
+  PriceRuleInput,
+  Pricer,
+  PricingStep,
+  Quote,
+  QuoteRequest,
+  TicketQuote,
+} from './types';
 import type { Money } from '../../../shared/money';
 import type { ServiceType } from '../../../shared/service-type';
 
@@ -139,11 +149,14 @@ export function createPricer(input: PricerInput): Pricer {
   const rules = input.priceRules.filter((r) => r.type === serviceType);
   const discountType = serviceType === 'group' ? 'spots' : serviceType === 'ticket' ? 'ticket' : null;
   const discounts = new RuleChooser(
-    discountType === null ? [] : input.discounts.filter((d) => d.type === discountType).map((d) => prepareDiscount(d, discountType === 'ticket')),
+    discountType === null
+      ? []
+      : input.discounts.filter((d) => d.type === discountType).map((d) => prepareDiscount(d, discountType === 'ticket')),
     zone,
   );
   const checkType = (req: QuoteRequest): void => {
-    if (req.serviceType !== serviceType) throw new RangeError(`pricer for ${serviceType} services asked to quote a ${req.serviceType} booking`);
+    if (req.serviceType !== serviceType)
+      throw new RangeError(`pricer for ${serviceType} services asked to quote a ${req.serviceType} booking`);
   };
   if (serviceType === 'ticket') return ticketPricer(input, rules, discounts, checkType);
 
@@ -193,7 +206,8 @@ function ticketPricer(
   const fallback = new RuleChooser(general, zone);
   const listed = input.ticketIDs ? [...new Set(input.ticketIDs)] : [...own.keys()];
 
-  const ruleFor = (ticketID: string, ctx: MatchContext): PriceRuleInput | undefined => own.get(ticketID)?.choose(ctx) ?? fallback.choose(ctx);
+  const ruleFor = (ticketID: string, ctx: MatchContext): PriceRuleInput | undefined =>
+    own.get(ticketID)?.choose(ctx) ?? fallback.choose(ctx);
   const listPrice = (rule: PriceRuleInput): Money => ({ amount: rule.price, comparedAmount: rule.comparedPrice ?? rule.price, currency });
 
   return {
@@ -241,7 +255,9 @@ export function validateFlexibleDuration(step: PricingStep | null, durationSec: 
   if (!Number.isSafeInteger(durationSec) || durationSec <= 0) return 'duration must be positive';
   const unit = formatDuration(step.durationSec);
   if (durationSec % step.durationSec !== 0) return `duration must be a whole multiple of ${unit}`;
-  if (step.minDurationSec !== null && durationSec < step.minDurationSec) return `duration must be at least ${formatDuration(step.minDurationSec)}`;
-  if (step.maxDurationSec !== null && durationSec > step.maxDurationSec) return `duration must be at most ${formatDuration(step.maxDurationSec)}`;
+  if (step.minDurationSec !== null && durationSec < step.minDurationSec)
+    return `duration must be at least ${formatDuration(step.minDurationSec)}`;
+  if (step.maxDurationSec !== null && durationSec > step.maxDurationSec)
+    return `duration must be at most ${formatDuration(step.maxDurationSec)}`;
   return null;
 }

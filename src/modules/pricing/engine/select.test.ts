@@ -3,7 +3,12 @@ import type { MatchContext } from './types';
 
 const ctx = (resourceID = 'r1', weekday = 1): MatchContext => ({ resourceID, instant: 0, date: '2026-03-02', weekday, minuteOfDay: 600 });
 
-const rule = (id: string, priority: number, createdAt: number, limitation: RankedRule['limitation'] = null): RankedRule => ({ id, priority, createdAt, limitation });
+const rule = (id: string, priority: number, createdAt: number, limitation: RankedRule['limitation'] = null): RankedRule => ({
+  id,
+  priority,
+  createdAt,
+  limitation,
+});
 
 describe('compareRank', () => {
   it('orders by priority, then newest, then larger id', () => {

@@ -19,7 +19,10 @@ export interface RouteDef {
   params?: JsonSchema;
   querystring?: JsonSchema;
   body?: JsonSchema;
-  /** Response schemas by status: documentation for the OpenAPI document (serialisation is plain JSON). */
+  /**
+   * Response schemas by status, for the OpenAPI document (serialisation is plain JSON). The
+   * integration tests check every response against the schema of its status.
+   */
   response: Record<number, JsonSchema>;
   /** Success status, 200 by default; 204 sends no body. */
   status?: number;
@@ -96,6 +99,13 @@ export const S = {
   object(properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema {
     return { type: 'object', properties, required, additionalProperties: true };
   },
+  /**
+   * A response object: every property is always sent (null when empty) unless named in
+   * `optional`, and no other property is sent. The integration tests hold every response to it.
+   */
+  out(properties: Record<string, JsonSchema>, optional: string[] = []): JsonSchema {
+    return { type: 'object', properties, required: Object.keys(properties).filter((k) => !optional.includes(k)), additionalProperties: false };
+  },
   array(items: JsonSchema): JsonSchema {
     return { type: 'array', items };
   },
@@ -107,9 +117,10 @@ export const S = {
     properties: {
       code: { type: 'string' },
       message: { type: 'string' },
-      details: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } } },
+      details: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } }, required: ['path', 'message'], additionalProperties: false } },
     },
     required: ['code', 'message'],
+    additionalProperties: false,
   } as JsonSchema,
   metaDataUpdate: {
     type: 'object',

@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { defineRoutes, S } from '../../app/rest';
+import { resourceSchema, serviceSchema, ticketSchema } from '../catalog/catalog.schemas';
 import { clientSchema } from '../client/client.routes';
+import { slotSchema } from '../scheduling/scheduling.schemas';
 import { MAX_BATCH, requestBookings } from './booking.batch';
 import { cancelClientBooking, clientBooking, clientBookings } from './booking.client';
 import { createBooking } from './booking.create';
@@ -10,8 +12,8 @@ import { moveBooking, updateBooking } from './booking.update';
 import { BOOKING_STATUSES } from './status';
 
 const status = { type: 'string', enum: [...BOOKING_STATUSES] };
-const ticketsOut = { type: 'object', additionalProperties: S.object({ spots: S.int, price: S.int, comparedPrice: S.int }) };
-const statusChange = S.object({ id: S.uuid, bookingID: S.uuid, oldStatus: { type: ['string', 'null'] }, newStatus: S.str, metaData: S.obj, createdAt: S.ts });
+const ticketsOut = { type: 'object', additionalProperties: S.out({ spots: S.int, price: S.int, comparedPrice: S.int }) };
+const statusChange = S.out({ id: S.uuid, bookingID: S.uuid, oldStatus: { type: ['string', 'null'] }, newStatus: S.str, metaData: S.obj, createdAt: S.ts });
 
 const clientBookingProps = {
   id: S.uuid, companyID: S.uuid, serviceID: S.uuid, resourceID: S.uuid, relatedResourceIDs: S.uuids, startTime: S.ts, endTime: S.nts, duration: S.nstr,
@@ -19,16 +21,17 @@ const clientBookingProps = {
   accessToken: { type: 'string', description: 'Lets its holder read and cancel this booking through the client interface.' },
   paymentURL: S.nstr, pluginData: S.obj, metaData: S.obj, createdAt: S.ts,
 };
-export const clientBookingSchema = S.object(clientBookingProps);
-export const bookingSchema = S.object({
-  ...clientBookingProps, clientID: { type: ['string', 'null'], format: 'uuid' }, client: { anyOf: [clientSchema, { type: 'null' }] }, service: S.nobj, resource: S.nobj,
+export const clientBookingSchema = S.out(clientBookingProps);
+export const bookingSchema = S.out({
+  ...clientBookingProps, clientID: { type: ['string', 'null'], format: 'uuid' }, client: { anyOf: [clientSchema, { type: 'null' }] },
+  service: { anyOf: [serviceSchema, { type: 'null' }] }, resource: { anyOf: [resourceSchema, { type: 'null' }] },
   statusChanges: S.array(statusChange), rrule: S.nstr, recurringID: { type: ['string', 'null'] }, clientInitiated: S.bool, refundPercent: S.nint, code: S.nstr,
   customPurchaseDescription: S.nstr, metaDataVersion: S.int, updatedAt: S.ts,
 });
-const blockedTime = S.object({ id: S.uuid, bookingID: S.uuid, resourceID: S.uuid, startTime: S.nts, endTime: S.nts, source: S.str });
-const bookingPage = S.object({
-  blockedTimes: S.array(blockedTime), bookings: S.array(bookingSchema), clients: S.array(clientSchema), resources: S.array(S.obj), services: S.array(S.obj),
-  slots: S.array(S.obj), tickets: S.array(S.obj), limit: S.int, offset: S.int, total: S.int,
+const blockedTime = S.out({ id: S.uuid, bookingID: S.uuid, resourceID: S.uuid, startTime: S.nts, endTime: S.nts, source: S.str });
+const bookingPage = S.out({
+  blockedTimes: S.array(blockedTime), bookings: S.array(bookingSchema), clients: S.array(clientSchema), resources: S.array(resourceSchema), services: S.array(serviceSchema),
+  slots: S.array(slotSchema), tickets: S.array(ticketSchema), limit: S.int, offset: S.int, total: S.int,
 });
 
 const repeat = S.object({ rrule: S.str, timeZone: S.str, until: S.str }, ['rrule', 'timeZone']);
@@ -40,7 +43,7 @@ const requestBody = S.object({
   customPurchaseDescription: S.nstr, pluginData: S.obj,
 }, ['companyID', 'serviceID', 'startTime']);
 const batchBody = S.object({ bookings: S.array(requestBody), client: guest }, ['bookings']);
-const batchSchema = S.object({
+const batchSchema = S.out({
   bookings: S.array(clientBookingSchema), currency: S.nstr, paymentURL: S.nstr, totalAmount: S.int, transactionID: { type: ['string', 'null'], format: 'uuid' },
 });
 const updateBody = S.object({ duration: S.str, metaDataUpdate: S.metaDataUpdate, price: S.int, refundPercent: S.int, resourceID: S.str, spots: S.int, startTime: S.str, status: S.str });
@@ -92,7 +95,7 @@ export function bookingRoutes(app: FastifyInstance): void {
     },
     {
       method: 'GET', url: '/v1/client/bookings', auth: 'bearer', summary: 'Get client bookings', tags: ['client'], querystring: S.object({ limit: S.str, offset: S.str }),
-      response: { 200: S.object({ bookings: S.array(clientBookingSchema), limit: S.int, offset: S.int, total: S.int }), ...errors },
+      response: { 200: S.out({ bookings: S.array(clientBookingSchema), limit: S.int, offset: S.int, total: S.int }), ...errors },
       handler: (ctx, req) => clientBookings(ctx, req.query as object),
     },
     {

@@ -61,12 +61,12 @@ export function catalogRoutes(app: FastifyInstance): void {
     // Links
     {
       method: 'GET', url: `${RES}/links`, auth: 'key', summary: 'List resource-service links', tags: ['links'], params: S.params('cid', 'resource_id'),
-      response: { 200: S.object({ links: S.array(linkSchema), services: S.array(serviceSchema) }), ...errors },
+      response: { 200: S.out({ links: S.array(linkSchema), services: S.array(serviceSchema) }), ...errors },
       handler: (ctx, req) => listResourceLinks(ctx, p(req).cid, p(req).resource_id),
     },
     {
       method: 'GET', url: `${SVC}/links`, auth: 'key', summary: 'List service-resource links', tags: ['links'], params: S.params('cid', 'service_id'),
-      response: { 200: S.object({ links: S.array(linkSchema), resources: S.array(resourceSchema) }), ...errors },
+      response: { 200: S.out({ links: S.array(linkSchema), resources: S.array(resourceSchema) }), ...errors },
       handler: (ctx, req) => listServiceLinks(ctx, p(req).cid, p(req).service_id),
     },
     {

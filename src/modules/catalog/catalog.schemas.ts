@@ -8,9 +8,9 @@ import { S } from '../../app/rest';
 type JsonSchema = Record<string, unknown>;
 const nullable = (type: string): JsonSchema => ({ type: [type, 'null'] });
 
-const taxSchema: JsonSchema = { type: ['object', 'null'], properties: { inclusive: S.bool, rate: S.num }, additionalProperties: true };
+const taxSchema: JsonSchema = { type: ['object', 'null'], properties: { inclusive: S.bool, rate: S.num }, required: ['inclusive', 'rate'], additionalProperties: false };
 
-export const settingsSchema = S.object({
+export const settingsSchema = S.out({
   availabilityPeriod: S.nstr, bookingPolicy: { type: 'string', enum: ['instant', 'manual'] }, bufferBefore: S.nstr, bufferAfter: S.nstr,
   checkInTime: S.nstr, checkOutTime: S.nstr, currency: S.nstr, duration: S.nstr, timeInterval: S.nstr, tax: taxSchema,
 });
@@ -23,34 +23,34 @@ const settingsBody = S.object({
 
 const serviceType = { type: 'string', enum: ['fixed', 'flexible', 'group', 'ticket', 'days', 'sharable'] };
 
-export const serviceSchema = S.object({
+export const serviceSchema = S.out({
   id: S.uuid, companyID: S.uuid, name: S.str, type: serviceType, color: S.nstr, metaData: S.obj, metaDataVersion: S.int,
   position: S.int, settings: settingsSchema, disabledAt: S.nts, createdAt: S.ts, updatedAt: S.ts,
 });
 
-export const resourceSchema = S.object({
+export const resourceSchema = S.out({
   id: S.uuid, companyID: S.uuid, name: S.str, color: S.nstr, metaData: S.obj, metaDataVersion: S.int, relatedResourceIDs: S.uuids,
   disabledAt: S.nts, createdAt: S.ts, updatedAt: S.ts,
 });
 
-export const ticketSchema = S.object({
+export const ticketSchema = S.out({
   id: S.uuid, serviceID: S.uuid, name: S.str, enabled: S.bool, metaData: S.obj, metaDataVersion: S.int, createdAt: S.ts, updatedAt: S.ts,
 });
 
-export const linkSchema = S.object({
-  id: S.uuid, serviceID: S.uuid, resourceID: S.uuid, relatedResourceIDs: S.object({ all: S.uuids, any: S.uuids }), createdAt: S.ts, updatedAt: S.ts,
+export const linkSchema = S.out({
+  id: S.uuid, serviceID: S.uuid, resourceID: S.uuid, relatedResourceIDs: S.out({ all: S.uuids, any: S.uuids }), createdAt: S.ts, updatedAt: S.ts,
 });
 
-export const clientServiceSchema = S.object({
+export const clientServiceSchema = S.out({
   id: S.uuid, companyID: S.uuid, name: S.str, type: serviceType, color: S.nstr, settings: settingsSchema, timeZone: S.str,
-  resources: S.array(S.object({ id: S.uuid, companyID: S.uuid, name: S.str, color: S.nstr, createdAt: S.ts, updatedAt: S.ts })),
-  tickets: S.array(S.object({ id: S.uuid, name: S.str })),
+  resources: S.array(S.out({ id: S.uuid, companyID: S.uuid, name: S.str, color: S.nstr, createdAt: S.ts, updatedAt: S.ts })),
+  tickets: S.array(S.out({ id: S.uuid, name: S.str })),
   createdAt: S.ts, updatedAt: S.ts,
 });
 
-export const clientResourceSchema = S.object({
+export const clientResourceSchema = S.out({
   id: S.uuid, companyID: S.uuid, name: S.str, color: S.nstr,
-  services: S.array(S.object({ id: S.uuid, companyID: S.uuid, name: S.str, color: S.nstr, type: serviceType, settings: settingsSchema, createdAt: S.ts, updatedAt: S.ts })),
+  services: S.array(S.out({ id: S.uuid, companyID: S.uuid, name: S.str, color: S.nstr, type: serviceType, settings: settingsSchema, createdAt: S.ts, updatedAt: S.ts })),
   createdAt: S.ts, updatedAt: S.ts,
 });
 

@@ -3,13 +3,17 @@ import { defineRoutes, S } from '../../app/rest';
 import { createCompany, getCompany, listCompanies } from './company.service';
 import { createApiKey, listApiKeys, revokeApiKey } from './apikey.service';
 
-export const companySchema = S.object({
+export const companySchema = S.out({
   id: S.uuid, name: S.str, ownerID: S.uuid, timeZone: S.str, enabled: S.bool, createdAt: S.ts, updatedAt: S.ts,
 });
 
-const apiKeySchema = S.object({
-  id: S.uuid, name: S.str, key: S.str, keyPrefix: S.str, permissions: S.obj, state: { type: 'string', enum: ['active', 'revoked'] }, createdAt: S.ts, revokedAt: S.nts,
-});
+const apiKeyProps = {
+  id: S.uuid, name: S.str, keyPrefix: S.str, permissions: { type: 'object', additionalProperties: S.strs },
+  state: { type: 'string', enum: ['active', 'revoked'] }, createdAt: S.ts, revokedAt: S.nts,
+};
+const apiKeySchema = S.out(apiKeyProps);
+/** The secret `key` is returned once, by the create call (contract section 2). */
+const newApiKeySchema = S.out({ ...apiKeyProps, key: S.str });
 
 const errors = { 400: S.error, 401: S.error, 403: S.error, 404: S.error };
 
@@ -32,7 +36,7 @@ export function companyRoutes(app: FastifyInstance): void {
     {
       method: 'POST', url: '/v1/api-keys', auth: 'key', summary: 'Create a new API key', tags: ['api keys'], status: 201,
       body: S.object({ name: S.str, permissions: S.obj }, ['name', 'permissions']),
-      response: { 201: apiKeySchema, ...errors },
+      response: { 201: newApiKeySchema, ...errors },
       handler: (ctx, req) => createApiKey(ctx, req.body as object),
     },
     { method: 'GET', url: '/v1/api-keys', auth: 'key', summary: 'List API keys', tags: ['api keys'], response: { 200: S.array(apiKeySchema), ...errors }, handler: (ctx) => listApiKeys(ctx) },

@@ -9,28 +9,30 @@ import { createRefund, getRefundByItem } from './refund.service';
 import { verifyRedirectSignature } from './verify.service';
 import { checkoutRoutes } from './checkout.routes';
 
-export const paymentSchema = S.object({
+export const paymentSchema = S.out({
   id: S.uuid, companyID: S.uuid, amount: S.int, currency: S.str, email: S.nstr, itemID: S.uuid, itemIDs: S.uuids, itemType: S.str,
-  perItemAmounts: S.obj, pluginNamespace: S.nstr, providerType: { type: 'string', enum: [...PROVIDER_NAMES] }, purchaseID: S.nstr, purchaseName: S.nstr,
+  perItemAmounts: { type: 'object', additionalProperties: S.int },
+  pluginNamespace: S.nstr, providerType: { type: 'string', enum: [...PROVIDER_NAMES] }, purchaseID: S.nstr, purchaseName: S.nstr,
   referenceID: S.nstr, status: { type: 'string', enum: [...PAYMENT_STATUSES] }, taxInclusive: S.bool, taxRate: S.num, userID: S.nstr,
   expiresAt: S.nts, createdAt: S.ts, updatedAt: S.ts,
 });
 
-const pageSchema = S.object({ transactions: S.array(paymentSchema), limit: S.int, offset: S.int, total: S.int });
+const pageSchema = S.out({ transactions: S.array(paymentSchema), limit: S.int, offset: S.int, total: S.int });
 
-const refundSchema = S.object({
+const refundSchema = S.out({
   ID: S.uuid, companyID: S.uuid, transactionID: S.uuid, itemID: S.uuid, amount: S.int, currency: S.str, idempotencyKey: S.nstr,
-  metadata: S.obj, providerRefundID: S.nstr, reason: S.nstr, status: { type: 'string', enum: [...REFUND_STATUSES] }, createdAt: S.ts, updatedAt: S.ts,
+  metadata: { type: 'object', additionalProperties: S.str },
+  providerRefundID: S.nstr, reason: S.nstr, status: { type: 'string', enum: [...REFUND_STATUSES] }, createdAt: S.ts, updatedAt: S.ts,
 });
 
-const settingsSchema = S.object({ companyID: S.uuid, preferredProvider: { type: 'string', enum: [...PROVIDER_NAMES] }, createdAt: S.ts, updatedAt: S.ts });
+const settingsSchema = S.out({ companyID: S.uuid, preferredProvider: { type: 'string', enum: [...PROVIDER_NAMES] }, createdAt: S.ts, updatedAt: S.ts });
 
-const providerSettingsSchema = S.object({
+const providerSettingsSchema = S.out({
   companyID: S.uuid, provider: { type: 'string', enum: [...PROVIDER_NAMES] }, success_redirect_url: S.nstr, failure_redirect_url: S.nstr,
   cancel_redirect_url: S.nstr, enable_url_templating: S.bool, signing_secret_set: S.bool, createdAt: S.ts, updatedAt: S.ts,
 });
 
-const verifySchema = S.object({ valid: S.bool, reason: S.str }, ['valid']);
+const verifySchema = S.out({ valid: S.bool, reason: S.str }, ['reason']);
 
 const errors = { 400: S.error, 401: S.error, 403: S.error, 404: S.error };
 

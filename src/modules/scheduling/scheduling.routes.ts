@@ -51,13 +51,13 @@ export function schedulingRoutes(app: FastifyInstance): void {
     {
       method: 'POST', url: `${C}/closing-periods/search`, auth: 'key', summary: 'List closing periods within a date range', tags: ['rules'], params: S.params('cid'),
       body: bodies.searchClosingPeriods,
-      response: { 200: S.object({ closingPeriods: { type: 'object', additionalProperties: S.array(closingPeriodSchema) } }), ...errors },
+      response: { 200: S.out({ closingPeriods: { type: 'object', additionalProperties: S.array(closingPeriodSchema) } }), ...errors },
       handler: (ctx, req) => searchClosingPeriods(ctx, p(req).cid, body(req)),
     },
     // Capacity rules
     {
       method: 'GET', url: `${SVC}/capacities`, auth: 'key', summary: 'List capacity rules', tags: ['rules'], params: S.params('cid', 'service_id'), querystring: query.type,
-      response: { 200: S.object({ capacities: S.array(capacitySchema), resources: S.array(resourceSchema), tickets: S.array(ticketSchema) }), ...errors },
+      response: { 200: S.out({ capacities: S.array(capacitySchema), resources: S.array(resourceSchema), tickets: S.array(ticketSchema) }), ...errors },
       handler: (ctx, req) => listCapacityRules(ctx, p(req).cid, p(req).service_id, q(req).type),
     },
     {

@@ -8,18 +8,18 @@ import { S } from '../../app/rest';
 type JsonSchema = Record<string, unknown>;
 const nullable = (type: string | string[]): JsonSchema => ({ type: [...[type].flat(), 'null'] });
 
-export const timeRangeSchema = S.object({ start: S.str, end: S.str });
+export const timeRangeSchema = S.out({ start: S.str, end: S.str });
 
-/** The stored (normalised) limitation: time ranges always `{start, end}`. */
+/** The stored (normalised) limitation: time ranges always `{start, end}`; only the parts that were set. */
 export const limitationSchema: JsonSchema = {
   type: ['object', 'null'],
   properties: {
-    dates: S.array(S.object({ start: S.str, end: S.str })),
+    dates: S.array(S.out({ start: S.str, end: S.str })),
     daysOfWeek: S.int,
     resourceIDs: S.uuids,
     times: S.array(timeRangeSchema),
   },
-  additionalProperties: true,
+  additionalProperties: false,
 };
 
 /** A limitation in a request: times as `{start, end}` or `{startTime, endTime}`. */
@@ -29,26 +29,26 @@ export const limitationBody: JsonSchema = {
   additionalProperties: true,
 };
 
-const workingDaySchema = S.object({ daysOfWeek: S.int, hours: S.array(timeRangeSchema) });
+const workingDaySchema = S.out({ daysOfWeek: S.int, hours: S.array(timeRangeSchema) });
 
-export const workingHoursSchema = S.object({
+export const workingHoursSchema = S.out({
   id: S.uuid, resourceID: S.uuid, serviceIDs: S.uuids, startTime: S.nts, endTime: S.nts, priority: S.int,
   workingHours: S.array(workingDaySchema), createdAt: S.ts, updatedAt: S.ts,
 });
 
-export const closingPeriodSchema = S.object({
+export const closingPeriodSchema = S.out({
   id: S.uuid, resourceID: S.uuid, serviceIDs: S.uuids, startTime: S.ts, endTime: S.ts, priority: S.int, createdAt: S.ts, updatedAt: S.ts,
 });
 
-export const capacitySchema = S.object({
+export const capacitySchema = S.out({
   id: S.uuid, serviceID: S.uuid, type: { type: 'string', enum: ['group', 'ticket'] }, priority: S.int, spots: S.int,
   spotsPerTicket: { type: 'object', additionalProperties: S.int }, limitation: limitationSchema, createdAt: S.ts, updatedAt: S.ts,
 });
 
-export const slotSchema = S.object({
+export const slotSchema = S.out({
   id: S.uuid, serviceID: S.uuid, resourceID: { type: ['string', 'null'], format: 'uuid' }, startTime: S.ts, duration: S.str, rrule: S.nstr,
   type: { type: 'string', enum: ['single', 'recurring'] },
-  repeat: { type: ['object', 'null'], properties: { rrule: S.str, timeZone: S.str, until: S.nts } },
+  repeat: { type: ['object', 'null'], properties: { rrule: S.str, timeZone: S.str, until: S.nts }, required: ['rrule', 'timeZone', 'until'], additionalProperties: false },
   createdAt: S.ts, updatedAt: S.ts,
 });
 

@@ -116,19 +116,18 @@ export interface ResponseCheck {
   unreported(): string[];
 }
 
+let shared: ((res: CheckedResponse) => string | null) | undefined;
+
 /**
  * Adds the check to a test app as an `onSend` hook. Call it before `app.ready()` (hooks of a
  * route are fixed when the app gets ready). Problems are kept by the raw response object so
  * the caller that injected the request can fail with them.
  */
-let shared: ((res: CheckedResponse) => string | null) | undefined;
-
 export function installResponseCheck(app: FastifyInstance): ResponseCheck {
   // One checker per test file: compiled validators are kept by schema object and reused.
   const check = (shared ??= createResponseChecker());
   const results = new WeakMap<object, string | null>();
-  const pending = new Set<object>();
-  const problems = new Map<object, string>();
+  const pending = new Map<object, string>();
   app.addHook('onSend', (req, reply, payload, done) => {
     let problem: string | null;
     try {
@@ -150,10 +149,7 @@ export function installResponseCheck(app: FastifyInstance): ResponseCheck {
       problem = `${req.method} ${req.routeOptions.url}: the response check failed: ${(err as Error).stack ?? String(err)}`;
     }
     results.set(reply.raw, problem);
-    if (problem) {
-      pending.add(reply.raw);
-      problems.set(reply.raw, problem);
-    }
+    if (problem) pending.set(reply.raw, problem);
     done(null, payload);
   });
   return {
@@ -163,7 +159,7 @@ export function installResponseCheck(app: FastifyInstance): ResponseCheck {
       return results.get(raw);
     },
     unreported() {
-      return [...pending].map((r) => problems.get(r)!);
+      return [...pending.values()];
     },
   };
 }

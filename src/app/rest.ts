@@ -104,7 +104,12 @@ export const S = {
    * `optional`, and no other property is sent. The integration tests hold every response to it.
    */
   out(properties: Record<string, JsonSchema>, optional: string[] = []): JsonSchema {
-    return { type: 'object', properties, required: Object.keys(properties).filter((k) => !optional.includes(k)), additionalProperties: false };
+    return {
+      type: 'object',
+      properties,
+      required: Object.keys(properties).filter((k) => !optional.includes(k)),
+      additionalProperties: false,
+    };
   },
   array(items: JsonSchema): JsonSchema {
     return { type: 'array', items };
@@ -117,7 +122,15 @@ export const S = {
     properties: {
       code: { type: 'string' },
       message: { type: 'string' },
-      details: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } }, required: ['path', 'message'], additionalProperties: false } },
+      details: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: { path: { type: 'string' }, message: { type: 'string' } },
+          required: ['path', 'message'],
+          additionalProperties: false,
+        },
+      },
     },
     required: ['code', 'message'],
     additionalProperties: false,
@@ -132,6 +145,9 @@ export const S = {
 /** Parses a comma-separated query list (`a,b,c`), dropping blanks. */
 export function csv(v: unknown): string[] | undefined {
   if (v === undefined || v === null || v === '') return undefined;
-  const parts = (Array.isArray(v) ? v.join(',') : String(v)).split(',').map((s) => s.trim()).filter(Boolean);
+  const parts = (Array.isArray(v) ? v.join(',') : String(v))
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return parts;
 }

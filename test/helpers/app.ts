@@ -46,7 +46,11 @@ export interface TestApp {
   /** An all-powerful key of a fresh merchant. */
   adminKey: string;
   call<T = any>(method: string, url: string, opts?: CallOpts): Promise<Res<T>>;
-  gql<T = any>(query: string, variables?: Record<string, unknown>, opts?: { key?: string | null; token?: string | null }): Promise<Res<{ data: T; errors?: any }>>;
+  gql<T = any>(
+    query: string,
+    variables?: Record<string, unknown>,
+    opts?: { key?: string | null; token?: string | null },
+  ): Promise<Res<{ data: T; errors?: any }>>;
   newMerchant(name?: string): Promise<string>;
   /** Creates an API key with the given permissions using `creatorKey` (default the admin key). */
   keyWith(permissions: Record<string, string[]>, creatorKey?: string): Promise<string>;
@@ -73,7 +77,14 @@ export async function createTestApp(
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const config: Config = { ...loadConfig({ DATA_DIR: '/tmp/booking-test-data', JWT_SECRET: 'test-jwt-secret-0123456789abcdefghijklmnop', RATE_LIMIT_PER_SECOND: '0' }), ...opts.config };
+  const config: Config = {
+    ...loadConfig({
+      DATA_DIR: '/tmp/booking-test-data',
+      JWT_SECRET: 'test-jwt-secret-0123456789abcdefghijklmnop',
+      RATE_LIMIT_PER_SECOND: '0',
+    }),
+    ...opts.config,
+  };
   const orm = await createOrm(url.toString(), { poolMax: 30 });
   const log = opts.logStream ? pino({ level: 'info' }, opts.logStream) : pino({ level: 'silent' });
   const deps: AppDeps = {
@@ -101,7 +112,13 @@ export async function createTestApp(
       payload = typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
       headers['content-type'] ??= 'application/json';
     }
-    const query = o.query ? Object.fromEntries(Object.entries(o.query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)])) : undefined;
+    const query = o.query
+      ? Object.fromEntries(
+          Object.entries(o.query)
+            .filter(([, v]) => v !== undefined)
+            .map(([k, v]) => [k, String(v)]),
+        )
+      : undefined;
     const res = await app.inject({ method: method as never, url: path, headers, payload, query });
     const problem = responses.take(res.raw.res);
     if (problem === undefined) throw new Error(`${method} ${path}: the response was not checked against its schema`);

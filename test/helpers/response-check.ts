@@ -38,7 +38,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const UTC_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{1,9})?Z$/;
 
 export function createResponseChecker(): (res: CheckedResponse) => string | null {
-  const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, coerceTypes: false, useDefaults: false, removeAdditional: false });
+  const ajv = new Ajv({
+    allErrors: true,
+    strict: true,
+    allowUnionTypes: true,
+    coerceTypes: false,
+    useDefaults: false,
+    removeAdditional: false,
+  });
   addFormats(ajv);
   // The contract's forms (section 1): identifiers lowercase, response timestamps in UTC with `Z`.
   ajv.addFormat('uuid', UUID);
@@ -83,7 +90,8 @@ export function createResponseChecker(): (res: CheckedResponse) => string | null
       const v = validator(declared);
       if (!v(body)) problems.push(`does not match the schema declared for ${res.status}:\n${describe(v.errors)}`);
     }
-    if (isError && !errorValidator(body)) problems.push(`is not the contract's error body {code, message, details?}:\n${describe(errorValidator.errors)}`);
+    if (isError && !errorValidator(body))
+      problems.push(`is not the contract's error body {code, message, details?}:\n${describe(errorValidator.errors)}`);
     if (!problems.length) return null;
     return `${where}; the body ${problems.join('\n  and ')}\n  body: ${snippet(res.payload)}`;
   };
@@ -98,7 +106,12 @@ function describe(errors: ErrorObject[] | null | undefined): string {
     .slice(0, 20)
     .map((e) => {
       const p = e.params as Record<string, unknown>;
-      const extra = p.additionalProperty !== undefined ? ` '${String(p.additionalProperty)}'` : p.allowedValues !== undefined ? ` ${JSON.stringify(p.allowedValues)}` : '';
+      const extra =
+        p.additionalProperty !== undefined
+          ? ` '${String(p.additionalProperty)}'`
+          : p.allowedValues !== undefined
+            ? ` ${JSON.stringify(p.allowedValues)}`
+            : '';
       return `    ${e.instancePath || '(root)'} ${e.message}${extra} (schema ${e.schemaPath})`;
     })
     .join('\n');
@@ -131,8 +144,10 @@ export function installResponseCheck(app: FastifyInstance): ResponseCheck {
   app.addHook('onSend', (req, reply, payload, done) => {
     let problem: string | null;
     try {
-      const text = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : payload == null ? undefined : null;
-      if (text === null) problem = null; // a stream (file download): not a JSON answer
+      const text =
+        typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : payload == null ? undefined : null;
+      if (text === null)
+        problem = null; // a stream (file download): not a JSON answer
       else {
         const schema = req.routeOptions.schema as { response?: Record<string, JsonSchema> } | undefined;
         const type = reply.getHeader('content-type');

@@ -13,42 +13,115 @@ import { BOOKING_STATUSES } from './status';
 
 const status = { type: 'string', enum: [...BOOKING_STATUSES] };
 const ticketsOut = { type: 'object', additionalProperties: S.out({ spots: S.int, price: S.int, comparedPrice: S.int }) };
-const statusChange = S.out({ id: S.uuid, bookingID: S.uuid, oldStatus: { type: ['string', 'null'] }, newStatus: S.str, metaData: S.obj, createdAt: S.ts });
+const statusChange = S.out({
+  id: S.uuid,
+  bookingID: S.uuid,
+  oldStatus: { type: ['string', 'null'] },
+  newStatus: S.str,
+  metaData: S.obj,
+  createdAt: S.ts,
+});
 
 const clientBookingProps = {
-  id: S.uuid, companyID: S.uuid, serviceID: S.uuid, resourceID: S.uuid, relatedResourceIDs: S.uuids, startTime: S.ts, endTime: S.nts, duration: S.nstr,
-  spots: S.int, tickets: ticketsOut, price: S.int, currency: S.nstr, status, bookingPolicy: S.str, type: S.str,
+  id: S.uuid,
+  companyID: S.uuid,
+  serviceID: S.uuid,
+  resourceID: S.uuid,
+  relatedResourceIDs: S.uuids,
+  startTime: S.ts,
+  endTime: S.nts,
+  duration: S.nstr,
+  spots: S.int,
+  tickets: ticketsOut,
+  price: S.int,
+  currency: S.nstr,
+  status,
+  bookingPolicy: S.str,
+  type: S.str,
   accessToken: { type: 'string', description: 'Lets its holder read and cancel this booking through the client interface.' },
-  paymentURL: S.nstr, pluginData: S.obj, metaData: S.obj, createdAt: S.ts,
+  paymentURL: S.nstr,
+  pluginData: S.obj,
+  metaData: S.obj,
+  createdAt: S.ts,
 };
 export const clientBookingSchema = S.out(clientBookingProps);
 export const bookingSchema = S.out({
-  ...clientBookingProps, clientID: { type: ['string', 'null'], format: 'uuid' }, client: { anyOf: [clientSchema, { type: 'null' }] },
-  service: { anyOf: [serviceSchema, { type: 'null' }] }, resource: { anyOf: [resourceSchema, { type: 'null' }] },
-  statusChanges: S.array(statusChange), rrule: S.nstr, recurringID: { type: ['string', 'null'] }, clientInitiated: S.bool, refundPercent: S.nint, code: S.nstr,
-  customPurchaseDescription: S.nstr, metaDataVersion: S.int, updatedAt: S.ts,
+  ...clientBookingProps,
+  clientID: { type: ['string', 'null'], format: 'uuid' },
+  client: { anyOf: [clientSchema, { type: 'null' }] },
+  service: { anyOf: [serviceSchema, { type: 'null' }] },
+  resource: { anyOf: [resourceSchema, { type: 'null' }] },
+  statusChanges: S.array(statusChange),
+  rrule: S.nstr,
+  recurringID: { type: ['string', 'null'] },
+  clientInitiated: S.bool,
+  refundPercent: S.nint,
+  code: S.nstr,
+  customPurchaseDescription: S.nstr,
+  metaDataVersion: S.int,
+  updatedAt: S.ts,
 });
 const blockedTime = S.out({ id: S.uuid, bookingID: S.uuid, resourceID: S.uuid, startTime: S.nts, endTime: S.nts, source: S.str });
 const bookingPage = S.out({
-  blockedTimes: S.array(blockedTime), bookings: S.array(bookingSchema), clients: S.array(clientSchema), resources: S.array(resourceSchema), services: S.array(serviceSchema),
-  slots: S.array(slotSchema), tickets: S.array(ticketSchema), limit: S.int, offset: S.int, total: S.int,
+  blockedTimes: S.array(blockedTime),
+  bookings: S.array(bookingSchema),
+  clients: S.array(clientSchema),
+  resources: S.array(resourceSchema),
+  services: S.array(serviceSchema),
+  slots: S.array(slotSchema),
+  tickets: S.array(ticketSchema),
+  limit: S.int,
+  offset: S.int,
+  total: S.int,
 });
 
 const repeat = S.object({ rrule: S.str, timeZone: S.str, until: S.str }, ['rrule', 'timeZone']);
 const placement = { duration: S.str, metaData: S.obj, resourceID: S.str, serviceID: S.str, spots: S.int, startTime: S.str, tickets: S.obj };
 const createBody = S.object({ ...placement, clientID: S.nstr, ignoreSchedule: S.bool, repeat }, ['resourceID', 'serviceID', 'startTime']);
 const guest = S.object({ platformID: S.str, id: S.str, email: S.str, firstName: S.nstr, lastName: S.nstr });
-const requestBody = S.object({
-  ...placement, companyID: S.str, client: guest, code: S.nstr,
-  customPurchaseDescription: S.nstr, pluginData: S.obj,
-}, ['companyID', 'serviceID', 'startTime']);
+const requestBody = S.object(
+  {
+    ...placement,
+    companyID: S.str,
+    client: guest,
+    code: S.nstr,
+    customPurchaseDescription: S.nstr,
+    pluginData: S.obj,
+  },
+  ['companyID', 'serviceID', 'startTime'],
+);
 const batchBody = S.object({ bookings: S.array(requestBody), client: guest }, ['bookings']);
 const batchSchema = S.out({
-  bookings: S.array(clientBookingSchema), currency: S.nstr, paymentURL: S.nstr, totalAmount: S.int, transactionID: { type: ['string', 'null'], format: 'uuid' },
+  bookings: S.array(clientBookingSchema),
+  currency: S.nstr,
+  paymentURL: S.nstr,
+  totalAmount: S.int,
+  transactionID: { type: ['string', 'null'], format: 'uuid' },
 });
-const updateBody = S.object({ duration: S.str, metaDataUpdate: S.metaDataUpdate, price: S.int, refundPercent: S.int, resourceID: S.str, spots: S.int, startTime: S.str, status: S.str });
-const moveBody = S.object({ ignoreSchedule: S.bool, recalculatePrice: S.bool, recurringUpdateStrategy: S.str, resourceID: S.str, startTime: S.str }, ['resourceID', 'startTime']);
-const listQuery = S.object({ clientID: S.str, from: S.str, to: S.str, includeFailures: S.str, limit: S.str, offset: S.str, resourceIDs: S.str, serviceIDs: S.str });
+const updateBody = S.object({
+  duration: S.str,
+  metaDataUpdate: S.metaDataUpdate,
+  price: S.int,
+  refundPercent: S.int,
+  resourceID: S.str,
+  spots: S.int,
+  startTime: S.str,
+  status: S.str,
+});
+const moveBody = S.object(
+  { ignoreSchedule: S.bool, recalculatePrice: S.bool, recurringUpdateStrategy: S.str, resourceID: S.str, startTime: S.str },
+  ['resourceID', 'startTime'],
+);
+const listQuery = S.object({
+  clientID: S.str,
+  from: S.str,
+  to: S.str,
+  includeFailures: S.str,
+  limit: S.str,
+  offset: S.str,
+  resourceIDs: S.str,
+  serviceIDs: S.str,
+});
 
 const errors = { 400: S.error, 401: S.error, 403: S.error, 404: S.error };
 const writeErrors = { ...errors, 409: S.error };
@@ -60,65 +133,122 @@ const header = (req: FastifyRequest, name: string): string | undefined => {
   return Array.isArray(v) ? v[0] : v;
 };
 /** A guest's booking token: `X-Booking-Token` header, else `?accessToken=`. */
-const bookingToken = (req: FastifyRequest): string | undefined => header(req, 'x-booking-token') ?? (req.query as { accessToken?: string } | undefined)?.accessToken;
+const bookingToken = (req: FastifyRequest): string | undefined =>
+  header(req, 'x-booking-token') ?? (req.query as { accessToken?: string } | undefined)?.accessToken;
 
 const ADMIN = '/v1/companies/:cid/bookings';
-const IDEMPOTENCY = 'An `Idempotency-Key` header makes the request safe to repeat for 24 hours: the same key and body replay the first response; the same key with another body is 409.';
-const TOKEN_AUTH = 'Authorised by the client\'s bearer token, or by the booking\'s `accessToken` sent as the `X-Booking-Token` header (or the `accessToken` query parameter, for links).';
+const IDEMPOTENCY =
+  'An `Idempotency-Key` header makes the request safe to repeat for 24 hours: the same key and body replay the first response; the same key with another body is 409.';
+const TOKEN_AUTH =
+  "Authorised by the client's bearer token, or by the booking's `accessToken` sent as the `X-Booking-Token` header (or the `accessToken` query parameter, for links).";
 
 export function bookingRoutes(app: FastifyInstance): void {
   defineRoutes(app, [
     {
-      method: 'GET', url: ADMIN, auth: 'key', summary: 'Get bookings', tags: ['bookings'], params: S.params('cid'), querystring: listQuery,
+      method: 'GET',
+      url: ADMIN,
+      auth: 'key',
+      summary: 'Get bookings',
+      tags: ['bookings'],
+      params: S.params('cid'),
+      querystring: listQuery,
       response: { 200: bookingPage, ...errors },
       handler: (ctx, req) => listBookings(ctx, params(req).cid, req.query as object),
     },
     {
-      method: 'POST', url: ADMIN, auth: 'key', summary: `Create a booking. ${IDEMPOTENCY}`, tags: ['bookings'], params: S.params('cid'), body: createBody,
+      method: 'POST',
+      url: ADMIN,
+      auth: 'key',
+      summary: `Create a booking. ${IDEMPOTENCY}`,
+      tags: ['bookings'],
+      params: S.params('cid'),
+      body: createBody,
       response: { 200: bookingSchema, ...writeErrors },
       handler: (ctx, req) => createBooking(ctx, params(req).cid, req.body as object, { idempotencyKey: header(req, 'idempotency-key') }),
     },
     {
-      method: 'GET', url: `${ADMIN}/:booking_id`, auth: 'key', summary: 'Get one booking', tags: ['bookings'], params: S.params('cid', 'booking_id'),
+      method: 'GET',
+      url: `${ADMIN}/:booking_id`,
+      auth: 'key',
+      summary: 'Get one booking',
+      tags: ['bookings'],
+      params: S.params('cid', 'booking_id'),
       response: { 200: bookingSchema, ...errors },
       handler: (ctx, req) => getBooking(ctx, params(req).cid, params(req).booking_id),
     },
     {
-      method: 'PATCH', url: `${ADMIN}/:booking_id`, auth: 'key', summary: 'Update booking', tags: ['bookings'], params: S.params('cid', 'booking_id'), body: updateBody,
+      method: 'PATCH',
+      url: `${ADMIN}/:booking_id`,
+      auth: 'key',
+      summary: 'Update booking',
+      tags: ['bookings'],
+      params: S.params('cid', 'booking_id'),
+      body: updateBody,
       response: { 200: bookingSchema, ...writeErrors },
       handler: (ctx, req) => updateBooking(ctx, params(req).cid, params(req).booking_id, req.body as object),
     },
     {
-      method: 'POST', url: `${ADMIN}/:booking_id/move`, auth: 'key', summary: 'Move a booking', tags: ['bookings'], params: S.params('cid', 'booking_id'), body: moveBody,
+      method: 'POST',
+      url: `${ADMIN}/:booking_id/move`,
+      auth: 'key',
+      summary: 'Move a booking',
+      tags: ['bookings'],
+      params: S.params('cid', 'booking_id'),
+      body: moveBody,
       response: { 200: bookingSchema, ...writeErrors },
       handler: (ctx, req) => moveBooking(ctx, params(req).cid, params(req).booking_id, req.body as object),
     },
     {
-      method: 'GET', url: '/v1/client/bookings', auth: 'bearer', summary: 'Get client bookings', tags: ['client'], querystring: S.object({ limit: S.str, offset: S.str }),
+      method: 'GET',
+      url: '/v1/client/bookings',
+      auth: 'bearer',
+      summary: 'Get client bookings',
+      tags: ['client'],
+      querystring: S.object({ limit: S.str, offset: S.str }),
       response: { 200: S.out({ bookings: S.array(clientBookingSchema), limit: S.int, offset: S.int, total: S.int }), ...errors },
       handler: (ctx, req) => clientBookings(ctx, req.query as object),
     },
     {
-      method: 'POST', url: '/v1/client/bookings', auth: 'key|bearer', summary: `Request booking. ${IDEMPOTENCY}`, tags: ['client'], body: requestBody,
+      method: 'POST',
+      url: '/v1/client/bookings',
+      auth: 'key|bearer',
+      summary: `Request booking. ${IDEMPOTENCY}`,
+      tags: ['client'],
+      body: requestBody,
       response: { 200: clientBookingSchema, ...writeErrors },
       handler: (ctx, req) => requestBooking(ctx, req.body as object, { idempotencyKey: header(req, 'idempotency-key') }),
     },
     {
-      method: 'POST', url: '/v1/client/bookings/batch', auth: 'key|bearer', tags: ['client'], body: batchBody,
+      method: 'POST',
+      url: '/v1/client/bookings/batch',
+      auth: 'key|bearer',
+      tags: ['client'],
+      body: batchBody,
       summary: `Request multiple bookings with single payment: 1 to ${MAX_BATCH} booking requests of one company, written all or none, with one payment transaction covering every booking in request order. A guest's \`client\` object goes at the top level. ${IDEMPOTENCY}`,
       response: { 200: batchSchema, ...writeErrors },
       handler: (ctx, req) => requestBookings(ctx, req.body as object, { idempotencyKey: header(req, 'idempotency-key') }),
     },
     {
-      method: 'GET', url: '/v1/client/bookings/:booking_id', auth: 'optional', summary: `Get client booking. ${TOKEN_AUTH}`, tags: ['client'], params: S.params('booking_id'),
+      method: 'GET',
+      url: '/v1/client/bookings/:booking_id',
+      auth: 'optional',
+      summary: `Get client booking. ${TOKEN_AUTH}`,
+      tags: ['client'],
+      params: S.params('booking_id'),
       querystring: S.object({ accessToken: S.str }),
       response: { 200: clientBookingSchema, ...errors },
       handler: (ctx, req) => clientBooking(ctx, params(req).booking_id, bookingToken(req)),
     },
     {
-      method: 'POST', url: '/v1/client/bookings/:booking_id/cancel', auth: 'optional', summary: `Cancel booking. ${TOKEN_AUTH}`, tags: ['client'], params: S.params('booking_id'),
+      method: 'POST',
+      url: '/v1/client/bookings/:booking_id/cancel',
+      auth: 'optional',
+      summary: `Cancel booking. ${TOKEN_AUTH}`,
+      tags: ['client'],
+      params: S.params('booking_id'),
       // The body is optional (no `type`, so an absent body passes); the service checks its shape.
-      querystring: S.object({ accessToken: S.str }), body: { properties: { metaData: S.obj }, additionalProperties: true },
+      querystring: S.object({ accessToken: S.str }),
+      body: { properties: { metaData: S.obj }, additionalProperties: true },
       response: { 200: clientBookingSchema, ...writeErrors },
       handler: (ctx, req) => cancelClientBooking(ctx, params(req).booking_id, req.body as object, bookingToken(req)),
     },

@@ -198,6 +198,12 @@ describe('refresh tokens', () => {
     expect((await refresh(other.refreshToken)).status).toBe(200);
   });
 
+  it('answers a malformed JSON body with 400 invalid_request, a status the route declares', async () => {
+    const r = await t.call('POST', '/v1/client/auth/refresh', { key: null, body: '{"a":', headers: { authorization: 'Bearer x' } });
+    expect(r.status).toBe(400);
+    expect(r.body.code).toBe('invalid_request');
+  });
+
   it('refuses missing, unknown, access-token and expired refresh tokens', async () => {
     expect((await t.call('POST', '/v1/client/auth/refresh', { key: null })).status).toBe(401);
     expect((await refresh('not-a-real-token')).status).toBe(401);

@@ -19,7 +19,10 @@ export interface RouteDef {
   params?: JsonSchema;
   querystring?: JsonSchema;
   body?: JsonSchema;
-  /** Response schemas by status: documentation for the OpenAPI document (serialisation is plain JSON). */
+  /**
+   * Response schemas by status, for the OpenAPI document (serialisation is plain JSON). The
+   * integration tests check every response against the schema of its status.
+   */
   response: Record<number, JsonSchema>;
   /** Success status, 200 by default; 204 sends no body. */
   status?: number;
@@ -96,6 +99,18 @@ export const S = {
   object(properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema {
     return { type: 'object', properties, required, additionalProperties: true };
   },
+  /**
+   * A response object: every property is always sent (null when empty) unless named in
+   * `optional`, and no other property is sent. The integration tests hold every response to it.
+   */
+  out(properties: Record<string, JsonSchema>, optional: string[] = []): JsonSchema {
+    return {
+      type: 'object',
+      properties,
+      required: Object.keys(properties).filter((k) => !optional.includes(k)),
+      additionalProperties: false,
+    };
+  },
   array(items: JsonSchema): JsonSchema {
     return { type: 'array', items };
   },
@@ -107,9 +122,18 @@ export const S = {
     properties: {
       code: { type: 'string' },
       message: { type: 'string' },
-      details: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } } },
+      details: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: { path: { type: 'string' }, message: { type: 'string' } },
+          required: ['path', 'message'],
+          additionalProperties: false,
+        },
+      },
     },
     required: ['code', 'message'],
+    additionalProperties: false,
   } as JsonSchema,
   metaDataUpdate: {
     type: 'object',
@@ -131,19 +155,21 @@ export function csv(v: unknown): string[] | undefined {
 /** The error answers every authenticated route can give (contract error body). */
 export const errors = { 400: S.error, 401: S.error, 403: S.error, 404: S.error };
 
-export const timeRangeSchema = S.object({ start: S.str, end: S.str });
+export const timeRangeSchema = S.out({ start: S.str, end: S.str });
 
-/** The stored (normalised) limitation: time ranges always `{start, end}`. */
-/** Shared by capacity rules, price rules and discounts. */
+/**
+ * The stored (normalised) limitation, shared by capacity rules, price rules and discounts: time
+ * ranges always `{start, end}`; only the parts that were set.
+ */
 export const limitationSchema: JsonSchema = {
   type: ['object', 'null'],
   properties: {
-    dates: S.array(S.object({ start: S.str, end: S.str })),
+    dates: S.array(S.out({ start: S.str, end: S.str })),
     daysOfWeek: S.int,
     resourceIDs: S.uuids,
     times: S.array(timeRangeSchema),
   },
-  additionalProperties: true,
+  additionalProperties: false,
 };
 
 /** A limitation in a request: times as `{start, end}` or `{startTime, endTime}`. */

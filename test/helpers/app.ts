@@ -10,6 +10,7 @@ import { buildServer } from '../../src/app/server';
 import type { AppDeps, Clock } from '../../src/kernel/context';
 import { createMerchant } from '../../src/modules/company/apikey.service';
 import { sqlStats } from '../../src/db/stats';
+import { installResponseCheck } from './response-check';
 
 export interface Res<T = any> {
   status: number;
@@ -65,7 +66,7 @@ export interface TestApp {
 let counter = 0;
 
 export async function createTestApp(
-  opts: { clock?: Clock; config?: Partial<Config>; logStream?: NodeJS.WritableStream } = {},
+  opts: { clock?: Clock; config?: Partial<Config>; logStream?: NodeJS.WritableStream; routes?: (app: FastifyInstance) => void } = {},
 ): Promise<TestApp> {
   const adminUrl = process.env.BOOKING_TEST_ADMIN_URL;
   const template = process.env.BOOKING_TEST_TEMPLATE;
@@ -97,6 +98,9 @@ export async function createTestApp(
     payables: payablesOf(),
   };
   const app = await buildServer(deps, { logger: opts.logStream ? { level: 'info', stream: opts.logStream } : false });
+  // Every response is checked against its route's declared response schema (test/helpers/response-check.ts).
+  const responses = installResponseCheck(app);
+  opts.routes?.(app);
   await app.ready();
   const { secret: adminKey } = await createMerchant(orm.em.fork(), 'Test merchant');
 
@@ -118,6 +122,9 @@ export async function createTestApp(
         )
       : undefined;
     const res = await app.inject({ method: method as never, url: path, headers, payload, query });
+    const problem = responses.take(res.raw.res);
+    if (problem === undefined) throw new Error(`${method} ${path}: the response was not checked against its schema`);
+    if (problem) throw new Error(`response schema drift: ${problem}`);
     let body: any = res.body;
     try {
       body = res.body ? JSON.parse(res.body) : undefined;
@@ -163,6 +170,8 @@ export async function createTestApp(
       await a.connect();
       await a.query(`drop database if exists "${name}" with (force)`);
       await a.end();
+      const drift = responses.unreported();
+      if (drift.length) throw new Error(`response schema drift in ${drift.length} response(s) sent over a socket:\n${drift.join('\n')}`);
     },
   };
   return t;

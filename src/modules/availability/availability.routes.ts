@@ -2,20 +2,25 @@ import type { FastifyInstance } from 'fastify';
 import { defineRoutes, S } from '../../kernel/rest';
 import { adminDates, adminTimes, clientDates, clientTimes, type TimesInput } from './availability.service';
 
-const price = S.object({ amount: S.int, comparedAmount: S.int, currency: S.str });
-const entry = S.object({
-  startTime: S.ts,
-  duration: S.str,
-  price,
-  spotsAvailable: S.int,
-  totalSpots: S.int,
-  bookedSpots: S.int,
-  bookedSpotsPerTicket: S.obj,
-  totalSpotsPerTicket: S.obj,
-  ticketPrices: S.obj,
-});
-const timesResponse = S.object({ timeZone: S.str, times: { type: 'object', additionalProperties: S.array(entry) } });
-const datesResponse = S.object({
+const price = S.out({ amount: S.int, comparedAmount: S.int, currency: S.str });
+const counts = { type: 'object', additionalProperties: S.int };
+/** The spot counts are sent for group and ticket services only. */
+const entry = S.out(
+  {
+    startTime: S.ts,
+    duration: S.str,
+    price,
+    spotsAvailable: S.int,
+    totalSpots: S.int,
+    bookedSpots: S.int,
+    bookedSpotsPerTicket: counts,
+    totalSpotsPerTicket: counts,
+    ticketPrices: { type: 'object', additionalProperties: price },
+  },
+  ['spotsAvailable', 'totalSpots', 'bookedSpots', 'bookedSpotsPerTicket', 'totalSpotsPerTicket', 'ticketPrices'],
+);
+const timesResponse = S.out({ timeZone: S.str, times: { type: 'object', additionalProperties: S.array(entry) } });
+const datesResponse = S.out({
   timeZone: S.str,
   dates: { type: 'object', additionalProperties: S.array({ type: 'string', format: 'date' }) },
 });

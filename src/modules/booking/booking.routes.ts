@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { defineRoutes, S } from '../../kernel/rest';
+import { resourceSchema, serviceSchema, ticketSchema } from '../catalog/catalog.schemas';
 import { clientSchema } from '../client/client.routes';
+import { slotSchema } from '../scheduling/scheduling.schemas';
 import { MAX_BATCH, requestBookings } from './booking-batch.service';
 import { cancelClientBooking, clientBooking, clientBookings, requestBooking } from './client-booking.service';
 import { createBooking, moveBooking, updateBooking } from './booking.service';
@@ -8,8 +10,8 @@ import { getBooking, listBookings } from './booking-query.service';
 import { BOOKING_STATUSES } from './booking.status';
 
 const status = { type: 'string', enum: [...BOOKING_STATUSES] };
-const ticketsOut = { type: 'object', additionalProperties: S.object({ spots: S.int, price: S.int, comparedPrice: S.int }) };
-const statusChange = S.object({
+const ticketsOut = { type: 'object', additionalProperties: S.out({ spots: S.int, price: S.int, comparedPrice: S.int }) };
+const statusChange = S.out({
   id: S.uuid,
   bookingID: S.uuid,
   oldStatus: { type: ['string', 'null'] },
@@ -40,13 +42,13 @@ const clientBookingProps = {
   metaData: S.obj,
   createdAt: S.ts,
 };
-export const clientBookingSchema = S.object(clientBookingProps);
-export const bookingSchema = S.object({
+export const clientBookingSchema = S.out(clientBookingProps);
+export const bookingSchema = S.out({
   ...clientBookingProps,
   clientID: { type: ['string', 'null'], format: 'uuid' },
   client: { anyOf: [clientSchema, { type: 'null' }] },
-  service: S.nobj,
-  resource: S.nobj,
+  service: { anyOf: [serviceSchema, { type: 'null' }] },
+  resource: { anyOf: [resourceSchema, { type: 'null' }] },
   statusChanges: S.array(statusChange),
   rrule: S.nstr,
   recurringID: { type: ['string', 'null'] },
@@ -57,15 +59,15 @@ export const bookingSchema = S.object({
   metaDataVersion: S.int,
   updatedAt: S.ts,
 });
-const blockedTime = S.object({ id: S.uuid, bookingID: S.uuid, resourceID: S.uuid, startTime: S.nts, endTime: S.nts, source: S.str });
-const bookingPage = S.object({
+const blockedTime = S.out({ id: S.uuid, bookingID: S.uuid, resourceID: S.uuid, startTime: S.nts, endTime: S.nts, source: S.str });
+const bookingPage = S.out({
   blockedTimes: S.array(blockedTime),
   bookings: S.array(bookingSchema),
   clients: S.array(clientSchema),
-  resources: S.array(S.obj),
-  services: S.array(S.obj),
-  slots: S.array(S.obj),
-  tickets: S.array(S.obj),
+  resources: S.array(resourceSchema),
+  services: S.array(serviceSchema),
+  slots: S.array(slotSchema),
+  tickets: S.array(ticketSchema),
   limit: S.int,
   offset: S.int,
   total: S.int,
@@ -87,7 +89,7 @@ const requestBody = S.object(
   ['companyID', 'serviceID', 'startTime'],
 );
 const batchBody = S.object({ bookings: S.array(requestBody), client: guest }, ['bookings']);
-const batchSchema = S.object({
+const batchSchema = S.out({
   bookings: S.array(clientBookingSchema),
   currency: S.nstr,
   paymentURL: S.nstr,
@@ -201,7 +203,7 @@ export function bookingRoutes(app: FastifyInstance): void {
       summary: 'Get client bookings',
       tags: ['client'],
       querystring: S.object({ limit: S.str, offset: S.str }),
-      response: { 200: S.object({ bookings: S.array(clientBookingSchema), limit: S.int, offset: S.int, total: S.int }), ...errors },
+      response: { 200: S.out({ bookings: S.array(clientBookingSchema), limit: S.int, offset: S.int, total: S.int }), ...errors },
       handler: (ctx, req) => clientBookings(ctx, req.query as object),
     },
     {

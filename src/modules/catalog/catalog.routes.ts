@@ -135,7 +135,7 @@ export function catalogRoutes(app: FastifyInstance): void {
       summary: 'List resource-service links',
       tags: ['links'],
       params: S.params('cid', 'resource_id'),
-      response: { 200: S.object({ links: S.array(linkSchema), services: S.array(serviceSchema) }), ...errors },
+      response: { 200: S.out({ links: S.array(linkSchema), services: S.array(serviceSchema) }), ...errors },
       handler: (ctx, req) => listResourceLinks(ctx, p(req).cid, p(req).resource_id),
     },
     {
@@ -145,7 +145,7 @@ export function catalogRoutes(app: FastifyInstance): void {
       summary: 'List service-resource links',
       tags: ['links'],
       params: S.params('cid', 'service_id'),
-      response: { 200: S.object({ links: S.array(linkSchema), resources: S.array(resourceSchema) }), ...errors },
+      response: { 200: S.out({ links: S.array(linkSchema), resources: S.array(resourceSchema) }), ...errors },
       handler: (ctx, req) => listServiceLinks(ctx, p(req).cid, p(req).service_id),
     },
     {

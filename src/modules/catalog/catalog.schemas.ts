@@ -8,9 +8,14 @@ import { S } from '../../kernel/rest';
 type JsonSchema = Record<string, unknown>;
 const nullable = (type: string): JsonSchema => ({ type: [type, 'null'] });
 
-const taxSchema: JsonSchema = { type: ['object', 'null'], properties: { inclusive: S.bool, rate: S.num }, additionalProperties: true };
+const taxSchema: JsonSchema = {
+  type: ['object', 'null'],
+  properties: { inclusive: S.bool, rate: S.num },
+  required: ['inclusive', 'rate'],
+  additionalProperties: false,
+};
 
-export const settingsSchema = S.object({
+export const settingsSchema = S.out({
   availabilityPeriod: S.nstr,
   bookingPolicy: { type: 'string', enum: ['instant', 'manual'] },
   bufferBefore: S.nstr,
@@ -38,7 +43,7 @@ const settingsBody = S.object({
 
 const serviceType = { type: 'string', enum: ['fixed', 'flexible', 'group', 'ticket', 'days', 'sharable'] };
 
-export const serviceSchema = S.object({
+export const serviceSchema = S.out({
   id: S.uuid,
   companyID: S.uuid,
   name: S.str,
@@ -53,7 +58,7 @@ export const serviceSchema = S.object({
   updatedAt: S.ts,
 });
 
-export const resourceSchema = S.object({
+export const resourceSchema = S.out({
   id: S.uuid,
   companyID: S.uuid,
   name: S.str,
@@ -66,7 +71,7 @@ export const resourceSchema = S.object({
   updatedAt: S.ts,
 });
 
-export const ticketSchema = S.object({
+export const ticketSchema = S.out({
   id: S.uuid,
   serviceID: S.uuid,
   name: S.str,
@@ -77,16 +82,16 @@ export const ticketSchema = S.object({
   updatedAt: S.ts,
 });
 
-export const linkSchema = S.object({
+export const linkSchema = S.out({
   id: S.uuid,
   serviceID: S.uuid,
   resourceID: S.uuid,
-  relatedResourceIDs: S.object({ all: S.uuids, any: S.uuids }),
+  relatedResourceIDs: S.out({ all: S.uuids, any: S.uuids }),
   createdAt: S.ts,
   updatedAt: S.ts,
 });
 
-export const clientServiceSchema = S.object({
+export const clientServiceSchema = S.out({
   id: S.uuid,
   companyID: S.uuid,
   name: S.str,
@@ -94,19 +99,19 @@ export const clientServiceSchema = S.object({
   color: S.nstr,
   settings: settingsSchema,
   timeZone: S.str,
-  resources: S.array(S.object({ id: S.uuid, companyID: S.uuid, name: S.str, color: S.nstr, createdAt: S.ts, updatedAt: S.ts })),
-  tickets: S.array(S.object({ id: S.uuid, name: S.str })),
+  resources: S.array(S.out({ id: S.uuid, companyID: S.uuid, name: S.str, color: S.nstr, createdAt: S.ts, updatedAt: S.ts })),
+  tickets: S.array(S.out({ id: S.uuid, name: S.str })),
   createdAt: S.ts,
   updatedAt: S.ts,
 });
 
-export const clientResourceSchema = S.object({
+export const clientResourceSchema = S.out({
   id: S.uuid,
   companyID: S.uuid,
   name: S.str,
   color: S.nstr,
   services: S.array(
-    S.object({
+    S.out({
       id: S.uuid,
       companyID: S.uuid,
       name: S.str,

@@ -3,7 +3,7 @@ import { defineRoutes, S } from '../../kernel/rest';
 import { createClient, getClient, listClients, searchClients, updateClient } from './client.service';
 import { clientLogin, clientProfile, refreshClientTokens } from './client-auth.service';
 
-export const clientSchema = S.object({
+export const clientSchema = S.out({
   id: S.uuid,
   companyID: S.uuid,
   externalUserID: S.str,
@@ -17,9 +17,9 @@ export const clientSchema = S.object({
   updatedAt: S.ts,
 });
 
-const clientPageSchema = S.object({ clients: S.array(clientSchema), limit: S.int, offset: S.int, total: S.int });
+const clientPageSchema = S.out({ clients: S.array(clientSchema), limit: S.int, offset: S.int, total: S.int });
 
-const tokenPairSchema = S.object({ accessToken: S.str, refreshToken: S.str, expiresAt: S.ts, expiresIn: S.int });
+const tokenPairSchema = S.out({ accessToken: S.str, refreshToken: S.str, expiresAt: S.ts, expiresIn: S.int });
 
 const errors = { 400: S.error, 401: S.error, 403: S.error, 404: S.error };
 
@@ -112,7 +112,7 @@ export function clientRoutes(app: FastifyInstance): void {
       auth: 'none',
       summary: 'Refresh tokens (Authorization: Bearer <refreshToken>)',
       tags: ['client interface'],
-      response: { 200: tokenPairSchema, 401: S.error, 403: S.error },
+      response: { 200: tokenPairSchema, 400: S.error, 401: S.error, 403: S.error },
       handler: (ctx, req) => refreshClientTokens(ctx, bearerOf(req)),
     },
     {

@@ -3,7 +3,7 @@ import { defineRoutes, S } from '../../kernel/rest';
 import { createCompany, getCompany, listCompanies } from './company.service';
 import { createApiKey, listApiKeys, revokeApiKey } from './apikey.service';
 
-export const companySchema = S.object({
+export const companySchema = S.out({
   id: S.uuid,
   name: S.str,
   ownerID: S.uuid,
@@ -13,16 +13,18 @@ export const companySchema = S.object({
   updatedAt: S.ts,
 });
 
-const apiKeySchema = S.object({
+const apiKeyProps = {
   id: S.uuid,
   name: S.str,
-  key: S.str,
   keyPrefix: S.str,
-  permissions: S.obj,
+  permissions: { type: 'object', additionalProperties: S.strs },
   state: { type: 'string', enum: ['active', 'revoked'] },
   createdAt: S.ts,
   revokedAt: S.nts,
-});
+};
+const apiKeySchema = S.out(apiKeyProps);
+/** The secret `key` is returned once, by the create call (contract section 2). */
+const newApiKeySchema = S.out({ ...apiKeyProps, key: S.str });
 
 const errors = { 400: S.error, 401: S.error, 403: S.error, 404: S.error };
 
@@ -68,7 +70,7 @@ export function companyRoutes(app: FastifyInstance): void {
       tags: ['api keys'],
       status: 201,
       body: S.object({ name: S.str, permissions: S.obj }, ['name', 'permissions']),
-      response: { 201: apiKeySchema, ...errors },
+      response: { 201: newApiKeySchema, ...errors },
       handler: (ctx, req) => createApiKey(ctx, req.body as object),
     },
     {

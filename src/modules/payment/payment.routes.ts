@@ -9,7 +9,7 @@ import { createRefund, getRefundByItem } from './refund.service';
 import { verifyRedirectSignature } from './verify.service';
 import { checkoutRoutes } from './checkout.routes';
 
-export const paymentSchema = S.object({
+export const paymentSchema = S.out({
   id: S.uuid,
   companyID: S.uuid,
   amount: S.int,
@@ -18,7 +18,7 @@ export const paymentSchema = S.object({
   itemID: S.uuid,
   itemIDs: S.uuids,
   itemType: S.str,
-  perItemAmounts: S.obj,
+  perItemAmounts: { type: 'object', additionalProperties: S.int },
   pluginNamespace: S.nstr,
   providerType: { type: 'string', enum: [...PROVIDER_NAMES] },
   purchaseID: S.nstr,
@@ -33,9 +33,9 @@ export const paymentSchema = S.object({
   updatedAt: S.ts,
 });
 
-const pageSchema = S.object({ transactions: S.array(paymentSchema), limit: S.int, offset: S.int, total: S.int });
+const pageSchema = S.out({ transactions: S.array(paymentSchema), limit: S.int, offset: S.int, total: S.int });
 
-const refundSchema = S.object({
+const refundSchema = S.out({
   ID: S.uuid,
   companyID: S.uuid,
   transactionID: S.uuid,
@@ -43,7 +43,7 @@ const refundSchema = S.object({
   amount: S.int,
   currency: S.str,
   idempotencyKey: S.nstr,
-  metadata: S.obj,
+  metadata: { type: 'object', additionalProperties: S.str },
   providerRefundID: S.nstr,
   reason: S.nstr,
   status: { type: 'string', enum: [...REFUND_STATUSES] },
@@ -51,14 +51,14 @@ const refundSchema = S.object({
   updatedAt: S.ts,
 });
 
-const settingsSchema = S.object({
+const settingsSchema = S.out({
   companyID: S.uuid,
   preferredProvider: { type: 'string', enum: [...PROVIDER_NAMES] },
   createdAt: S.ts,
   updatedAt: S.ts,
 });
 
-const providerSettingsSchema = S.object({
+const providerSettingsSchema = S.out({
   companyID: S.uuid,
   provider: { type: 'string', enum: [...PROVIDER_NAMES] },
   success_redirect_url: S.nstr,
@@ -70,7 +70,7 @@ const providerSettingsSchema = S.object({
   updatedAt: S.ts,
 });
 
-const verifySchema = S.object({ valid: S.bool, reason: S.str }, ['valid']);
+const verifySchema = S.out({ valid: S.bool, reason: S.str }, ['reason']);
 
 const errors = { 400: S.error, 401: S.error, 403: S.error, 404: S.error };
 

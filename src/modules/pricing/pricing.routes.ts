@@ -10,7 +10,7 @@ type JsonSchema = Record<string, unknown>;
 const SVC = '/v1/companies/:cid/services/:service_id';
 const nint: JsonSchema = { type: ['integer', 'null'] };
 
-const priceRuleSchema = S.object({
+const priceRuleSchema = S.out({
   id: S.uuid,
   serviceID: S.uuid,
   type: { type: 'string', enum: ['fixed', 'flexible', 'group', 'ticket', 'days', 'sharable'] },
@@ -18,20 +18,20 @@ const priceRuleSchema = S.object({
   duration: S.nstr,
   minDuration: S.nstr,
   maxDuration: S.nstr,
-  price: S.object({ price: S.int, comparedPrice: nint }),
+  price: S.out({ price: S.int, comparedPrice: nint }),
   ticketID: { type: ['string', 'null'], format: 'uuid' },
   limitation: limitationSchema,
   createdAt: S.ts,
   updatedAt: S.ts,
 });
 
-const discountSchema = S.object({
+const discountSchema = S.out({
   id: S.uuid,
   serviceID: S.uuid,
   type: { type: 'string', enum: ['ticket', 'spots'] },
   priority: S.int,
   sumsUp: S.bool,
-  rules: S.array(S.object({ from: S.int, to: S.int, price: S.int, ticketID: { type: ['string', 'null'], format: 'uuid' } })),
+  rules: S.array(S.out({ from: S.int, to: S.int, price: S.int, ticketID: { type: ['string', 'null'], format: 'uuid' } })),
   limitation: limitationSchema,
   createdAt: S.ts,
   updatedAt: S.ts,
@@ -75,7 +75,7 @@ export function pricingRoutes(app: FastifyInstance): void {
       tags: ['rules'],
       params: S.params('cid', 'service_id'),
       response: {
-        200: S.object({ resources: S.array(resourceSchema), rules: S.array(priceRuleSchema), tickets: S.array(ticketSchema) }),
+        200: S.out({ resources: S.array(resourceSchema), rules: S.array(priceRuleSchema), tickets: S.array(ticketSchema) }),
         ...errors,
       },
       handler: (ctx, req) => listPriceRules(ctx, p(req).cid, p(req).service_id),
@@ -111,7 +111,7 @@ export function pricingRoutes(app: FastifyInstance): void {
       tags: ['rules'],
       params: S.params('cid', 'service_id'),
       querystring: S.object({ type: S.str }),
-      response: { 200: S.object({ discounts: S.array(discountSchema) }), ...errors },
+      response: { 200: S.out({ discounts: S.array(discountSchema) }), ...errors },
       handler: (ctx, req) => listDiscounts(ctx, p(req).cid, p(req).service_id, (req.query as { type?: string }).type),
     },
     {

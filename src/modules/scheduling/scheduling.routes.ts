@@ -87,7 +87,7 @@ export function schedulingRoutes(app: FastifyInstance): void {
       tags: ['rules'],
       params: S.params('cid'),
       body: bodies.searchClosingPeriods,
-      response: { 200: S.object({ closingPeriods: { type: 'object', additionalProperties: S.array(closingPeriodSchema) } }), ...errors },
+      response: { 200: S.out({ closingPeriods: { type: 'object', additionalProperties: S.array(closingPeriodSchema) } }), ...errors },
       handler: (ctx, req) => searchClosingPeriods(ctx, p(req).cid, body(req)),
     },
     // Capacity rules
@@ -100,7 +100,7 @@ export function schedulingRoutes(app: FastifyInstance): void {
       params: S.params('cid', 'service_id'),
       querystring: query.type,
       response: {
-        200: S.object({ capacities: S.array(capacitySchema), resources: S.array(resourceSchema), tickets: S.array(ticketSchema) }),
+        200: S.out({ capacities: S.array(capacitySchema), resources: S.array(resourceSchema), tickets: S.array(ticketSchema) }),
         ...errors,
       },
       handler: (ctx, req) => listCapacityRules(ctx, p(req).cid, p(req).service_id, q(req).type),

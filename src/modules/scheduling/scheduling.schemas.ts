@@ -8,9 +8,9 @@ import { errors, limitationBody, limitationSchema, S, timeRangeSchema } from '..
 type JsonSchema = Record<string, unknown>;
 const nullable = (type: string | string[]): JsonSchema => ({ type: [...[type].flat(), 'null'] });
 
-const workingDaySchema = S.object({ daysOfWeek: S.int, hours: S.array(timeRangeSchema) });
+const workingDaySchema = S.out({ daysOfWeek: S.int, hours: S.array(timeRangeSchema) });
 
-export const workingHoursSchema = S.object({
+export const workingHoursSchema = S.out({
   id: S.uuid,
   resourceID: S.uuid,
   serviceIDs: S.uuids,
@@ -22,7 +22,7 @@ export const workingHoursSchema = S.object({
   updatedAt: S.ts,
 });
 
-export const closingPeriodSchema = S.object({
+export const closingPeriodSchema = S.out({
   id: S.uuid,
   resourceID: S.uuid,
   serviceIDs: S.uuids,
@@ -33,7 +33,7 @@ export const closingPeriodSchema = S.object({
   updatedAt: S.ts,
 });
 
-export const capacitySchema = S.object({
+export const capacitySchema = S.out({
   id: S.uuid,
   serviceID: S.uuid,
   type: { type: 'string', enum: ['group', 'ticket'] },
@@ -45,7 +45,7 @@ export const capacitySchema = S.object({
   updatedAt: S.ts,
 });
 
-export const slotSchema = S.object({
+export const slotSchema = S.out({
   id: S.uuid,
   serviceID: S.uuid,
   resourceID: { type: ['string', 'null'], format: 'uuid' },
@@ -53,7 +53,12 @@ export const slotSchema = S.object({
   duration: S.str,
   rrule: S.nstr,
   type: { type: 'string', enum: ['single', 'recurring'] },
-  repeat: { type: ['object', 'null'], properties: { rrule: S.str, timeZone: S.str, until: S.nts } },
+  repeat: {
+    type: ['object', 'null'],
+    properties: { rrule: S.str, timeZone: S.str, until: S.nts },
+    required: ['rrule', 'timeZone', 'until'],
+    additionalProperties: false,
+  },
   createdAt: S.ts,
   updatedAt: S.ts,
 });

@@ -11,6 +11,7 @@ import prettier from 'eslint-config-prettier';
  * payment imports no module that owns payable items. docs/architecture.md explains why.
  */
 const below = (target, from, message, except) => ({ target, from, message, ...(except ? { except } : {}) });
+const MAX_LEN = ['error', { code: 140, ignoreUrls: true, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true }];
 const ITEM_OWNERS = ['booking', 'catalog', 'client', 'availability', 'scheduling', 'pricing'].map((m) => `./src/modules/${m}`);
 
 export default tseslint.config(
@@ -20,7 +21,10 @@ export default tseslint.config(
   {
     files: ['**/*.ts'],
     plugins: { 'import-x': importX },
-    settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })] },
+    settings: {
+      ...importX.flatConfigs.typescript.settings,
+      'import-x/resolver-next': [createTypeScriptImportResolver({ project: './tsconfig.json' })],
+    },
     rules: {
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'import-x/no-self-import': 'error',
@@ -70,7 +74,6 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       // Entity lists and the module contract hold classes; `Function` is the honest type there.
       '@typescript-eslint/no-unsafe-function-type': 'off',
-      'max-len': ['error', { code: 140, ignoreUrls: true, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true }],
     },
   },
   {
@@ -90,8 +93,6 @@ export default tseslint.config(
   // eslint-config-prettier turns max-len off; comments and long literals still need it.
   {
     files: ['**/*.ts'],
-    rules: {
-      'max-len': ['error', { code: 140, ignoreUrls: true, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true }],
-    },
+    rules: { 'max-len': MAX_LEN },
   },
 );

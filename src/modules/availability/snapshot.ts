@@ -63,15 +63,7 @@ interface Row {
     rules: DiscountInput['rules'];
     limitation: LimitationInput | null;
   }[];
-  capacity: {
-    id: string;
-    type: 'group' | 'ticket';
-    priority: number;
-    createdAt: number;
-    spots: number;
-    spotsPerTicket: Record<string, number>;
-    limitation: LimitationInput | null;
-  }[];
+  capacity: (Omit<CapacityRuleInput, 'matches'> & { limitation: LimitationInput | null })[];
   slots: {
     id: string;
     resourceId: string | null;

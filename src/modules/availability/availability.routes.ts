@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { defineRoutes, S } from '../../kernel/rest';
+import { defineRoutes, errors, S } from '../../kernel/rest';
 import { adminDates, adminTimes, clientDates, clientTimes, type TimesInput } from './availability.service';
 
 const price = S.out({ amount: S.int, comparedAmount: S.int, currency: S.str });
@@ -28,7 +28,6 @@ const body = S.object(
   { from: S.str, to: S.str, resourceIDs: S.strs, duration: S.str, spots: S.int, tickets: S.obj, includePastTimes: S.bool },
   ['from', 'to'],
 );
-const errors = { 400: S.error, 401: S.error, 403: S.error, 404: S.error };
 type P = { cid: string; sid: string };
 
 export function availabilityRoutes(app: FastifyInstance): void {

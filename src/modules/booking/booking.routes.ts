@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { defineRoutes, S } from '../../kernel/rest';
+import { defineRoutes, errors, S } from '../../kernel/rest';
 import { resourceSchema, serviceSchema, ticketSchema } from '../catalog/catalog.schemas';
 import { clientSchema } from '../client/client.routes';
 import { slotSchema } from '../scheduling/scheduling.schemas';
@@ -121,7 +121,6 @@ const listQuery = S.object({
   serviceIDs: S.str,
 });
 
-const errors = { 400: S.error, 401: S.error, 403: S.error, 404: S.error };
 const writeErrors = { ...errors, 409: S.error };
 
 type P = { cid: string; booking_id: string };

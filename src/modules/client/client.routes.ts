@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { defineRoutes, S } from '../../kernel/rest';
+import { defineRoutes, errors, S } from '../../kernel/rest';
 import { createClient, getClient, listClients, searchClients, updateClient } from './client.service';
 import { clientLogin, clientProfile, refreshClientTokens } from './client-auth.service';
 
@@ -20,8 +20,6 @@ export const clientSchema = S.out({
 const clientPageSchema = S.out({ clients: S.array(clientSchema), limit: S.int, offset: S.int, total: S.int });
 
 const tokenPairSchema = S.out({ accessToken: S.str, refreshToken: S.str, expiresAt: S.ts, expiresIn: S.int });
-
-const errors = { 400: S.error, 401: S.error, 403: S.error, 404: S.error };
 
 type P = { cid: string; client_id: string };
 

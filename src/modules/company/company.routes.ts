@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { defineRoutes, S } from '../../kernel/rest';
+import { defineRoutes, errors, S } from '../../kernel/rest';
 import { createCompany, getCompany, listCompanies } from './company.service';
 import { createApiKey, listApiKeys, revokeApiKey } from './apikey.service';
 
@@ -25,8 +25,6 @@ const apiKeyProps = {
 const apiKeySchema = S.out(apiKeyProps);
 /** The secret `key` is returned once, by the create call (contract section 2). */
 const newApiKeySchema = S.out({ ...apiKeyProps, key: S.str });
-
-const errors = { 400: S.error, 401: S.error, 403: S.error, 404: S.error };
 
 type P = { cid: string; id: string };
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { defineRoutes, S } from '../../kernel/rest';
+import { defineRoutes, errors, S } from '../../kernel/rest';
 import { notFound } from '../../shared/errors';
 import { PROVIDER_NAMES } from './providers/provider-names';
 import { PAYMENT_STATUSES, REFUND_STATUSES } from './payment.status';
@@ -71,8 +71,6 @@ const providerSettingsSchema = S.out({
 });
 
 const verifySchema = S.out({ valid: S.bool, reason: S.str }, ['reason']);
-
-const errors = { 400: S.error, 401: S.error, 403: S.error, 404: S.error };
 
 type P = { cid: string; provider: string; transaction_id: string; item_id: string };
 

@@ -10,6 +10,7 @@ import { PaymentProviderSettings, PaymentSettings } from './payment.entity';
 import { isProviderName, PROVIDER_NAMES, type ProviderName } from './providers/provider';
 import { decryptSecret, encryptSecret } from './redirect/secret-box';
 import { validateTemplate } from './redirect/template';
+import { toAsciiUrl } from './redirect/ascii';
 
 /** Shortest accepted signing secret (characters). */
 export const MIN_SECRET_LENGTH = 32;
@@ -117,13 +118,15 @@ export async function getProviderSettings(ctx: Ctx, companyId: string, provider:
   return p ? providerSettingsJson(p) : null;
 }
 
-/** null when absent or cleared (null or blank), else the URL as given (checked). */
+/** null when absent or cleared (null or blank), else the URL in its ASCII form (checked). */
 function urlField(c: Check, path: string, v: unknown, templating: boolean): string | null {
   if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) return null;
   if (typeof v !== 'string') return c.fail(path, 'must be a string'), null;
-  const r = validateTemplate(v, { templating });
+  const ascii = toAsciiUrl(v);
+  if (ascii === null) return c.fail(path, 'invalid redirect URL: the host is not a valid domain name, or the text is not valid Unicode'), null;
+  const r = validateTemplate(ascii, { templating });
   if (!r.ok) c.fail(path, r.message);
-  return v;
+  return ascii;
 }
 
 /**

@@ -12,7 +12,8 @@ export const AREAS = [
 
 export const PERMISSIONS: readonly string[] = [
   ...AREAS.flatMap((a) => [`${a}.read`, `${a}.write`]),
-  'apikeys.write', 'client.read', 'client.create',
+  // client.login issues tokens for any externalUserID: a backend permission, never a widget's.
+  'apikeys.write', 'client.read', 'client.create', 'client.login',
 ];
 
 const PATTERN_AREAS = new Set([...AREAS, 'apikeys', 'client']);

@@ -53,3 +53,12 @@ export function escalations(creator: Permissions, requested: Permissions): strin
   }
   return out;
 }
+
+/**
+ * Could a key holding `creator` have created a key holding `requested`? The same rule as key
+ * creation: `apikeys.write` in every scope of the new key and no permission beyond its own.
+ * Listing keys uses it, so a company-scoped key never learns of other companies' or wider keys.
+ */
+export function couldHaveGranted(creator: Permissions, requested: Permissions): boolean {
+  return Object.keys(requested).every((scope) => grants(creator, scope, 'apikeys.write')) && escalations(creator, requested).length === 0;
+}

@@ -66,7 +66,7 @@ export function providerSettingsJson(p: PaymentProviderSettings): ProviderSettin
  * Additional authenticated data of a stored secret: a box copied into another company's or
  * provider's row fails to decrypt instead of lending its secret.
  */
-const secretContext = (companyId: string, provider: string) => `payment_provider_settings/${companyId}/${provider}`;
+export const secretContext = (companyId: string, provider: string) => `payment_provider_settings/${companyId}/${provider}`;
 
 /** The decrypted signing secret, or null when none is stored; throws SecretBoxError when unreadable. */
 export function readSigningSecret(deps: AppDeps, p: PaymentProviderSettings): string | null {

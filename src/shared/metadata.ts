@@ -82,3 +82,34 @@ export function updateRecordMetaData(record: { metaData: MetaData; metaDataVersi
   record.metaData = applyMetaDataUpdate(record.metaData, record.metaDataVersion, update);
   record.metaDataVersion += 1;
 }
+
+interface VersionedRow {
+  id: string;
+  companyId: string;
+  metaDataVersion: number;
+}
+
+/** What the flush hands an update hook (MikroORM's EventArgs, reduced to what is used here). */
+interface UpdateHookArgs {
+  entity: VersionedRow;
+  meta: { tableName: string };
+  changeSet?: { payload: object; originalEntity?: object };
+  em: unknown;
+}
+
+/**
+ * Runs inside the flush's transaction before a record's UPDATE: when the update changes
+ * `metaDataVersion`, it claims the new version only if the row still holds the version the
+ * change was computed from (the `expectedVersion` when one was sent). Otherwise another request
+ * changed the metadata first: 409 `version_conflict`, and the whole flush rolls back.
+ */
+export async function claimMetaDataVersion({ entity, meta, changeSet, em }: UpdateHookArgs): Promise<void> {
+  if (!changeSet || !('metaDataVersion' in changeSet.payload)) return;
+  const loaded = (changeSet.originalEntity as { metaDataVersion?: unknown } | undefined)?.metaDataVersion;
+  if (typeof loaded !== 'number') return;
+  const sql = `update "${meta.tableName}" set meta_data_version = ? where id = ? and company_id = ? and meta_data_version = ?`;
+  const res = await (em as { execute(sql: string, params: unknown[], method: 'run'): Promise<{ affectedRows: number }> }).execute(
+    sql, [entity.metaDataVersion, entity.id, entity.companyId, loaded], 'run',
+  );
+  if (res.affectedRows !== 1) throw new DomainError('version_conflict', `metaData was changed by another request (version ${loaded} is no longer current); reload the record and retry`);
+}

@@ -43,7 +43,9 @@ const ms = (col: string) => `(extract(epoch from ${col}) * 1000)::float8 as ${co
 // Rows written elsewhere may carry microseconds; JavaScript dates keep milliseconds.
 const same = (a: number | null, b: Date | null): boolean => (a === null ? b === null : b !== null && Math.floor(a) === b.getTime());
 
-async function lockUnchanged(em: EntityManager, companyId: string, befores: Booking[]): Promise<void> {
+async function lockUnchanged(em: EntityManager, companyId: string, changes: BookingChange[]): Promise<void> {
+  const befores = changes.map((c) => c.before);
+  const metaChanged = new Set(changes.filter((c) => c.after.metaDataVersion !== c.before.metaDataVersion).map((c) => c.before.id));
   const rows = await em.execute<Locked[]>(
     `select id, status, resource_id, ${ms('start_time')}, ${ms('end_time')}, spots, meta_data_version, ${ms('updated_at')} from booking
       where company_id = ? and id = any(?::uuid[]) order by id for update`,
@@ -54,7 +56,9 @@ async function lockUnchanged(em: EntityManager, companyId: string, befores: Book
     const r = byId.get(b.id);
     const unchanged = r && r.status === b.status && r.resource_id === b.resourceId && same(r.start_ms, b.startTime) && same(r.end_ms, b.endTime)
       && r.spots === b.spots && r.meta_data_version === b.metaDataVersion && same(r.updated_ms, b.updatedAt);
-    if (!unchanged) throw conflict('the booking was changed by another request; reload it and retry');
+    if (unchanged) continue;
+    if (r && r.meta_data_version !== b.metaDataVersion && metaChanged.has(b.id)) throw metaDataConflict(b.metaDataVersion);
+    throw conflict('the booking was changed by another request; reload it and retry');
   }
 }
 
@@ -78,17 +82,21 @@ async function take(em: EntityManager, b: Booking, p: Placement): Promise<void> 
   if (p.related.any.length) b.relatedResourceIds.push(await occupyAny(em, b.companyId, b.id, p.related.any, range));
 }
 
-async function writeRow(em: EntityManager, b: Booking, now: Date): Promise<void> {
-  await em.execute(
+const metaDataConflict = (version: number) => new DomainError('version_conflict', `metaData was changed by another request (version ${version} is no longer current); reload the booking and retry`);
+
+/** Writes the row over the metadata version the change was computed from (under the row lock, a guard). */
+async function writeRow(em: EntityManager, b: Booking, fromVersion: number, now: Date): Promise<void> {
+  const res = await em.execute<{ affectedRows: number }>(
     `update booking set resource_id = ?, status = ?, start_time = ?::timestamptz, end_time = ?::timestamptz, duration_sec = ?, spots = ?, tickets = ?::jsonb,
        price = ?, currency = ?, related_resource_ids = ?::jsonb, refund_percent = ?, buffer_before_sec = ?, buffer_after_sec = ?, meta_data = ?::jsonb,
        meta_data_version = ?, updated_at = ?::timestamptz
-     where company_id = ? and id = ?`,
+     where company_id = ? and id = ? and meta_data_version = ?`,
     [b.resourceId, b.status, b.startTime.toISOString(), b.endTime ? b.endTime.toISOString() : null, b.durationSec, b.spots, JSON.stringify(b.tickets ?? {}),
       b.price, b.currency, JSON.stringify(b.relatedResourceIds ?? []), b.refundPercent, b.bufferBeforeSec, b.bufferAfterSec, JSON.stringify(b.metaData ?? {}),
-      b.metaDataVersion, now.toISOString(), b.companyId, b.id],
+      b.metaDataVersion, now.toISOString(), b.companyId, b.id, fromVersion],
     'run',
   );
+  if (res.affectedRows !== 1) throw metaDataConflict(fromVersion);
   b.updatedAt = now;
 }
 
@@ -102,7 +110,7 @@ export async function applyChanges(ctx: Ctx, changes: BookingChange[], alongside
   const companyId = changes[0].before.companyId;
   await ctx.em.transactional(async (tx) => {
     const em = tx as EntityManager;
-    await lockUnchanged(em, companyId, changes.map((c) => c.before));
+    await lockUnchanged(em, companyId, changes);
     for (const c of changes) {
       if (c.before.status !== c.after.status) transition(c.before.status, c.after.status);
       if (holds(c.before.status) && (!holds(c.after.status) || c.retake)) await release(em, c.before);
@@ -118,7 +126,7 @@ export async function applyChanges(ctx: Ctx, changes: BookingChange[], alongside
       }
     }
     for (const c of changes) {
-      await writeRow(em, c.after, ctx.now);
+      await writeRow(em, c.after, c.before.metaDataVersion, ctx.now);
       if (c.before.status !== c.after.status) await insertStatusChange(em, companyId, c.after.id, c.before.status, c.after.status, ctx.now, c.statusMeta ?? {});
     }
     if (alongside) await alongside(em);

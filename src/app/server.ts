@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppDeps, Actor } from './context';
 import { createCtx } from './context';
 import { installErrorHandlers } from './errors';
+import { frameworkErrors, installInputGuards } from './input-guards';
 import { redactUrl } from './log';
 import { createApollo } from './graphql';
 import { createMetrics } from './metrics';
@@ -36,6 +37,7 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     return503OnClosing: true,
+    frameworkErrors,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true, useDefaults: false, strict: false } },
   });
   // Response schemas document the API; serialisation is plain JSON so nothing is silently dropped.
@@ -56,6 +58,7 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
     },
   });
   installErrorHandlers(app);
+  installInputGuards(app);
   // Every route, as registered; the OpenAPI test compares it with the generated document.
   const registered: { method: string; url: string }[] = [];
   app.decorate('registeredRoutes', registered);

@@ -209,3 +209,35 @@ describe('odd input over GraphQL', () => {
     expect(res.body.data?.createCompany ?? res.body.data?.createResource ?? res.body.data?.createBooking ?? null).toBeNull();
   });
 });
+
+describe('errors of the HTTP layer itself', () => {
+  /** Sends raw bytes and returns the status line and body of the answer. */
+  async function raw(request: string): Promise<{ status: number; body: any }> {
+    const { port } = new URL(await listening());
+    const { connect } = await import('node:net');
+    return new Promise((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () => socket.write(request));
+      let text = '';
+      socket.on('data', (d) => (text += d));
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        const m = /^HTTP\/1\.1 (\d+)[^]*?\r\n\r\n([^]*)$/.exec(text);
+        if (!m) return reject(new Error(`no HTTP answer: ${text.slice(0, 200)}`));
+        resolve({ status: Number(m[1]), body: JSON.parse(m[2]) });
+      });
+    });
+  }
+  let base: string | null = null;
+  const listening = async () => (base ??= await t.listen());
+
+  it('answers an over-long URL with the contract body', async () => {
+    const res = await fetch(`${await listening()}/v1/companies?${'a=1&'.repeat(20_000)}`, { headers: { 'x-api-key': t.adminKey } });
+    expect(res.status).toBe(431);
+    expect(await res.json()).toEqual({ code: 'invalid_request', message: expect.any(String) });
+  });
+
+  it('answers a malformed header line with the contract body', async () => {
+    const r = await raw('GET /health HTTP/1.1\r\nHost: x\r\nnot a header\r\n\r\n');
+    expect(r).toEqual({ status: 400, body: { code: 'invalid_request', message: expect.any(String) } });
+  });
+});

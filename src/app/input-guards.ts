@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../shared/errors';
 
@@ -81,3 +83,20 @@ export function frameworkErrors(err: FastifyError, _req: FastifyRequest, reply: 
   const message = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a path parameter is too long' : 'the URL is malformed';
   reply.code(400).type('application/json').send({ code: 'invalid_request', message });
 }
+
+/**
+ * Fastify's `clientErrorHandler`: requests Node's HTTP parser refuses before Fastify sees them
+ * (an over-long URL or header, a malformed header line) keep their status (431, 400, 408) and
+ * get the contract's error body.
+ */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'the request took too long to arrive']
+      : err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'the URL or the request headers are too large']
+        : [400, 'the HTTP request is malformed'];
+  const body = JSON.stringify({ code: 'invalid_request', message });
+  if (socket.writable) socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`);
+  socket.destroy(err);
+}
+

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppDeps, Actor } from './context';
 import { createCtx } from './context';
 import { installErrorHandlers } from './errors';
-import { frameworkErrors, installInputGuards } from './input-guards';
+import { clientErrorHandler, frameworkErrors, installInputGuards } from './input-guards';
 import { redactUrl } from './log';
 import { createApollo } from './graphql';
 import { createMetrics } from './metrics';
@@ -38,6 +38,7 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
     },
     return503OnClosing: true,
     frameworkErrors,
+    clientErrorHandler,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true, useDefaults: false, strict: false } },
   });
   // Response schemas document the API; serialisation is plain JSON so nothing is silently dropped.

@@ -8,6 +8,9 @@ import { Client } from 'pg';
  * Each case starts its own embedded PostgreSQL in a temporary directory, in a child process:
  * the package is ES modules only, which jest's module sandbox cannot load.
  */
+// Starting PostgreSQL (initdb included) takes seconds; more on a busy machine.
+jest.setTimeout(120_000);
+
 let parent: string;
 beforeEach(() => {
   parent = mkdtempSync(join(tmpdir(), 'booking-embedded-'));

@@ -29,7 +29,7 @@ afterEach(() => {
 async function startOn(t: TestApp, dir: string, env: Record<string, string> = {}): Promise<{ key: Buffer; logs: string }> {
   let logs = '';
   const stream = new Writable({ write(chunk, _enc, cb) { logs += chunk; cb(); } });
-  const url = t.deps.orm.config.getClientUrl(true);
+  const url = t.deps.orm.config.getClientUrl();
   const runtime = await startRuntime(loadConfig({ DATABASE_URL: url, DATA_DIR: dir, JWT_SECRET: 'x'.repeat(40), ...env }), pino({ level: 'info' }, stream) as never);
   const key = runtime.deps.encryptionKey;
   await runtime.close();
@@ -88,7 +88,7 @@ describe('an installation whose secrets were encrypted with the old constant key
   afterAll(async () => t?.close());
 
   const storedBox = async () => {
-    const c = new Client({ connectionString: t.deps.orm.config.getClientUrl(true) });
+    const c = new Client({ connectionString: t.deps.orm.config.getClientUrl() });
     await c.connect();
     const r = await c.query('select signing_secret_enc from payment_provider_settings where company_id = $1', [cid]);
     await c.end();
@@ -106,7 +106,7 @@ describe('an installation whose secrets were encrypted with the old constant key
   });
 
   it('reports secrets no known key can read, when a generated key was lost', async () => {
-    const c = new Client({ connectionString: t.deps.orm.config.getClientUrl(true) });
+    const c = new Client({ connectionString: t.deps.orm.config.getClientUrl() });
     await c.connect();
     const before = await storedBox();
     // As if saved under a generated key whose DATA_DIR was since lost.

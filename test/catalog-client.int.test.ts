@@ -24,7 +24,8 @@ async function post(url: string, body: unknown) {
   if (r.status !== 201) throw new Error(`POST ${url} failed: ${r.status} ${r.text}`);
   return r.body;
 }
-const ticketService = (name = 'Show', company = cid) => post(`/v1/companies/${company}/services`, { name, type: 'ticket', color: '#101010' });
+const ticketService = (name = 'Show', company = cid) =>
+  post(`/v1/companies/${company}/services`, { name, type: 'ticket', color: '#101010' });
 
 describe('tickets', () => {
   it('creates, lists, reads and updates tickets of a ticket service', async () => {
@@ -32,8 +33,14 @@ describe('tickets', () => {
     const adult = await t.call('POST', `${base}/services/${svc.id}/tickets`, { body: { name: 'Adult', metaData: { age: '18+' } } });
     expect(adult.status).toBe(201);
     expect(adult.body).toEqual({
-      id: expect.any(String), serviceID: svc.id, name: 'Adult', enabled: true, metaData: { age: '18+' }, metaDataVersion: 1,
-      createdAt: expect.stringMatching(/Z$/), updatedAt: expect.stringMatching(/Z$/),
+      id: expect.any(String),
+      serviceID: svc.id,
+      name: 'Adult',
+      enabled: true,
+      metaData: { age: '18+' },
+      metaDataVersion: 1,
+      createdAt: expect.stringMatching(/Z$/),
+      updatedAt: expect.stringMatching(/Z$/),
     });
     const child = await post(`${base}/services/${svc.id}/tickets`, { name: 'Child', enabled: false });
     expect(child.enabled).toBe(false);
@@ -41,9 +48,13 @@ describe('tickets', () => {
     expect(list).toEqual([adult.body, child]);
     expect((await t.call('GET', `${base}/services/${svc.id}/tickets/${child.id}`)).body).toEqual(child);
 
-    const on = await t.call('PATCH', `${base}/services/${svc.id}/tickets/${child.id}`, { body: { enabled: true, name: 'Kid', metaDataUpdate: { expectedVersion: 1, path: 'age', value: '<12' } } });
+    const on = await t.call('PATCH', `${base}/services/${svc.id}/tickets/${child.id}`, {
+      body: { enabled: true, name: 'Kid', metaDataUpdate: { expectedVersion: 1, path: 'age', value: '<12' } },
+    });
     expect(on.body).toMatchObject({ enabled: true, name: 'Kid', metaData: { age: '<12' }, metaDataVersion: 2 });
-    const stale = await t.call('PATCH', `${base}/services/${svc.id}/tickets/${child.id}`, { body: { enabled: false, metaDataUpdate: { expectedVersion: 1, path: 'age', value: null } } });
+    const stale = await t.call('PATCH', `${base}/services/${svc.id}/tickets/${child.id}`, {
+      body: { enabled: false, metaDataUpdate: { expectedVersion: 1, path: 'age', value: null } },
+    });
     expect(stale.status).toBe(409);
     expect(stale.body.code).toBe('version_conflict');
     expect((await t.call('GET', `${base}/services/${svc.id}/tickets/${child.id}`)).body).toEqual(on.body);
@@ -89,15 +100,27 @@ describe('tickets', () => {
 
   it('works over GraphQL with the same rules', async () => {
     const svc = await ticketService('GraphQL show');
-    const c = await t.gql(`mutation($c: ID!, $s: ID!) { createTicket(companyID: $c, serviceID: $s, input: { name: "Balcony", metaData: { row: 1 } }) { id serviceID name enabled metaData } }`, { c: cid, s: svc.id });
+    const c = await t.gql(
+      `mutation($c: ID!, $s: ID!) { createTicket(companyID: $c, serviceID: $s, input: { name: "Balcony", metaData: { row: 1 } }) { id serviceID name enabled metaData } }`,
+      { c: cid, s: svc.id },
+    );
     expect(c.body.data.createTicket).toMatchObject({ serviceID: svc.id, name: 'Balcony', enabled: true, metaData: { row: 1 } });
     const id = c.body.data.createTicket.id;
-    const u = await t.gql(`mutation($c: ID!, $s: ID!, $id: ID!) { updateTicket(companyID: $c, serviceID: $s, id: $id, input: { enabled: false }) { enabled } }`, { c: cid, s: svc.id, id });
+    const u = await t.gql(
+      `mutation($c: ID!, $s: ID!, $id: ID!) { updateTicket(companyID: $c, serviceID: $s, id: $id, input: { enabled: false }) { enabled } }`,
+      { c: cid, s: svc.id, id },
+    );
     expect(u.body.data.updateTicket.enabled).toBe(false);
-    const q = await t.gql(`query($c: ID!, $s: ID!, $id: ID!) { tickets(companyID: $c, serviceID: $s) { id } ticket(companyID: $c, serviceID: $s, id: $id) { name } }`, { c: cid, s: svc.id, id });
+    const q = await t.gql(
+      `query($c: ID!, $s: ID!, $id: ID!) { tickets(companyID: $c, serviceID: $s) { id } ticket(companyID: $c, serviceID: $s, id: $id) { name } }`,
+      { c: cid, s: svc.id, id },
+    );
     expect(q.body.data).toEqual({ tickets: [{ id }], ticket: { name: 'Balcony' } });
     const group = await post(`${base}/services`, { name: 'Group', type: 'group' });
-    const bad = await t.gql(`mutation($c: ID!, $s: ID!) { createTicket(companyID: $c, serviceID: $s, input: { name: "X" }) { id } }`, { c: cid, s: group.id });
+    const bad = await t.gql(`mutation($c: ID!, $s: ID!) { createTicket(companyID: $c, serviceID: $s, input: { name: "X" }) { id } }`, {
+      c: cid,
+      s: group.id,
+    });
     expect(bad.body.errors[0].extensions.code).toBe('invalid_request');
   });
 });
@@ -118,14 +141,27 @@ describe('client interface catalog', () => {
   beforeAll(async () => {
     vcid = (await t.company('Client view', 'America/New_York')).id;
     vbase = `/v1/companies/${vcid}`;
-    show = await post(`${vbase}/services`, { name: 'Show', type: 'ticket', color: '#aa0000', metaData: { secret: true }, settings: { currency: 'USD' } });
+    show = await post(`${vbase}/services`, {
+      name: 'Show',
+      type: 'ticket',
+      color: '#aa0000',
+      metaData: { secret: true },
+      settings: { currency: 'USD' },
+    });
     lesson = await post(`${vbase}/services`, { name: 'Lesson', type: 'fixed', settings: { duration: 'PT45M' } });
     hidden = await post(`${vbase}/services`, { name: 'Hidden', type: 'flexible' });
     await t.call('PATCH', `${vbase}/services/${hidden.id}`, { body: { enabled: false } });
     stage = await post(`${vbase}/resources`, { name: 'Stage', color: '#00aa00' });
     closedRoom = await post(`${vbase}/resources`, { name: 'Closed room', color: '#0000aa' });
     spare = await post(`${vbase}/resources`, { name: 'Spare', color: '#aaaaaa' });
-    for (const [s, r] of [[show, stage], [show, closedRoom], [lesson, stage], [hidden, stage], [hidden, spare]]) await post(`${vbase}/services/${s.id}/links`, { resourceID: r.id });
+    for (const [s, r] of [
+      [show, stage],
+      [show, closedRoom],
+      [lesson, stage],
+      [hidden, stage],
+      [hidden, spare],
+    ])
+      await post(`${vbase}/services/${s.id}/links`, { resourceID: r.id });
     closedRoom = (await t.call('PATCH', `${vbase}/resources/${closedRoom.id}`, { body: { enabled: false } })).body;
     adult = await post(`${vbase}/services/${show.id}/tickets`, { name: 'Adult' });
     await post(`${vbase}/services/${show.id}/tickets`, { name: 'Withdrawn', enabled: false });
@@ -136,10 +172,26 @@ describe('client interface catalog', () => {
     const r = await t.call('GET', `${cbase()}/services`, { key: clientKey });
     expect(r.status).toBe(200);
     expect(r.body.map((s: { name: string }) => s.name)).toEqual(['Show', 'Lesson']);
-    const stageForm = { id: stage.id, companyID: vcid, name: 'Stage', color: '#00AA00', createdAt: stage.createdAt, updatedAt: stage.updatedAt };
+    const stageForm = {
+      id: stage.id,
+      companyID: vcid,
+      name: 'Stage',
+      color: '#00AA00',
+      createdAt: stage.createdAt,
+      updatedAt: stage.updatedAt,
+    };
     expect(r.body[0]).toEqual({
-      id: show.id, companyID: vcid, name: 'Show', type: 'ticket', color: '#AA0000', settings: show.settings, timeZone: 'America/New_York',
-      resources: [stageForm], tickets: [{ id: adult.id, name: 'Adult' }], createdAt: show.createdAt, updatedAt: show.updatedAt,
+      id: show.id,
+      companyID: vcid,
+      name: 'Show',
+      type: 'ticket',
+      color: '#AA0000',
+      settings: show.settings,
+      timeZone: 'America/New_York',
+      resources: [stageForm],
+      tickets: [{ id: adult.id, name: 'Adult' }],
+      createdAt: show.createdAt,
+      updatedAt: show.updatedAt,
     });
     expect(r.body[1]).toMatchObject({ id: lesson.id, resources: [stageForm], tickets: [], settings: { duration: 'PT45M' } });
     const one = await t.call('GET', `${cbase()}/services/${show.id}`, { key: clientKey });
@@ -150,8 +202,25 @@ describe('client interface catalog', () => {
     const r = await t.call('GET', `${cbase()}/resources`, { key: clientKey });
     expect(r.body.map((x: { name: string }) => x.name)).toEqual(['Spare', 'Stage']);
     const stageForm = r.body[1];
-    const form = (s: any) => ({ id: s.id, companyID: vcid, name: s.name, color: s.color, type: s.type, settings: s.settings, createdAt: s.createdAt, updatedAt: s.updatedAt });
-    expect(stageForm).toEqual({ id: stage.id, companyID: vcid, name: 'Stage', color: '#00AA00', services: [form(show), form(lesson)], createdAt: stage.createdAt, updatedAt: stage.updatedAt });
+    const form = (s: any) => ({
+      id: s.id,
+      companyID: vcid,
+      name: s.name,
+      color: s.color,
+      type: s.type,
+      settings: s.settings,
+      createdAt: s.createdAt,
+      updatedAt: s.updatedAt,
+    });
+    expect(stageForm).toEqual({
+      id: stage.id,
+      companyID: vcid,
+      name: 'Stage',
+      color: '#00AA00',
+      services: [form(show), form(lesson)],
+      createdAt: stage.createdAt,
+      updatedAt: stage.updatedAt,
+    });
     expect(r.body[0].services).toEqual([]);
     expect((await t.call('GET', `${cbase()}/resources/${stage.id}`, { key: clientKey })).body).toEqual(stageForm);
   });
@@ -174,7 +243,10 @@ describe('client interface catalog', () => {
     expect((await t.call('GET', `${cbase()}/services`, { key: null })).status).toBe(401);
     const loginKey = await t.keyWith({ '*': ['client.login'] });
     const login = async (companyID: string) => {
-      const r = await t.call('POST', '/v1/client/auth/login', { key: loginKey, body: { companyID, email: 'guest@example.com', externalUserID: `guest-${companyID}` } });
+      const r = await t.call('POST', '/v1/client/auth/login', {
+        key: loginKey,
+        body: { companyID, email: 'guest@example.com', externalUserID: `guest-${companyID}` },
+      });
       expect(r.status).toBe(200);
       return r.body.accessToken as string;
     };
@@ -190,18 +262,33 @@ describe('client interface catalog', () => {
   });
 
   it('answers the same over GraphQL', async () => {
-    const q = await t.gql(`query($c: ID!, $s: ID!, $r: ID!) {
+    const q = await t.gql(
+      `query($c: ID!, $s: ID!, $r: ID!) {
       clientServices(companyID: $c) { id name timeZone resources { id name color } tickets { id name } settings { duration } }
       clientService(companyID: $c, id: $s) { id tickets { name } }
       clientResources(companyID: $c) { id services { id type } }
       clientResource(companyID: $c, id: $r) { name services { name } }
-    }`, { c: vcid, s: show.id, r: stage.id }, { key: clientKey });
+    }`,
+      { c: vcid, s: show.id, r: stage.id },
+      { key: clientKey },
+    );
     expect(q.body.errors).toBeUndefined();
-    expect(q.body.data.clientServices[0]).toEqual({ id: show.id, name: 'Show', timeZone: 'America/New_York', resources: [{ id: stage.id, name: 'Stage', color: '#00AA00' }], tickets: [{ id: adult.id, name: 'Adult' }], settings: { duration: null } });
+    expect(q.body.data.clientServices[0]).toEqual({
+      id: show.id,
+      name: 'Show',
+      timeZone: 'America/New_York',
+      resources: [{ id: stage.id, name: 'Stage', color: '#00AA00' }],
+      tickets: [{ id: adult.id, name: 'Adult' }],
+      settings: { duration: null },
+    });
     expect(q.body.data.clientService).toEqual({ id: show.id, tickets: [{ name: 'Adult' }] });
     expect(q.body.data.clientResources).toHaveLength(2);
     expect(q.body.data.clientResource).toEqual({ name: 'Stage', services: [{ name: 'Show' }, { name: 'Lesson' }] });
-    const gone = await t.gql(`query($c: ID!, $s: ID!) { clientService(companyID: $c, id: $s) { id } }`, { c: vcid, s: hidden.id }, { key: clientKey });
+    const gone = await t.gql(
+      `query($c: ID!, $s: ID!) { clientService(companyID: $c, id: $s) { id } }`,
+      { c: vcid, s: hidden.id },
+      { key: clientKey },
+    );
     expect(gone.body.errors[0].extensions.code).toBe('not_found');
   });
 });

@@ -19,21 +19,38 @@ afterAll(async () => t?.close());
 let seq = 0;
 const login = (body: Record<string, unknown> = {}, key = loginKey) => {
   seq++;
-  return t.call('POST', '/v1/client/auth/login', { key, body: { companyID: cid, email: `c${seq}@example.com`, externalUserID: `ext-${seq}`, ...body } });
+  return t.call('POST', '/v1/client/auth/login', {
+    key,
+    body: { companyID: cid, email: `c${seq}@example.com`, externalUserID: `ext-${seq}`, ...body },
+  });
 };
-const refresh = (refreshToken: string) => t.call('POST', '/v1/client/auth/refresh', { key: null, headers: { authorization: `Bearer ${refreshToken}` } });
+const refresh = (refreshToken: string) =>
+  t.call('POST', '/v1/client/auth/refresh', { key: null, headers: { authorization: `Bearer ${refreshToken}` } });
 const profile = (token: string) => t.call('GET', '/v1/client/profile', { token });
 
 describe('client authorization', () => {
   it('returns a token pair and creates the client', async () => {
     const r = await login({ externalUserID: 'alice', email: 'Alice@Example.com', firstName: 'Alice', metaData: { src: 'app' } });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ accessToken: expect.any(String), refreshToken: expect.any(String), expiresAt: '2026-11-23T08:15:00Z', expiresIn: 900 });
+    expect(r.body).toEqual({
+      accessToken: expect.any(String),
+      refreshToken: expect.any(String),
+      expiresAt: '2026-11-23T08:15:00Z',
+      expiresIn: 900,
+    });
     const claims = decodeJwt(r.body.accessToken);
     expect(claims).toMatchObject({ cid, iat: START / 1000, exp: START / 1000 + 900 });
     const me = await profile(r.body.accessToken);
     expect(me.status).toBe(200);
-    expect(me.body).toMatchObject({ id: claims.sub, companyID: cid, externalUserID: 'alice', email: 'Alice@Example.com', firstName: 'Alice', metaData: { src: 'app' }, state: 'active' });
+    expect(me.body).toMatchObject({
+      id: claims.sub,
+      companyID: cid,
+      externalUserID: 'alice',
+      email: 'Alice@Example.com',
+      firstName: 'Alice',
+      metaData: { src: 'app' },
+      state: 'active',
+    });
   });
 
   it('upserts by externalUserID: same client, email and names updated, metaData kept', async () => {
@@ -72,7 +89,10 @@ describe('client authorization', () => {
     expect((await login({ companyID: '5b1f3c1e-0000-4000-8000-000000000000' })).status).toBe(404);
     const other = (await t.company('Other Co')).id;
     expect((await login({ companyID: other })).status).toBe(403);
-    expect((await t.call('POST', '/v1/client/auth/login', { key: null, body: { companyID: cid, email: 'a@example.com', externalUserID: 'z' } })).status).toBe(401);
+    expect(
+      (await t.call('POST', '/v1/client/auth/login', { key: null, body: { companyID: cid, email: 'a@example.com', externalUserID: 'z' } }))
+        .status,
+    ).toBe(401);
   });
 
   it('refuses a blocked client at login, refresh and with a still-valid access token', async () => {
@@ -119,7 +139,12 @@ describe('access tokens', () => {
     const other = decodeJwt(r.body.accessToken);
     const tampered = `${h}.${Buffer.from(JSON.stringify({ ...other, sub: '5b1f3c1e-0000-4000-8000-000000000000' })).toString('base64url')}.${s}`;
     expect((await profile(tampered)).status).toBe(401);
-    const forged = await new SignJWT({ cid }).setProtectedHeader({ alg: 'HS256' }).setSubject(String(other.sub)).setAudience('client').setExpirationTime(Math.floor(clock.now() / 1000) + 60).sign(new TextEncoder().encode('another-secret-0123456789abcdefghijkl'));
+    const forged = await new SignJWT({ cid })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(String(other.sub))
+      .setAudience('client')
+      .setExpirationTime(Math.floor(clock.now() / 1000) + 60)
+      .sign(new TextEncoder().encode('another-secret-0123456789abcdefghijkl'));
     expect((await profile(forged)).status).toBe(401);
     expect((await profile(`${h}.${p}`)).status).toBe(401);
     expect((await profile('garbage')).status).toBe(401);
@@ -137,8 +162,16 @@ describe('access tokens', () => {
   it('cannot call merchant endpoints (403: valid credentials of the wrong kind)', async () => {
     const r = await login();
     const token = r.body.accessToken;
-    for (const [m, url] of [['GET', '/v1/companies'], ['GET', `/v1/companies/${cid}`], ['GET', `/v1/companies/${cid}/clients`], ['POST', '/v1/client/auth/login']] as const) {
-      const res = await t.call(m, url, { token, body: m === 'POST' ? { companyID: cid, email: 'x@example.com', externalUserID: 'x' } : undefined });
+    for (const [m, url] of [
+      ['GET', '/v1/companies'],
+      ['GET', `/v1/companies/${cid}`],
+      ['GET', `/v1/companies/${cid}/clients`],
+      ['POST', '/v1/client/auth/login'],
+    ] as const) {
+      const res = await t.call(m, url, {
+        token,
+        body: m === 'POST' ? { companyID: cid, email: 'x@example.com', externalUserID: 'x' } : undefined,
+      });
       expect(res.status).toBe(403);
       expect(res.body.code).toBe('forbidden');
     }
@@ -196,7 +229,8 @@ describe('refresh tokens', () => {
     const rows: { j: string }[] = await conn.execute(`select row_to_json(r)::text as j from client_refresh_token r`);
     const clients: { j: string }[] = await conn.execute(`select row_to_json(c)::text as j from client c`);
     const dump = [...rows, ...clients].map((r) => r.j).join('\n');
-    for (const secret of [pair.refreshToken, pair.accessToken, rotated.refreshToken, rotated.accessToken]) expect(dump).not.toContain(secret);
+    for (const secret of [pair.refreshToken, pair.accessToken, rotated.refreshToken, rotated.accessToken])
+      expect(dump).not.toContain(secret);
     const hash = createHash('sha256').update(rotated.refreshToken).digest('hex');
     const found = await conn.execute(`select used_at, family_id from client_refresh_token where token_hash = ?`, [hash]);
     expect(found).toHaveLength(1);
@@ -207,7 +241,11 @@ describe('refresh tokens', () => {
 describe('client auth over GraphQL', () => {
   it('logs in, reads the profile and rotates tokens', async () => {
     const q = `mutation($i: ClientLoginInput!) { clientLogin(input: $i) { accessToken refreshToken expiresAt expiresIn } }`;
-    const r = await t.gql(q, { i: { companyID: cid, email: 'gql@example.com', externalUserID: 'gql-user', firstName: 'G' } }, { key: loginKey });
+    const r = await t.gql(
+      q,
+      { i: { companyID: cid, email: 'gql@example.com', externalUserID: 'gql-user', firstName: 'G' } },
+      { key: loginKey },
+    );
     expect(r.body.errors).toBeUndefined();
     const pair = r.body.data.clientLogin;
     expect(pair.expiresIn).toBe(900);
@@ -225,9 +263,17 @@ describe('client auth over GraphQL', () => {
   });
   it('needs client.login for clientLogin', async () => {
     const q = `mutation($i: ClientLoginInput!) { clientLogin(input: $i) { accessToken } }`;
-    const r = await t.gql(q, { i: { companyID: cid, email: 'x@example.com', externalUserID: 'x' } }, { key: await t.keyWith({ [cid]: ['clients.read'] }) });
+    const r = await t.gql(
+      q,
+      { i: { companyID: cid, email: 'x@example.com', externalUserID: 'x' } },
+      { key: await t.keyWith({ [cid]: ['clients.read'] }) },
+    );
     expect(r.body.errors[0].extensions.code).toBe('forbidden');
-    const widget = await t.gql(q, { i: { companyID: cid, email: 'x@example.com', externalUserID: 'x' } }, { key: await t.keyWith({ [cid]: ['client.read', 'client.create'] }) });
+    const widget = await t.gql(
+      q,
+      { i: { companyID: cid, email: 'x@example.com', externalUserID: 'x' } },
+      { key: await t.keyWith({ [cid]: ['client.read', 'client.create'] }) },
+    );
     expect(widget.body.errors[0].extensions.code).toBe('forbidden');
   });
 });

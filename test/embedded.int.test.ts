@@ -27,7 +27,11 @@ interface Child {
 
 function run(mode: 'start' | 'legacy-init', dir: string): Promise<Child> {
   const root = join(__dirname, '..');
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, ['-r', join(root, 'test/helpers/swc-register.cjs'), join(root, 'test/helpers/embedded-child.ts'), mode, dir], { cwd: root });
+  const child: ChildProcessWithoutNullStreams = spawn(
+    process.execPath,
+    ['-r', join(root, 'test/helpers/swc-register.cjs'), join(root, 'test/helpers/embedded-child.ts'), mode, dir],
+    { cwd: root },
+  );
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   let out = '';
   let err = '';

@@ -19,7 +19,10 @@ const JSON_NO_BODY = { 'content-type': 'application/json' };
 
 async function login(): Promise<{ accessToken: string; refreshToken: string }> {
   const key = await t.keyWith({ [s.companyId]: ['client.login'] });
-  const r = await t.call('POST', '/v1/client/auth/login', { key, body: { companyID: s.companyId, email: 'sdk@example.com', externalUserID: 'sdk-user' } });
+  const r = await t.call('POST', '/v1/client/auth/login', {
+    key,
+    body: { companyID: s.companyId, email: 'sdk@example.com', externalUserID: 'sdk-user' },
+  });
   expect(r.status).toBe(200);
   return r.body;
 }
@@ -27,19 +30,34 @@ async function login(): Promise<{ accessToken: string; refreshToken: string }> {
 describe('an empty JSON body', () => {
   it('refreshes tokens as the client SDK sends it: Bearer refresh token, JSON content type, no body', async () => {
     const pair = await login();
-    const r = await t.call('POST', '/v1/client/auth/refresh', { key: null, headers: { ...JSON_NO_BODY, authorization: `Bearer ${pair.refreshToken}` } });
+    const r = await t.call('POST', '/v1/client/auth/refresh', {
+      key: null,
+      headers: { ...JSON_NO_BODY, authorization: `Bearer ${pair.refreshToken}` },
+    });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ accessToken: expect.any(String), refreshToken: expect.any(String), expiresAt: expect.any(String), expiresIn: 900 });
+    expect(r.body).toEqual({
+      accessToken: expect.any(String),
+      refreshToken: expect.any(String),
+      expiresAt: expect.any(String),
+      expiresIn: 900,
+    });
     // Over a real socket as well, with content-length: 0.
     const base = await t.listen();
-    const res = await fetch(`${base}/v1/client/auth/refresh`, { method: 'POST', headers: { ...JSON_NO_BODY, authorization: `Bearer ${r.body.refreshToken}` }, body: '' });
+    const res = await fetch(`${base}/v1/client/auth/refresh`, {
+      method: 'POST',
+      headers: { ...JSON_NO_BODY, authorization: `Bearer ${r.body.refreshToken}` },
+      body: '',
+    });
     expect(res.status).toBe(200);
   });
 
   it('cancels a booking where the body is optional', async () => {
     const { sid, rids } = await s.bookable('fixed', { duration: 'PT1H' });
     const pair = await login();
-    const booked = await t.call('POST', '/v1/client/bookings', { token: pair.accessToken, body: { companyID: s.companyId, serviceID: sid, resourceID: rids[0], startTime: '2026-05-02T10:00:00Z' } });
+    const booked = await t.call('POST', '/v1/client/bookings', {
+      token: pair.accessToken,
+      body: { companyID: s.companyId, serviceID: sid, resourceID: rids[0], startTime: '2026-05-02T10:00:00Z' },
+    });
     expect(booked.status).toBe(200);
     const r = await t.call('POST', `/v1/client/bookings/${booked.body.id}/cancel`, { token: pair.accessToken, headers: JSON_NO_BODY });
     expect(r.status).toBe(200);

@@ -20,7 +20,11 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 
 async function send(method: string, path: string, body: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(base + path, { method, headers: { 'content-type': 'application/json', 'x-api-key': s.key }, body: JSON.stringify(body) });
+  const res = await fetch(base + path, {
+    method,
+    headers: { 'content-type': 'application/json', 'x-api-key': s.key },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: await res.json() };
 }
 
@@ -38,7 +42,9 @@ async function race(path: string, read: () => Promise<any>, extra: (i: number) =
   const before = await read();
   expect(before.metaDataVersion).toBe(1);
   const results = await Promise.all(
-    Array.from({ length: N }, (_, i) => send('PATCH', path, { ...extra(i), metaDataUpdate: { expectedVersion: 1, path: `k.w${i}`, value: i } })),
+    Array.from({ length: N }, (_, i) =>
+      send('PATCH', path, { ...extra(i), metaDataUpdate: { expectedVersion: 1, path: `k.w${i}`, value: i } }),
+    ),
   );
   expect(tally(results)).toEqual({ 200: 1, '409 version_conflict': N - 1 });
   const winner = results.find((r) => r.status === 200)!.body;
@@ -48,7 +54,9 @@ async function race(path: string, read: () => Promise<any>, extra: (i: number) =
   expect(Object.keys(after.metaData.k)).toHaveLength(1);
   // The next update with the new version works; the old one is still refused.
   expect((await send('PATCH', path, { metaDataUpdate: { expectedVersion: 2, path: 'next', value: true } })).status).toBe(200);
-  expect((await send('PATCH', path, { metaDataUpdate: { expectedVersion: 2, path: 'again', value: true } })).body.code).toBe('version_conflict');
+  expect((await send('PATCH', path, { metaDataUpdate: { expectedVersion: 2, path: 'again', value: true } })).body.code).toBe(
+    'version_conflict',
+  );
 }
 
 const get = (path: string) => async () => (await t.call('GET', path, { key: s.key })).body;
@@ -86,10 +94,14 @@ describe('parallel metaDataUpdate with the same expectedVersion', () => {
 
   it('over GraphQL', async () => {
     const rid = await s.resource('Graph room');
-    const q = 'mutation($c: ID!, $r: ID!, $u: JSONObject!) { updateResource(companyID: $c, id: $r, input: { metaDataUpdate: $u }) { metaDataVersion } }';
+    const q =
+      'mutation($c: ID!, $r: ID!, $u: JSONObject!) { updateResource(companyID: $c, id: $r, input: { metaDataUpdate: $u }) { metaDataVersion } }';
     const results = await Promise.all(
       Array.from({ length: N }, async (_, i) => {
-        const r = await send('POST', '/graphql', { query: q, variables: { c: s.companyId, r: rid, u: { expectedVersion: 1, path: 'w', value: i } } });
+        const r = await send('POST', '/graphql', {
+          query: q,
+          variables: { c: s.companyId, r: rid, u: { expectedVersion: 1, path: 'w', value: i } },
+        });
         return r.body.errors ? r.body.errors[0].extensions.code : 'ok';
       }),
     );

@@ -17,7 +17,8 @@ beforeAll(async () => {
 afterAll(async () => t?.close());
 beforeEach(() => clock.set(T0));
 
-const txStatus = async (id: string) => (await t.call('GET', `/v1/companies/${cid}/payments`, { query: { ids: id } })).body.transactions[0]?.status;
+const txStatus = async (id: string) =>
+  (await t.call('GET', `/v1/companies/${cid}/payments`, { query: { ids: id } })).body.transactions[0]?.status;
 const sql = (q: string, p: unknown[] = []) => t.deps.orm.em.fork().getConnection().execute(q, p);
 
 describe('test provider checkout page', () => {
@@ -31,8 +32,14 @@ describe('test provider checkout page', () => {
     expect(r.text).toContain('12.50 EUR');
     // Relative to the page: /v1/payments/test-checkout/{id} + {id}/complete.
     expect(r.text).toContain(`action="${started!.transactionId}/complete"`);
-    expect(new URL(`${started!.transactionId}/complete`, started!.paymentURL).pathname).toBe(`/v1/payments/test-checkout/${started!.transactionId}/complete`);
-    for (const [label, value] of [['Pay', 'success'], ['Fail', 'failure'], ['Cancel', 'cancel']]) {
+    expect(new URL(`${started!.transactionId}/complete`, started!.paymentURL).pathname).toBe(
+      `/v1/payments/test-checkout/${started!.transactionId}/complete`,
+    );
+    for (const [label, value] of [
+      ['Pay', 'success'],
+      ['Fail', 'failure'],
+      ['Cancel', 'cancel'],
+    ]) {
       expect(r.text).toMatch(new RegExp(`name="outcome" value="${value}">${label}</button>`));
     }
     expect(r.text).toContain('Haircut &lt;b&gt;&amp;&lt;/b&gt; &quot;wash&quot;');
@@ -69,7 +76,11 @@ describe('completing a test payment', () => {
     expect(page.text).not.toContain('<button');
   });
 
-  it.each([['failure', 'failed'], ['cancel', 'cancelled'], ['success', 'paid']])('accepts JSON: outcome %s makes the payment %s', async (outcome, status) => {
+  it.each([
+    ['failure', 'failed'],
+    ['cancel', 'cancelled'],
+    ['success', 'paid'],
+  ])('accepts JSON: outcome %s makes the payment %s', async (outcome, status) => {
     const started = await startTestPayment(t, cid);
     expect((await complete(t, started!.transactionId, outcome, true)).status).toBe(200);
     expect(await txStatus(started!.transactionId)).toBe(status);
@@ -83,7 +94,11 @@ describe('completing a test payment', () => {
 
   it('redirects with 303 to the configured URL when templating is off, unchanged', async () => {
     const c = (await t.company('Plain redirect')).id;
-    await configurePayments(t, c, { success: 'https://shop.example/ok?x={{.ID}}', failure: 'https://shop.example/failed', templating: false });
+    await configurePayments(t, c, {
+      success: 'https://shop.example/ok?x={{.ID}}',
+      failure: 'https://shop.example/failed',
+      templating: false,
+    });
     const started = await startTestPayment(t, c);
     const r = await complete(t, started!.transactionId, 'success');
     expect(r.status).toBe(303);
@@ -93,7 +108,10 @@ describe('completing a test payment', () => {
   });
 
   it('accepts form bodies only on the checkout routes', async () => {
-    const r = await t.call('PUT', `/v1/companies/${cid}/payments/settings`, { body: 'preferredProvider=test', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const r = await t.call('PUT', `/v1/companies/${cid}/payments/settings`, {
+      body: 'preferredProvider=test',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(r.status).toBe(415);
   });
 });
@@ -105,21 +123,36 @@ describe('starting a payment', () => {
     expect(await startTestPayment(t, cid, { amount: 0 })).toBeNull();
   });
 
-  it.each(['stripe', 'klix', 'decta', 'montonio', 'mercadopago'])('refuses %s, which is not available here, with a clear 400', async (provider) => {
-    const c = (await t.company(`Uses ${provider}`)).id;
-    await configurePayments(t, c, { provider, success: 'https://shop.example/{{.ID}}', templating: true, secret: SECRET });
-    await expect(startTestPayment(t, c)).rejects.toMatchObject({ code: 'invalid_request', message: expect.stringContaining(`payment provider ${provider} is not available on this installation`) });
-    expect((await sql('select count(*)::int as n from payment_transaction where company_id = ?', [c]))[0].n).toBe(0);
-  });
+  it.each(['stripe', 'klix', 'decta', 'montonio', 'mercadopago'])(
+    'refuses %s, which is not available here, with a clear 400',
+    async (provider) => {
+      const c = (await t.company(`Uses ${provider}`)).id;
+      await configurePayments(t, c, { provider, success: 'https://shop.example/{{.ID}}', templating: true, secret: SECRET });
+      await expect(startTestPayment(t, c)).rejects.toMatchObject({
+        code: 'invalid_request',
+        message: expect.stringContaining(`payment provider ${provider} is not available on this installation`),
+      });
+      expect((await sql('select count(*)::int as n from payment_transaction where company_id = ?', [c]))[0].n).toBe(0);
+    },
+  );
 
   it('checks settings saved before validation existed: templating without a secret, an invalid template', async () => {
     const c = (await t.company('Old settings')).id;
     await configurePayments(t, c, { success: 'https://shop.example/ok', templating: false });
     await sql(`update payment_provider_settings set enable_url_templating = true where company_id = ?`, [c]);
-    await expect(startTestPayment(t, c)).rejects.toMatchObject({ code: 'invalid_request', message: expect.stringContaining('no signing secret is configured') });
+    await expect(startTestPayment(t, c)).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringContaining('no signing secret is configured'),
+    });
     await configurePayments(t, c, { success: 'https://shop.example/ok', templating: true, secret: SECRET });
-    await sql(`update payment_provider_settings set failure_redirect_url = ? where company_id = ?`, ['https://shop.example/f?id={{ID}}', c]);
-    await expect(startTestPayment(t, c)).rejects.toMatchObject({ code: 'invalid_request', message: expect.stringMatching(/failure_redirect_url: failed to process URL template: .*the dot is required/) });
+    await sql(`update payment_provider_settings set failure_redirect_url = ? where company_id = ?`, [
+      'https://shop.example/f?id={{ID}}',
+      c,
+    ]);
+    await expect(startTestPayment(t, c)).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringMatching(/failure_redirect_url: failed to process URL template: .*the dot is required/),
+    });
     expect((await sql('select count(*)::int as n from payment_transaction where company_id = ?', [c]))[0].n).toBe(0);
   });
 
@@ -139,7 +172,10 @@ describe('starting a payment', () => {
     expect(r.status).toBe(303);
     expect((r.headers.location as string).length).toBe(2000);
     await configurePayments(t, c, { success: withFinal(2001), templating: true, secret: SECRET });
-    await expect(startTestPayment(t, c)).rejects.toMatchObject({ code: 'invalid_request', message: expect.stringContaining('2001 characters long; the maximum length is 2000') });
+    await expect(startTestPayment(t, c)).rejects.toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringContaining('2001 characters long; the maximum length is 2000'),
+    });
   });
 });
 
@@ -168,8 +204,14 @@ describe('expiry', () => {
     await configurePayments(t, c);
     await Promise.all(Array.from({ length: 230 }, () => startTestPayment(t, c, { amount: 100 })));
     const later = new Date(T0 + 3600_000);
-    const [{ due }] = await sql(`select count(*)::int as due from payment_transaction where status = 'pending' and expires_at <= ?`, [later]);
-    const counts = await Promise.all([sweepExpiredPayments(t.deps, later), sweepExpiredPayments(createCtx(t.deps, null, 'x', t.deps.log as never), later), sweepExpiredPayments(t.deps, later)]);
+    const [{ due }] = await sql(`select count(*)::int as due from payment_transaction where status = 'pending' and expires_at <= ?`, [
+      later,
+    ]);
+    const counts = await Promise.all([
+      sweepExpiredPayments(t.deps, later),
+      sweepExpiredPayments(createCtx(t.deps, null, 'x', t.deps.log as never), later),
+      sweepExpiredPayments(t.deps, later),
+    ]);
     const [{ n }] = await sql(`select count(*)::int as n from payment_transaction where company_id = ? and status = 'failed'`, [c]);
     expect(n).toBe(230);
     // Every due row was expired by exactly one sweeper.

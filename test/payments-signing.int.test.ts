@@ -23,7 +23,11 @@ afterAll(async () => t?.close());
 beforeEach(() => clock.set(T0));
 
 /** A paid transaction's redirect URL (the Location of the 303). */
-async function paidRedirect(input: Parameters<typeof startTestPayment>[2] = {}, outcome = 'success', company = cid): Promise<{ location: string; transactionId: string }> {
+async function paidRedirect(
+  input: Parameters<typeof startTestPayment>[2] = {},
+  outcome = 'success',
+  company = cid,
+): Promise<{ location: string; transactionId: string }> {
   const started = await startTestPayment(t, company, { referenceID: 'order 42/a', pluginNamespace: 'giftcards', ...input });
   const r = await complete(t, started!.transactionId, outcome);
   expect(r.status).toBe(303);
@@ -37,10 +41,11 @@ function withParam(url: string, key: string, value: string | null): string {
   return u.toString();
 }
 
-const verify = (url: string, company = cid) => verifyUrl(t, company, url).then((r) => {
-  expect(r.status).toBe(200);
-  return r.body;
-});
+const verify = (url: string, company = cid) =>
+  verifyUrl(t, company, url).then((r) => {
+    expect(r.status).toBe(200);
+    return r.body;
+  });
 
 describe('signed redirect URL', () => {
   it('substitutes every placeholder, keeps static text and appends ts and sig last', async () => {
@@ -50,7 +55,16 @@ describe('signed redirect URL', () => {
     expect(`${u.origin}${u.pathname}`).toBe('https://shop.example/return/booking/order%2042%2Fa');
     expect([...u.searchParams.keys()]).toEqual([...TEMPLATED, 'utm_source', 'ts', 'sig']);
     expect(Object.fromEntries(u.searchParams)).toMatchObject({
-      id: transactionId, item: items[0], items: items.join(','), type: 'booking', ns: 'giftcards', amount: '2500', currency: 'EUR', ref: 'order 42/a', utm_source: 'pay', ts: String(T0 / 1000),
+      id: transactionId,
+      item: items[0],
+      items: items.join(','),
+      type: 'booking',
+      ns: 'giftcards',
+      amount: '2500',
+      currency: 'EUR',
+      ref: 'order 42/a',
+      utm_source: 'pay',
+      ts: String(T0 / 1000),
     });
     // Path-style escaping: a space is %20 (never +), and values are not encoded twice.
     expect(location).toContain('ref=order%2042%2Fa&');
@@ -61,7 +75,9 @@ describe('signed redirect URL', () => {
 
   it('signs the failure URL with its own parameters and passes a URL without placeholders unsigned', async () => {
     const failed = await paidRedirect({}, 'failure');
-    expect(failed.location).toMatch(new RegExp(`^https://shop\\.example/failed\\?tx=${failed.transactionId}&lang=en&ts=\\d+&sig=[0-9a-f]{64}$`));
+    expect(failed.location).toMatch(
+      new RegExp(`^https://shop\\.example/failed\\?tx=${failed.transactionId}&lang=en&ts=\\d+&sig=[0-9a-f]{64}$`),
+    );
     expect(await verify(failed.location)).toEqual({ valid: true });
     const cancelled = await paidRedirect({}, 'cancel');
     expect(cancelled.location).toBe(CANCEL);
@@ -90,9 +106,15 @@ describe('signed redirect URL', () => {
   it('is a signature_mismatch when ts or one digit of sig is altered', async () => {
     const { location } = await paidRedirect();
     const u = new URL(location);
-    expect(await verify(withParam(location, 'ts', String(Number(u.searchParams.get('ts')) + 1)))).toEqual({ valid: false, reason: 'signature_mismatch' });
+    expect(await verify(withParam(location, 'ts', String(Number(u.searchParams.get('ts')) + 1)))).toEqual({
+      valid: false,
+      reason: 'signature_mismatch',
+    });
     const sig = u.searchParams.get('sig')!;
-    expect(await verify(withParam(location, 'sig', (sig[0] === 'a' ? 'b' : 'a') + sig.slice(1)))).toEqual({ valid: false, reason: 'signature_mismatch' });
+    expect(await verify(withParam(location, 'sig', (sig[0] === 'a' ? 'b' : 'a') + sig.slice(1)))).toEqual({
+      valid: false,
+      reason: 'signature_mismatch',
+    });
   });
 });
 
@@ -210,8 +232,14 @@ describe('verification access and GraphQL', () => {
     const query = Object.fromEntries(new URL(location).searchParams);
     const q = 'query($c: ID!, $q: JSONObject!) { verifyRedirectSignature(companyID: $c, query: $q) { valid reason } }';
     expect((await t.gql(q, { c: cid, q: query })).body.data.verifyRedirectSignature).toEqual({ valid: true, reason: null });
-    expect((await t.gql(q, { c: cid, q: { ...query, amount: '1' } })).body.data.verifyRedirectSignature).toEqual({ valid: false, reason: 'signature_mismatch' });
-    expect((await t.gql(q, { c: cid, q: { ...query, ts: Number(query.ts) } })).body.data.verifyRedirectSignature).toEqual({ valid: true, reason: null });
+    expect((await t.gql(q, { c: cid, q: { ...query, amount: '1' } })).body.data.verifyRedirectSignature).toEqual({
+      valid: false,
+      reason: 'signature_mismatch',
+    });
+    expect((await t.gql(q, { c: cid, q: { ...query, ts: Number(query.ts) } })).body.data.verifyRedirectSignature).toEqual({
+      valid: true,
+      reason: null,
+    });
   });
 });
 
@@ -239,7 +267,10 @@ describe('a signature is bound to the template it was made for', () => {
     const cancelled = await paidRedirect({}, 'cancel', c);
     expect(new URL(cancelled.location).pathname).toBe(`/cancelled/${cancelled.transactionId}`);
     expect(await verify(cancelled.location, c)).toEqual({ valid: true });
-    expect(await verify(`${cancelled.location}&amount=1&currency=EUR&id=${cancelled.transactionId}`, c)).toEqual({ valid: false, reason: 'signature_mismatch' });
+    expect(await verify(`${cancelled.location}&amount=1&currency=EUR&id=${cancelled.transactionId}`, c)).toEqual({
+      valid: false,
+      reason: 'signature_mismatch',
+    });
     expect(await verify(`${cancelled.location}&amount=1`, c)).toEqual({ valid: false, reason: 'signature_mismatch' });
     expect(await verify(`${cancelled.location}&note=hello`, c)).toEqual({ valid: true });
     const paid = await paidRedirect({ amount: 4200 }, 'success', c);

@@ -28,9 +28,17 @@ afterEach(() => {
 /** Starts the runtime as `npm start` does, on the database of `t`, and returns the key it chose. */
 async function startOn(t: TestApp, dir: string, env: Record<string, string> = {}): Promise<{ key: Buffer; logs: string }> {
   let logs = '';
-  const stream = new Writable({ write(chunk, _enc, cb) { logs += chunk; cb(); } });
+  const stream = new Writable({
+    write(chunk, _enc, cb) {
+      logs += chunk;
+      cb();
+    },
+  });
   const url = t.deps.orm.config.getClientUrl();
-  const runtime = await startRuntime(loadConfig({ DATABASE_URL: url, DATA_DIR: dir, JWT_SECRET: 'x'.repeat(40), ...env }), pino({ level: 'info' }, stream) as never);
+  const runtime = await startRuntime(
+    loadConfig({ DATABASE_URL: url, DATA_DIR: dir, JWT_SECRET: 'x'.repeat(40), ...env }),
+    pino({ level: 'info' }, stream) as never,
+  );
   const key = runtime.deps.encryptionKey;
   await runtime.close();
   return { key, logs };
@@ -83,7 +91,9 @@ describe('an installation whose secrets were encrypted with the old constant key
     // Saved as earlier versions did without ENCRYPTION_KEY.
     (t.deps as { encryptionKey: Buffer }).encryptionKey = OLD_CONSTANT_KEY;
     cid = (await t.company('Old shop')).id;
-    expect((await configurePayments(t, cid, { success: 'https://shop.example/ok?id={{.ID}}', templating: true, secret: SECRET })).status).toBe(200);
+    expect(
+      (await configurePayments(t, cid, { success: 'https://shop.example/ok?id={{.ID}}', templating: true, secret: SECRET })).status,
+    ).toBe(200);
   });
   afterAll(async () => t?.close());
 

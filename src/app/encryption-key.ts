@@ -61,9 +61,13 @@ export async function resolveEncryptionKey(config: Config, em: EntityManager, lo
   const tmp = `${file}.${process.pid}.tmp`;
   writeFileSync(tmp, randomBytes(32).toString('base64'), { mode: 0o600 });
   renameSync(tmp, file);
-  log.warn(`ENCRYPTION_KEY is not set: generated a key for secrets at rest in ${file}; set ENCRYPTION_KEY in production, and whenever several processes share the database or DATA_DIR is not kept`);
+  log.warn(
+    `ENCRYPTION_KEY is not set: generated a key for secrets at rest in ${file}; set ENCRYPTION_KEY in production, and whenever several processes share the database or DATA_DIR is not kept`,
+  );
   if (legacy.total > 0) {
-    log.error(`${legacy.total} stored payment signing secrets cannot be decrypted with any known key (ENCRYPTION_KEY changed or DATA_DIR lost): save them again`);
+    log.error(
+      `${legacy.total} stored payment signing secrets cannot be decrypted with any known key (ENCRYPTION_KEY changed or DATA_DIR lost): save them again`,
+    );
   }
   return readKeyFile(file);
 }

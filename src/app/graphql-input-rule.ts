@@ -9,7 +9,9 @@ export function noNulStringsRule(context: ValidationContext): ASTVisitor {
   return {
     StringValue(node) {
       if (node.value.includes('\u0000')) {
-        context.reportError(new GraphQLError('string values must not contain NUL characters', { nodes: [node], extensions: { code: 'invalid_request' } }));
+        context.reportError(
+          new GraphQLError('string values must not contain NUL characters', { nodes: [node], extensions: { code: 'invalid_request' } }),
+        );
       }
     },
   };

@@ -1,6 +1,19 @@
 import 'reflect-metadata';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import { GraphQLError, Kind, getNullableType, isListType, type ASTVisitor, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode, type SelectionSetNode, type ValidationContext, lexicographicSortSchema, printSchema } from 'graphql';
+import {
+  GraphQLError,
+  Kind,
+  getNullableType,
+  isListType,
+  type ASTVisitor,
+  type FragmentDefinitionNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type ValidationContext,
+  lexicographicSortSchema,
+  printSchema,
+} from 'graphql';
 import { DateTimeResolver, DurationResolver, JSONObjectResolver, JSONResolver, UUIDResolver } from 'graphql-scalars';
 import { buildSchemaSync, type NonEmptyArray } from 'type-graphql';
 import type { Ctx } from './context';
@@ -31,7 +44,13 @@ export function printGraphqlSchema(): string {
   return `${printSchema(lexicographicSortSchema(buildGraphqlSchema()))}\n`;
 }
 
-export { DateTimeResolver as DateTimeScalar, DurationResolver as DurationScalar, JSONObjectResolver as JSONObjectScalar, JSONResolver as JSONScalar, UUIDResolver as UUIDScalar };
+export {
+  DateTimeResolver as DateTimeScalar,
+  DurationResolver as DurationScalar,
+  JSONObjectResolver as JSONObjectScalar,
+  JSONResolver as JSONScalar,
+  UUIDResolver as UUIDScalar,
+};
 
 type Fragments = Record<string, FragmentDefinitionNode>;
 
@@ -67,7 +86,9 @@ export function limitsRule(context: ValidationContext): ASTVisitor {
       const depth = depthOf(op.selectionSet, fragments, new Set());
       if (depth > MAX_DEPTH) {
         reported = true;
-        context.reportError(new GraphQLError(`query depth ${depth} exceeds the limit of ${MAX_DEPTH}`, { extensions: { code: 'invalid_request' } }));
+        context.reportError(
+          new GraphQLError(`query depth ${depth} exceeds the limit of ${MAX_DEPTH}`, { extensions: { code: 'invalid_request' } }),
+        );
       }
     },
     Field: {
@@ -79,7 +100,9 @@ export function limitsRule(context: ValidationContext): ASTVisitor {
         multipliers.push(isList && node.selectionSet ? m * 10 : m);
         if (cost > MAX_COMPLEXITY && !reported) {
           reported = true;
-          context.reportError(new GraphQLError(`query complexity exceeds the limit of ${MAX_COMPLEXITY}`, { extensions: { code: 'invalid_request' } }));
+          context.reportError(
+            new GraphQLError(`query complexity exceeds the limit of ${MAX_COMPLEXITY}`, { extensions: { code: 'invalid_request' } }),
+          );
         }
       },
       leave() {
@@ -89,17 +112,29 @@ export function limitsRule(context: ValidationContext): ASTVisitor {
   };
 }
 
-const APOLLO_INPUT_CODES = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'BAD_REQUEST', 'PERSISTED_QUERY_NOT_SUPPORTED', 'PERSISTED_QUERY_NOT_FOUND', 'OPERATION_RESOLUTION_FAILURE']);
+const APOLLO_INPUT_CODES = new Set([
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_USER_INPUT',
+  'BAD_REQUEST',
+  'PERSISTED_QUERY_NOT_SUPPORTED',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'OPERATION_RESOLUTION_FAILURE',
+]);
 
 /** Maps every error to the contract's codes; unexpected ones say only `internal error`. */
-export function formatGraphqlError(formatted: { message: string; locations?: unknown; path?: unknown; extensions?: Record<string, unknown> }, error: unknown): Record<string, unknown> {
+export function formatGraphqlError(
+  formatted: { message: string; locations?: unknown; path?: unknown; extensions?: Record<string, unknown> },
+  error: unknown,
+): Record<string, unknown> {
   const original = (error as { originalError?: unknown })?.originalError;
   const apolloCode = formatted.extensions?.code as string | undefined;
   if (!original || original instanceof GraphQLError) {
     if (apolloCode && APOLLO_INPUT_CODES.has(apolloCode)) {
       return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code: 'invalid_request' } };
     }
-    if (apolloCode === 'invalid_request') return { message: formatted.message, locations: formatted.locations, extensions: { code: 'invalid_request' } };
+    if (apolloCode === 'invalid_request')
+      return { message: formatted.message, locations: formatted.locations, extensions: { code: 'invalid_request' } };
   }
   const domain = toDomainError(original ?? error);
   return {
@@ -117,7 +152,8 @@ export function createApollo(opts: { introspection: boolean; onInternalError: (e
         async didEncounterErrors(rc) {
           for (const e of rc.errors) {
             const original = e.originalError;
-            if (original && !(original instanceof GraphQLError) && toDomainError(original).code === 'internal_error') opts.onInternalError(original);
+            if (original && !(original instanceof GraphQLError) && toDomainError(original).code === 'internal_error')
+              opts.onInternalError(original);
           }
         },
       };

@@ -72,7 +72,10 @@ export function installInputGuards(app: FastifyInstance): void {
     const message = `invalid request: ${path} ${odd.message}`;
     if (req.routeOptions.url === '/graphql') {
       // GraphQL clients read errors from `errors`; the code sits where every GraphQL error has it.
-      return reply.code(400).type('application/json').send({ errors: [{ message, extensions: { code: 'invalid_request', details: [{ path, message: odd.message }] } }] });
+      return reply
+        .code(400)
+        .type('application/json')
+        .send({ errors: [{ message, extensions: { code: 'invalid_request', details: [{ path, message: odd.message }] } }] });
     }
     throw new DomainError('invalid_request', message, [{ path, message: odd.message }]);
   });
@@ -92,11 +95,15 @@ export function frameworkErrors(err: FastifyError, _req: FastifyRequest, reply: 
 export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, message] =
-    err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? [408, 'the request took too long to arrive']
-      : err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'the URL or the request headers are too large']
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'the request took too long to arrive']
+      : err.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'the URL or the request headers are too large']
         : [400, 'the HTTP request is malformed'];
   const body = JSON.stringify({ code: 'invalid_request', message });
-  if (socket.writable) socket.write(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`);
+  if (socket.writable)
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`,
+    );
   socket.destroy(err);
 }
-

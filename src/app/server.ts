@@ -18,7 +18,6 @@ export const BODY_LIMIT = 1024 * 1024;
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-
 /** Builds the HTTP server: REST adapter, GraphQL, operational endpoints. Does not listen. */
 export async function buildServer(deps: AppDeps, opts: { logger?: boolean | object } = {}): Promise<FastifyInstance> {
   const app = Fastify({
@@ -27,7 +26,12 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
       // Credentials never reach the log, whatever the serialisers print.
       redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', '*.signing_secret', '*.password'], censor: '[redacted]' },
       serializers: {
-        req: (req: { method: string; url: string; hostname?: string; ip?: string }) => ({ method: req.method, url: redactUrl(req.url), host: req.hostname, remoteAddress: req.ip }),
+        req: (req: { method: string; url: string; hostname?: string; ip?: string }) => ({
+          method: req.method,
+          url: redactUrl(req.url),
+          host: req.hostname,
+          remoteAddress: req.ip,
+        }),
       },
     },
     bodyLimit: BODY_LIMIT,
@@ -48,7 +52,11 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Booking platform API', version: '1.0.0', description: 'REST adapter of the booking platform (Bookla Platform API 1.0 paths).' },
+      info: {
+        title: 'Booking platform API',
+        version: '1.0.0',
+        description: 'REST adapter of the booking platform (Bookla Platform API 1.0 paths).',
+      },
       servers: [{ url: deps.config.publicUrl }],
       components: {
         securitySchemes: {
@@ -133,7 +141,11 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
  * Credentials of a request: `X-API-Key`, else `Authorization: Bearer <access token>`.
  * Credentials that are present but wrong are refused even where auth is optional.
  */
-async function resolveActor(req: FastifyRequest, deps: AppDeps, bearer: ((t: string, d: AppDeps) => Promise<Actor | null>) | undefined): Promise<Actor | null> {
+async function resolveActor(
+  req: FastifyRequest,
+  deps: AppDeps,
+  bearer: ((t: string, d: AppDeps) => Promise<Actor | null>) | undefined,
+): Promise<Actor | null> {
   const key = req.headers['x-api-key'];
   if (typeof key === 'string' && key.length > 0) {
     const actor = await authenticateKey(deps.orm.em as never, key.trim());

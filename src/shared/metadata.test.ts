@@ -58,7 +58,9 @@ describe('metaDataUpdate', () => {
     try {
       upd({ path: 'x', value: deep(32) });
     } catch (e) {
-      expect((e as DomainError).details).toEqual([{ path: 'metaDataUpdate.value', message: 'would make metaData nested deeper than 32 levels' }]);
+      expect((e as DomainError).details).toEqual([
+        { path: 'metaDataUpdate.value', message: 'would make metaData nested deeper than 32 levels' },
+      ]);
     }
     expect(() => upd({ path: 'a.b.c', value: deep(30) })).toThrow(DomainError);
     expect(() => upd({ path: '', value: deep(33) })).toThrow(DomainError);
@@ -66,7 +68,9 @@ describe('metaDataUpdate', () => {
     const bottom = Array(31).fill('a').join('.');
     expect(() => applyMetaDataUpdate(deep(32), 1, upd({ path: bottom, value: 2 }))).not.toThrow();
     // parseMetaDataUpdate refuses this already; apply checks the result again on its own.
-    expect(() => applyMetaDataUpdate(deep(32), 1, { expectedVersion: null, path: `${bottom}.a`, value: { c: 1 } })).toThrow(/nested deeper than 32/);
+    expect(() => applyMetaDataUpdate(deep(32), 1, { expectedVersion: null, path: `${bottom}.a`, value: { c: 1 } })).toThrow(
+      /nested deeper than 32/,
+    );
   });
   it('measures depth without recursion, whatever the depth', () => {
     let v: unknown = 1;

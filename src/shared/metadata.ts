@@ -53,7 +53,11 @@ export function parseMetaDataUpdate(raw: unknown, path = 'metaDataUpdate'): Meta
   if (!isPlainObject(raw)) throw invalid(`${path} must be an object`, [{ path, message: 'must be an object' }]);
   const { expectedVersion, path: keyPath, value } = raw as Record<string, unknown>;
   const details: ErrorDetail[] = [];
-  if (expectedVersion !== undefined && expectedVersion !== null && (!Number.isInteger(expectedVersion) || (expectedVersion as number) < 1)) {
+  if (
+    expectedVersion !== undefined &&
+    expectedVersion !== null &&
+    (!Number.isInteger(expectedVersion) || (expectedVersion as number) < 1)
+  ) {
     details.push({ path: `${path}.expectedVersion`, message: 'must be a positive integer' });
   }
   if (typeof keyPath !== 'string') details.push({ path: `${path}.path`, message: 'must be a string' });
@@ -99,7 +103,10 @@ export function applyMetaDataUpdate(current: MetaData | null | undefined, curren
   if (update.value === null) delete node[last];
   else node[last] = structuredClone(update.value);
   const problem = checkMetaData(root)[0];
-  if (problem) throw invalid(`metaData ${problem.message}`, [{ path: 'metaDataUpdate.value', message: `would make metaData break the rule: ${problem.message}` }]);
+  if (problem)
+    throw invalid(`metaData ${problem.message}`, [
+      { path: 'metaDataUpdate.value', message: `would make metaData break the rule: ${problem.message}` },
+    ]);
   return root;
 }
 
@@ -137,7 +144,13 @@ export async function claimMetaDataVersion({ entity, meta, changeSet, em }: Upda
   if (typeof loaded !== 'number') return;
   const sql = `update "${meta.tableName}" set meta_data_version = ? where id = ? and company_id = ? and meta_data_version = ?`;
   const res = await (em as { execute(sql: string, params: unknown[], method: 'run'): Promise<{ affectedRows: number }> }).execute(
-    sql, [entity.metaDataVersion, entity.id, entity.companyId, loaded], 'run',
+    sql,
+    [entity.metaDataVersion, entity.id, entity.companyId, loaded],
+    'run',
   );
-  if (res.affectedRows !== 1) throw new DomainError('version_conflict', `metaData was changed by another request (version ${loaded} is no longer current); reload the record and retry`);
+  if (res.affectedRows !== 1)
+    throw new DomainError(
+      'version_conflict',
+      `metaData was changed by another request (version ${loaded} is no longer current); reload the record and retry`,
+    );
 }

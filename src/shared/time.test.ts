@@ -3,7 +3,7 @@ import { formatTimestamp, isOutOfRangeTimestamp, parseTimestamp } from './time';
 describe('timestamps', () => {
   it('formats like toISOString without zero milliseconds', () => {
     let seed = 1;
-    const rand = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    const rand = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
     for (let i = 0; i < 2000; i++) {
       const ms = Math.floor(rand() * 4_102_444_800_000);
       expect(formatTimestamp(ms)).toBe(new Date(ms).toISOString().replace('.000Z', 'Z'));
@@ -20,7 +20,17 @@ describe('timestamps', () => {
     expect(parseTimestamp('2026-03-29T09:00:00+02:00')).toBe(Date.parse('2026-03-29T07:00:00Z'));
     expect(parseTimestamp('2026-03-29T07:00:00Z')).toBe(Date.parse('2026-03-29T07:00:00Z'));
     expect(parseTimestamp('2026-03-29T07:00:00.5Z')).toBe(Date.parse('2026-03-29T07:00:00.500Z'));
-    for (const bad of ['2026-03-29T07:00:00', '2026-03-29', '2026-02-31T00:00:00Z', '2026-13-01T00:00:00Z', '2026-03-29T24:00:00Z', 'now', '', null, 5]) {
+    for (const bad of [
+      '2026-03-29T07:00:00',
+      '2026-03-29',
+      '2026-02-31T00:00:00Z',
+      '2026-13-01T00:00:00Z',
+      '2026-03-29T24:00:00Z',
+      'now',
+      '',
+      null,
+      5,
+    ]) {
       expect(parseTimestamp(bad)).toBeNull();
     }
   });

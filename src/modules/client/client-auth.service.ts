@@ -32,12 +32,24 @@ export interface ClientLoginInput {
 async function issuePair(ctx: Ctx, em: EntityManager, client: Client, familyId: string): Promise<TokenPairJson> {
   const refreshToken = newRefreshToken();
   em.create(ClientRefreshToken, {
-    companyId: client.companyId, clientId: client.id, familyId, tokenHash: hashToken(refreshToken),
-    expiresAt: new Date(ctx.now.getTime() + REFRESH_TTL_SEC * 1000), usedAt: null, revokedAt: null, createdAt: ctx.now, updatedAt: ctx.now,
+    companyId: client.companyId,
+    clientId: client.id,
+    familyId,
+    tokenHash: hashToken(refreshToken),
+    expiresAt: new Date(ctx.now.getTime() + REFRESH_TTL_SEC * 1000),
+    usedAt: null,
+    revokedAt: null,
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
   });
   await em.flush();
   const ttl = ctx.deps.config.accessTokenTtlSec;
-  const { token, expiresAtMs } = await signAccessToken(ctx.deps.jwtKey, { clientId: client.id, companyId: client.companyId }, ctx.now.getTime(), ttl);
+  const { token, expiresAtMs } = await signAccessToken(
+    ctx.deps.jwtKey,
+    { clientId: client.id, companyId: client.companyId },
+    ctx.now.getTime(),
+    ttl,
+  );
   return { accessToken: token, refreshToken, expiresAt: formatTimestamp(expiresAtMs)!, expiresIn: ttl };
 }
 
@@ -59,7 +71,12 @@ export async function clientLogin(ctx: Ctx, input: ClientLoginInput): Promise<To
   const metaData = c.metaData('metaData', input.metaData);
   c.done('invalid client authorization');
   const company = await companyForMerchant(ctx, companyId!, 'client.login');
-  const { client, created } = await ensureClient(ctx.em, company.id, { externalUserId: externalUserId!, email: email!, firstName, lastName, metaData }, ctx.now);
+  const { client, created } = await ensureClient(
+    ctx.em,
+    company.id,
+    { externalUserId: externalUserId!, email: email!, firstName, lastName, metaData },
+    ctx.now,
+  );
   if (client.state === 'blocked') throw forbidden('the client is blocked');
   if (!created) {
     client.email = email!;
@@ -82,7 +99,11 @@ export async function refreshClientTokens(ctx: Ctx, refreshToken: string | undef
     const row = await em.findOne(ClientRefreshToken, { tokenHash }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!row || row.revokedAt) return unauthorized('invalid or revoked refresh token');
     if (row.usedAt) {
-      await em.nativeUpdate(ClientRefreshToken, { companyId: row.companyId, familyId: row.familyId, revokedAt: null }, { revokedAt: ctx.now });
+      await em.nativeUpdate(
+        ClientRefreshToken,
+        { companyId: row.companyId, familyId: row.familyId, revokedAt: null },
+        { revokedAt: ctx.now },
+      );
       return unauthorized('the refresh token was already used; the session is revoked');
     }
     if (row.expiresAt.getTime() <= ctx.now.getTime()) return unauthorized('the refresh token has expired');
@@ -112,7 +133,9 @@ export async function clientProfile(ctx: Ctx): Promise<ClientJson> {
 export async function bearer(token: string, deps: AppDeps): Promise<ClientActor | null> {
   const claims = await verifyAccessToken(deps.jwtKey, token, deps.clock.now());
   if (!claims) return null;
-  const client = await deps.orm.em.fork().findOne(Client, { id: claims.clientId, companyId: claims.companyId }, { fields: ['id', 'state'], disableIdentityMap: true });
+  const client = await deps.orm.em
+    .fork()
+    .findOne(Client, { id: claims.clientId, companyId: claims.companyId }, { fields: ['id', 'state'], disableIdentityMap: true });
   if (!client) return null;
   if (client.state === 'blocked') throw forbidden('the client is blocked');
   return { kind: 'client', clientId: claims.clientId, companyId: claims.companyId };

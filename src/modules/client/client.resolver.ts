@@ -1,12 +1,20 @@
 import { Arg, Ctx as GqlCtx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { Ctx } from '../../app/context';
-import { ClientLoginInput, ClientPageType, ClientSearchFilter, ClientType, CreateClientInput, TokenPairType, UpdateClientInput } from './client.types';
+import {
+  ClientLoginInput,
+  ClientPageType,
+  ClientSearchFilter,
+  ClientType,
+  CreateClientInput,
+  TokenPairType,
+  UpdateClientInput,
+} from './client.types';
 import { createClient, getClient, listClients, searchClients, updateClient } from './client.service';
 import { clientLogin, clientProfile, refreshClientTokens } from './client-auth.service';
 
 @Resolver(() => ClientType)
 export class ClientResolver {
-  @Query(() => ClientPageType, { description: 'A page of the company\'s clients (limit at most 100), oldest first.' })
+  @Query(() => ClientPageType, { description: "A page of the company's clients (limit at most 100), oldest first." })
   clients(
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID) companyID: string,
@@ -22,17 +30,30 @@ export class ClientResolver {
   }
 
   @Query(() => [ClientType], { description: 'Clients matching every given filter; at most 100.' })
-  searchClients(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('filter', () => ClientSearchFilter, { nullable: true }) filter?: ClientSearchFilter) {
+  searchClients(
+    @GqlCtx() ctx: Ctx,
+    @Arg('companyID', () => ID) companyID: string,
+    @Arg('filter', () => ClientSearchFilter, { nullable: true }) filter?: ClientSearchFilter,
+  ) {
     return searchClients(ctx, companyID, filter ?? {});
   }
 
   @Mutation(() => ClientType)
-  createClient(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('input', () => CreateClientInput) input: CreateClientInput) {
+  createClient(
+    @GqlCtx() ctx: Ctx,
+    @Arg('companyID', () => ID) companyID: string,
+    @Arg('input', () => CreateClientInput) input: CreateClientInput,
+  ) {
     return createClient(ctx, companyID, input);
   }
 
   @Mutation(() => ClientType)
-  updateClient(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('id', () => ID) id: string, @Arg('input', () => UpdateClientInput) input: UpdateClientInput) {
+  updateClient(
+    @GqlCtx() ctx: Ctx,
+    @Arg('companyID', () => ID) companyID: string,
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => UpdateClientInput) input: UpdateClientInput,
+  ) {
     return updateClient(ctx, companyID, id, input);
   }
 
@@ -46,7 +67,9 @@ export class ClientResolver {
     return clientLogin(ctx, input);
   }
 
-  @Mutation(() => TokenPairType, { description: 'Exchanges a refresh token (single use) for a new pair; a reused one revokes the session.' })
+  @Mutation(() => TokenPairType, {
+    description: 'Exchanges a refresh token (single use) for a new pair; a reused one revokes the session.',
+  })
   refreshClientTokens(@GqlCtx() ctx: Ctx, @Arg('refreshToken') refreshToken: string) {
     return refreshClientTokens(ctx, refreshToken);
   }

@@ -41,7 +41,8 @@ export function apiKeyJson(k: ApiKey, secret?: string): ApiKeyJson {
 /** Validates a permissions object `{companyID | "*": [permission...]}`. */
 export function parsePermissions(raw: unknown): Permissions {
   const details: ErrorDetail[] = [];
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) throw invalid('permissions must be an object', [{ path: 'permissions', message: 'must be an object' }]);
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw invalid('permissions must be an object', [{ path: 'permissions', message: 'must be an object' }]);
   const out: Permissions = {};
   for (const [scope, list] of Object.entries(raw as Record<string, unknown>)) {
     if (scope !== '*' && !isUuid(scope)) details.push({ path: `permissions.${scope}`, message: 'scope must be a company id or "*"' });
@@ -55,8 +56,25 @@ export function parsePermissions(raw: unknown): Permissions {
   return out;
 }
 
-async function insertKey(em: EntityManager, merchantId: string, name: string, permissions: Permissions, now: Date, secret = newSecret()): Promise<{ key: ApiKey; secret: string }> {
-  const key = em.create(ApiKey, { merchantId, name, keyHash: hashKey(secret), keyPrefix: secret.slice(0, 12), permissions, state: 'active', revokedAt: null, createdAt: now, updatedAt: now });
+async function insertKey(
+  em: EntityManager,
+  merchantId: string,
+  name: string,
+  permissions: Permissions,
+  now: Date,
+  secret = newSecret(),
+): Promise<{ key: ApiKey; secret: string }> {
+  const key = em.create(ApiKey, {
+    merchantId,
+    name,
+    keyHash: hashKey(secret),
+    keyPrefix: secret.slice(0, 12),
+    permissions,
+    state: 'active',
+    revokedAt: null,
+    createdAt: now,
+    updatedAt: now,
+  });
   await em.flush();
   return { key, secret };
 }
@@ -101,7 +119,8 @@ export async function revokeApiKey(ctx: Ctx, id: string): Promise<ApiKeyJson> {
   const key = await ctx.em.findOne(ApiKey, { id: id.toLowerCase(), merchantId: actor.merchantId });
   if (!key) throw notFound('API key');
   // Revoking a key that holds more than the caller would be a way around the escalation rule.
-  if (!couldHaveGranted(actor.permissions, key.permissions)) throw forbidden('cannot revoke a key with permissions the caller does not hold');
+  if (!couldHaveGranted(actor.permissions, key.permissions))
+    throw forbidden('cannot revoke a key with permissions the caller does not hold');
   if (key.state !== 'revoked') {
     key.state = 'revoked';
     key.revokedAt = ctx.now;
@@ -117,10 +136,12 @@ export async function revokeApiKey(ctx: Ctx, id: string): Promise<ApiKeyJson> {
  */
 export async function authenticateKey(em: EntityManager, secret: string): Promise<MerchantActor | null> {
   if (secret.length < 16 || secret.length > 200) return null;
-  const rows = await em.getConnection().execute<{ id: string; merchant_id: string; permissions: Permissions | string; state: string }[]>(
-    'select id, merchant_id, permissions, state from api_key where key_hash = ?',
-    [hashKey(secret)],
-  );
+  const rows = await em
+    .getConnection()
+    .execute<{ id: string; merchant_id: string; permissions: Permissions | string; state: string }[]>(
+      'select id, merchant_id, permissions, state from api_key where key_hash = ?',
+      [hashKey(secret)],
+    );
   const key = rows[0];
   if (!key || key.state !== 'active') return null;
   const permissions = typeof key.permissions === 'string' ? (JSON.parse(key.permissions) as Permissions) : key.permissions;

@@ -6,14 +6,27 @@ import type { Permissions } from '../../app/context';
  */
 
 export const AREAS = [
-  'companies', 'services', 'resources', 'rules', 'slots', 'bookings', 'clients', 'subscriptions',
-  'giftcards', 'promocodes', 'payments', 'pdf',
+  'companies',
+  'services',
+  'resources',
+  'rules',
+  'slots',
+  'bookings',
+  'clients',
+  'subscriptions',
+  'giftcards',
+  'promocodes',
+  'payments',
+  'pdf',
 ] as const;
 
 export const PERMISSIONS: readonly string[] = [
   ...AREAS.flatMap((a) => [`${a}.read`, `${a}.write`]),
   // client.login issues tokens for any externalUserID: a backend permission, never a widget's.
-  'apikeys.write', 'client.read', 'client.create', 'client.login',
+  'apikeys.write',
+  'client.read',
+  'client.create',
+  'client.login',
 ];
 
 const PATTERN_AREAS = new Set([...AREAS, 'apikeys', 'client']);

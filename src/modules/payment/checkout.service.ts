@@ -21,7 +21,11 @@ function view(tx: PaymentTransaction): CheckoutView {
 /** A transaction of the test provider by id; the id is the capability, so nothing else is checked. */
 async function testTransaction(em: EntityManager, id: string, lock: boolean): Promise<PaymentTransaction> {
   if (!isUuid(id)) throw invalid('transaction id must be a UUID', [{ path: 'transactionID', message: 'must be a UUID' }]);
-  const tx = await em.findOne(PaymentTransaction, { id: id.toLowerCase() }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true } : {});
+  const tx = await em.findOne(
+    PaymentTransaction,
+    { id: id.toLowerCase() },
+    lock ? { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true } : {},
+  );
   if (!tx || tx.providerType !== 'test') throw notFound('payment transaction');
   return tx;
 }
@@ -73,7 +77,13 @@ export async function completeTestCheckout(ctx: Ctx, id: string, input: { outcom
  * or one that cannot be rendered or sent as a header: the payment is settled either way, and a
  * broken redirect must not hide that from the client).
  */
-async function redirectLocation(ctx: Ctx, em: EntityManager, tx: PaymentTransaction, outcome: CheckoutOutcome, now: Date): Promise<string | null> {
+async function redirectLocation(
+  ctx: Ctx,
+  em: EntityManager,
+  tx: PaymentTransaction,
+  outcome: CheckoutOutcome,
+  now: Date,
+): Promise<string | null> {
   const { provider } = await loadRedirectSettings(em, tx.companyId);
   if (!provider) return null;
   let rendered;

@@ -43,7 +43,13 @@ export function templateFor(p: PaymentProviderSettings, kind: RedirectKind): str
  * The redirect URL of one outcome, templated and signed per the settings; null when no URL is
  * configured for it. Throws SecretBoxError when the stored secret cannot be decrypted.
  */
-export function renderFor(deps: AppDeps, p: PaymentProviderSettings, kind: RedirectKind, tx: PaymentTransaction, now: Date): RenderResult | null {
+export function renderFor(
+  deps: AppDeps,
+  p: PaymentProviderSettings,
+  kind: RedirectKind,
+  tx: PaymentTransaction,
+  now: Date,
+): RenderResult | null {
   const template = templateFor(p, kind);
   if (!template) return null;
   const secret = p.enableUrlTemplating ? readSigningSecret(deps, p) : null;
@@ -62,15 +68,26 @@ export function checkRedirects(deps: AppDeps, p: PaymentProviderSettings, tx: Pa
       secret = readSigningSecret(deps, p);
     } catch (e) {
       if (!(e instanceof SecretBoxError)) throw e;
-      throw invalid('cannot create the payment URL: the stored signing secret cannot be read; save the provider settings again with the signing secret', [{ path: 'signing_secret', message: 'cannot be read' }]);
+      throw invalid(
+        'cannot create the payment URL: the stored signing secret cannot be read; save the provider settings again with the signing secret',
+        [{ path: 'signing_secret', message: 'cannot be read' }],
+      );
     }
-    if (!secret) throw invalid('cannot create the payment URL: URL templating is enabled but no signing secret is configured', [{ path: 'signing_secret', message: 'is not configured' }]);
+    if (!secret)
+      throw invalid('cannot create the payment URL: URL templating is enabled but no signing secret is configured', [
+        { path: 'signing_secret', message: 'is not configured' },
+      ]);
   }
   for (const kind of REDIRECT_KINDS) {
     const template = templateFor(p, kind);
     if (!template) continue;
     let r = renderRedirect({ template, values: redirectValues(tx), secret, now: now.getTime(), templating: p.enableUrlTemplating });
-    if (r.ok && !isHeaderSafeUrl(r.url)) r = { ok: false, code: 'invalid_template', message: 'invalid redirect URL: it cannot be written as ASCII; save the provider settings again' };
+    if (r.ok && !isHeaderSafeUrl(r.url))
+      r = {
+        ok: false,
+        code: 'invalid_template',
+        message: 'invalid redirect URL: it cannot be written as ASCII; save the provider settings again',
+      };
     if (!r.ok) {
       const path = `${kind}_redirect_url`;
       throw invalid(`cannot create the payment URL: ${path}: ${r.message}`, [{ path, message: r.message }]);

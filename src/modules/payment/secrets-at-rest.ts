@@ -10,9 +10,14 @@ const SAMPLE = 50;
  * The start-up uses it to tell an installation whose secrets were encrypted with the old
  * built-in development key from a new one (see app/encryption-key.ts).
  */
-export async function storedSecretsReadableWith(em: EntityManager, key: Buffer): Promise<{ total: number; sampled: number; readable: number }> {
+export async function storedSecretsReadableWith(
+  em: EntityManager,
+  key: Buffer,
+): Promise<{ total: number; sampled: number; readable: number }> {
   const conn = em.getConnection();
-  const [{ n }] = await conn.execute<{ n: string | number }[]>('select count(*) as n from payment_provider_settings where signing_secret_enc is not null');
+  const [{ n }] = await conn.execute<{ n: string | number }[]>(
+    'select count(*) as n from payment_provider_settings where signing_secret_enc is not null',
+  );
   const rows = await conn.execute<{ company_id: string; provider: string; signing_secret_enc: string }[]>(
     'select company_id, provider, signing_secret_enc from payment_provider_settings where signing_secret_enc is not null order by updated_at desc limit ?',
     [SAMPLE],

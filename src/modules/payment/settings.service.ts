@@ -45,7 +45,12 @@ export interface ProviderSettingsInput {
 }
 
 export function paymentSettingsJson(s: PaymentSettings): PaymentSettingsJson {
-  return { companyID: s.companyId, preferredProvider: s.preferredProvider, createdAt: formatTimestamp(s.createdAt)!, updatedAt: formatTimestamp(s.updatedAt)! };
+  return {
+    companyID: s.companyId,
+    preferredProvider: s.preferredProvider,
+    createdAt: formatTimestamp(s.createdAt)!,
+    updatedAt: formatTimestamp(s.updatedAt)!,
+  };
 }
 
 export function providerSettingsJson(p: PaymentProviderSettings): ProviderSettingsJson {
@@ -75,12 +80,18 @@ export function readSigningSecret(deps: AppDeps, p: PaymentProviderSettings): st
 }
 
 function providerParam(provider: string): ProviderName {
-  if (!isProviderName(provider)) throw invalid(`unknown payment provider; use one of ${PROVIDER_NAMES.join(', ')}`, [{ path: 'provider', message: `must be one of ${PROVIDER_NAMES.join(', ')}` }]);
+  if (!isProviderName(provider))
+    throw invalid(`unknown payment provider; use one of ${PROVIDER_NAMES.join(', ')}`, [
+      { path: 'provider', message: `must be one of ${PROVIDER_NAMES.join(', ')}` },
+    ]);
   return provider;
 }
 
 /** The company's payment settings and the preferred provider's settings, as stored. */
-export async function loadRedirectSettings(em: EntityManager, companyId: string): Promise<{ settings: PaymentSettings | null; provider: PaymentProviderSettings | null }> {
+export async function loadRedirectSettings(
+  em: EntityManager,
+  companyId: string,
+): Promise<{ settings: PaymentSettings | null; provider: PaymentProviderSettings | null }> {
   const settings = await em.findOne(PaymentSettings, { companyId });
   if (!settings) return { settings: null, provider: null };
   const provider = await em.findOne(PaymentProviderSettings, { companyId, provider: settings.preferredProvider });
@@ -95,7 +106,11 @@ export async function getPaymentSettings(ctx: Ctx, companyId: string): Promise<P
 }
 
 /** Creates or replaces the company's payment settings. */
-export async function updatePaymentSettings(ctx: Ctx, companyId: string, input: { preferredProvider?: unknown }): Promise<PaymentSettingsJson> {
+export async function updatePaymentSettings(
+  ctx: Ctx,
+  companyId: string,
+  input: { preferredProvider?: unknown },
+): Promise<PaymentSettingsJson> {
   const company = await companyForMerchant(ctx, companyId, 'payments.write');
   const c = new Check();
   const preferred = c.oneOf('preferredProvider', input?.preferredProvider, PROVIDER_NAMES, true);
@@ -121,9 +136,10 @@ export async function getProviderSettings(ctx: Ctx, companyId: string, provider:
 /** null when absent or cleared (null or blank), else the URL in its ASCII form (checked). */
 function urlField(c: Check, path: string, v: unknown, templating: boolean): string | null {
   if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) return null;
-  if (typeof v !== 'string') return c.fail(path, 'must be a string'), null;
+  if (typeof v !== 'string') return (c.fail(path, 'must be a string'), null);
   const ascii = toAsciiUrl(v);
-  if (ascii === null) return c.fail(path, 'invalid redirect URL: the host is not a valid domain name, or the text is not valid Unicode'), null;
+  if (ascii === null)
+    return (c.fail(path, 'invalid redirect URL: the host is not a valid domain name, or the text is not valid Unicode'), null);
   const r = validateTemplate(ascii, { templating });
   if (!r.ok) c.fail(path, r.message);
   return ascii;
@@ -135,7 +151,12 @@ function urlField(c: Check, path: string, v: unknown, templating: boolean): stri
  * absolute http(s) URLs of at most 2000 characters; with templating they may hold only the
  * eight placeholders, and a secret of at least 32 characters must then be stored.
  */
-export async function updateProviderSettings(ctx: Ctx, companyId: string, provider: string, input: ProviderSettingsInput): Promise<ProviderSettingsJson> {
+export async function updateProviderSettings(
+  ctx: Ctx,
+  companyId: string,
+  provider: string,
+  input: ProviderSettingsInput,
+): Promise<ProviderSettingsJson> {
   const company = await companyForMerchant(ctx, companyId, 'payments.write');
   const name = providerParam(provider);
   const c = new Check();
@@ -161,15 +182,24 @@ export async function updateProviderSettings(ctx: Ctx, companyId: string, provid
     let p = await em.findOne(PaymentProviderSettings, { companyId: company.id, provider: name }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const keepsSecret = secret === undefined && !!p?.signingSecretEnc;
     if (templating && !secret && !keepsSecret) {
-      throw invalid(`invalid provider settings: signing_secret is required (at least ${MIN_SECRET_LENGTH} characters) when enable_url_templating is true`, [
-        { path: 'signing_secret', message: `is required when enable_url_templating is true` },
-      ]);
+      throw invalid(
+        `invalid provider settings: signing_secret is required (at least ${MIN_SECRET_LENGTH} characters) when enable_url_templating is true`,
+        [{ path: 'signing_secret', message: `is required when enable_url_templating is true` }],
+      );
     }
     if (!p) {
-      p = em.create(PaymentProviderSettings, { id: newId(), companyId: company.id, provider: name, enableUrlTemplating: templating, createdAt: ctx.now, updatedAt: ctx.now });
+      p = em.create(PaymentProviderSettings, {
+        id: newId(),
+        companyId: company.id,
+        provider: name,
+        enableUrlTemplating: templating,
+        createdAt: ctx.now,
+        updatedAt: ctx.now,
+      });
     }
     Object.assign(p, urls, { enableUrlTemplating: templating, updatedAt: ctx.now });
-    if (secret !== undefined) p.signingSecretEnc = secret === null ? null : encryptSecret(secret, ctx.deps.encryptionKey, secretContext(company.id, name));
+    if (secret !== undefined)
+      p.signingSecretEnc = secret === null ? null : encryptSecret(secret, ctx.deps.encryptionKey, secretContext(company.id, name));
     await em.flush();
     return providerSettingsJson(p);
   });

@@ -16,7 +16,9 @@ describe('toAsciiUrl', () => {
   });
 
   it('percent-encodes non-ASCII path, query, fragment and user info as UTF-8', () => {
-    expect(toAsciiUrl('https://shop.example/ceļš/{{.ID}}?n=žēl&{{x}}#ā')).toBe('https://shop.example/ce%C4%BC%C5%A1/{{.ID}}?n=%C5%BE%C4%93l&{{x}}#%C4%81');
+    expect(toAsciiUrl('https://shop.example/ceļš/{{.ID}}?n=žēl&{{x}}#ā')).toBe(
+      'https://shop.example/ce%C4%BC%C5%A1/{{.ID}}?n=%C5%BE%C4%93l&{{x}}#%C4%81',
+    );
     expect(toAsciiUrl('https://ā@shop.example/')).toBe('https://%C4%81@shop.example/');
     expect(toAsciiUrl('https://shop.example/😀')).toBe('https://shop.example/%F0%9F%98%80');
   });
@@ -37,7 +39,9 @@ describe('toAsciiUrl', () => {
     const query = Object.fromEntries(new URL(r.url).searchParams);
     expect(query).toMatchObject({ note: 'žēl-tx', ķ: '5' });
     const provider = { enableUrlTemplating: true, successUrl: raw, failureUrl: null, cancelUrl: null, decryptSecret: () => 's'.repeat(40) };
-    expect(verifyRedirect({ query, now: 1_700_000_000_000, settings: { paymentSettings: { preferredProvider: 'test' }, provider } })).toEqual({ valid: true });
+    expect(
+      verifyRedirect({ query, now: 1_700_000_000_000, settings: { paymentSettings: { preferredProvider: 'test' }, provider } }),
+    ).toEqual({ valid: true });
   });
 });
 

@@ -19,7 +19,9 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 
 function percentEncodeNonAscii(text: string): string {
-  return text.replace(NON_ASCII, (run) => [...Buffer.from(run, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
+  return text.replace(NON_ASCII, (run) =>
+    [...Buffer.from(run, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''),
+  );
 }
 
 /** True when the text can go into an HTTP header as it is: printable ASCII, no space. */

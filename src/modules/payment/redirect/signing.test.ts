@@ -5,12 +5,18 @@ const SECRET = '0123456789abcdef0123456789abcdef';
 
 describe('canonical string', () => {
   it('matches the documented example', () => {
-    const params = [{ key: 'ref', value: 'x=y' }, { key: 'booking', value: 'b 1' }];
+    const params = [
+      { key: 'ref', value: 'x=y' },
+      { key: 'booking', value: 'b 1' },
+    ];
     expect(canonicalString(params, 1700000000)).toBe('keys=7:booking,3:ref\n7:booking=3:b 1\n3:ref=3:x=y\nts=1700000000');
   });
 
   it('pins the signature of the documented example (known-answer test)', () => {
-    const params = [{ key: 'booking', value: 'b 1' }, { key: 'ref', value: 'x=y' }];
+    const params = [
+      { key: 'booking', value: 'b 1' },
+      { key: 'ref', value: 'x=y' },
+    ];
     expect(computeSignature(SECRET, params, 1700000000)).toBe('83199a163e8e321567ab97b97689cf8c94a8f63d3f649ce040f513987d96422c');
   });
 
@@ -26,8 +32,16 @@ describe('canonical string', () => {
   });
 
   it('does not depend on the order of the parameters', () => {
-    const a = [{ key: 'b', value: '2' }, { key: 'a', value: '1' }, { key: 'c', value: '3' }];
-    const b = [{ key: 'c', value: '3' }, { key: 'a', value: '1' }, { key: 'b', value: '2' }];
+    const a = [
+      { key: 'b', value: '2' },
+      { key: 'a', value: '1' },
+      { key: 'c', value: '3' },
+    ];
+    const b = [
+      { key: 'c', value: '3' },
+      { key: 'a', value: '1' },
+      { key: 'b', value: '2' },
+    ];
     expect(canonicalString(a, 1)).toBe(canonicalString(b, 1));
   });
 
@@ -51,10 +65,34 @@ describe('canonical string', () => {
   type P = { key: string; value: string }[];
   const join = (sep: string, eq: string) => (ps: P) => ps.map((p) => `${p.key}${eq}${p.value}`).join(sep);
   it.each<[string, (ps: P) => string, P, P]>([
-    ['a value swallowing the next pair', join('&', '='), [{ key: 'a', value: '1&b=2' }], [{ key: 'a', value: '1' }, { key: 'b', value: '2' }]],
+    [
+      'a value swallowing the next pair',
+      join('&', '='),
+      [{ key: 'a', value: '1&b=2' }],
+      [
+        { key: 'a', value: '1' },
+        { key: 'b', value: '2' },
+      ],
+    ],
     ['a key swallowing the separator', join('&', '='), [{ key: 'a=1', value: '' }], [{ key: 'a', value: '1=' }]],
-    ['a value holding a newline and another entry', join('\n', '='), [{ key: 'a', value: '1\nb=2' }], [{ key: 'a', value: '1' }, { key: 'b', value: '2' }]],
-    ['a value imitating a length-prefixed entry', join('\n', '='), [{ key: 'a', value: '1\n1:b=1:2' }], [{ key: 'a', value: '1' }, { key: '1:b', value: '1:2' }]],
+    [
+      'a value holding a newline and another entry',
+      join('\n', '='),
+      [{ key: 'a', value: '1\nb=2' }],
+      [
+        { key: 'a', value: '1' },
+        { key: 'b', value: '2' },
+      ],
+    ],
+    [
+      'a value imitating a length-prefixed entry',
+      join('\n', '='),
+      [{ key: 'a', value: '1\n1:b=1:2' }],
+      [
+        { key: 'a', value: '1' },
+        { key: '1:b', value: '1:2' },
+      ],
+    ],
     ['the split point moved between key and value', join('', ''), [{ key: 'ab', value: 'c' }], [{ key: 'a', value: 'bc' }]],
   ])('separates sets a naive join confuses: %s', (_name, naive, left, right) => {
     expect(naive(left)).toBe(naive(right));
@@ -67,7 +105,15 @@ describe('canonical string', () => {
   });
 
   it('covers the key set: a value imitating the key line or another key set stays apart', () => {
-    expect(canonicalString([{ key: 'a', value: '1' }], 1)).not.toBe(canonicalString([{ key: 'a', value: '1' }, { key: 'b', value: '' }], 1));
+    expect(canonicalString([{ key: 'a', value: '1' }], 1)).not.toBe(
+      canonicalString(
+        [
+          { key: 'a', value: '1' },
+          { key: 'b', value: '' },
+        ],
+        1,
+      ),
+    );
     expect(canonicalString([], 1)).not.toBe(canonicalString([{ key: 'keys', value: '' }], 1));
     expect(canonicalString([{ key: 'a', value: 'x\nkeys=' }], 1)).not.toBe(canonicalString([{ key: 'a', value: 'x' }], 1));
   });

@@ -1,6 +1,12 @@
 import { decryptSecret, encryptSecret } from './secret-box';
 import { renderRedirect, type RedirectValues } from './template';
-import { checkRedirectEnvelope, verifyRedirect, type RedirectProviderSettings, type RedirectQuery, type RedirectVerificationSettings } from './verify';
+import {
+  checkRedirectEnvelope,
+  verifyRedirect,
+  type RedirectProviderSettings,
+  type RedirectQuery,
+  type RedirectVerificationSettings,
+} from './verify';
 
 const SECRET = 's'.repeat(48);
 const T0 = 1_700_000_000; // signing time, Unix seconds
@@ -14,13 +20,21 @@ const VALUES: RedirectValues = {
   Currency: 'EUR',
   ReferenceID: 'ref 7/&x',
 };
-const SUCCESS = 'https://shop.example/ok/{{.ItemType}}?id={{.ID}}&item={{.ItemID}}&ids={{.ItemIDs}}&amt={{.Amount}}&cur={{.Currency}}&ref={{.ReferenceID}}&ns={{.PluginNamespace}}&utm=static';
+const SUCCESS =
+  'https://shop.example/ok/{{.ItemType}}?id={{.ID}}&item={{.ItemID}}&ids={{.ItemIDs}}&amt={{.Amount}}&cur={{.Currency}}&ref={{.ReferenceID}}&ns={{.PluginNamespace}}&utm=static';
 const FAILURE = 'https://shop.example/fail?tx={{.ID}}&utm=f';
 const CANCEL = 'https://shop.example/cancel/{{.ID}}';
 const SUCCESS_KEYS = ['id', 'item', 'ids', 'amt', 'cur', 'ref', 'ns'];
 
 function provider(overrides: Partial<RedirectProviderSettings> = {}): RedirectProviderSettings {
-  return { enableUrlTemplating: true, successUrl: SUCCESS, failureUrl: FAILURE, cancelUrl: CANCEL, decryptSecret: () => SECRET, ...overrides };
+  return {
+    enableUrlTemplating: true,
+    successUrl: SUCCESS,
+    failureUrl: FAILURE,
+    cancelUrl: CANCEL,
+    decryptSecret: () => SECRET,
+    ...overrides,
+  };
 }
 
 function settings(p: RedirectProviderSettings | null = provider()): RedirectVerificationSettings {
@@ -38,8 +52,17 @@ function queryOf(url: string): Record<string, string | string[]> {
   return out;
 }
 
-function signed(template = SUCCESS, opts: { secret?: string; ts?: number; values?: Partial<RedirectValues> } = {}): Record<string, string | string[]> {
-  const r = renderRedirect({ template, values: { ...VALUES, ...opts.values }, secret: opts.secret ?? SECRET, now: (opts.ts ?? T0) * 1000, templating: true });
+function signed(
+  template = SUCCESS,
+  opts: { secret?: string; ts?: number; values?: Partial<RedirectValues> } = {},
+): Record<string, string | string[]> {
+  const r = renderRedirect({
+    template,
+    values: { ...VALUES, ...opts.values },
+    secret: opts.secret ?? SECRET,
+    now: (opts.ts ?? T0) * 1000,
+    templating: true,
+  });
   if (!r.ok || !r.signed) throw new Error('expected a signed URL');
   return queryOf(r.url);
 }
@@ -141,16 +164,25 @@ describe('verifyRedirect: envelope checks in contract order', () => {
     expect(verify({ ...q, sig: 'zz' }, T0 - 61)).toEqual(reason('timestamp_in_future'));
   });
 
-  it.each([['not hex', `${sig.slice(0, 63)}g`], ['empty', ''], ['with a prefix', `0x${sig.slice(2)}`], ['with spaces', ` ${sig.slice(1)}`]])(
-    'invalid_signature_format when sig is %s',
-    (_name, bad) => expect(verify({ ...q, sig: bad })).toEqual(reason('invalid_signature_format')),
+  it.each([
+    ['not hex', `${sig.slice(0, 63)}g`],
+    ['empty', ''],
+    ['with a prefix', `0x${sig.slice(2)}`],
+    ['with spaces', ` ${sig.slice(1)}`],
+  ])('invalid_signature_format when sig is %s', (_name, bad) =>
+    expect(verify({ ...q, sig: bad })).toEqual(reason('invalid_signature_format')),
   );
 
   it('invalid_signature_format for a repeated sig', () => {
     expect(verify({ ...q, sig: [sig, sig] })).toEqual(reason('invalid_signature_format'));
   });
 
-  it.each([['63', sig.slice(1)], ['65', `${sig}a`], ['3', 'abc'], ['128', sig + sig]])('invalid_signature_length for %s hex characters', (_n, bad) => {
+  it.each([
+    ['63', sig.slice(1)],
+    ['65', `${sig}a`],
+    ['3', 'abc'],
+    ['128', sig + sig],
+  ])('invalid_signature_length for %s hex characters', (_n, bad) => {
     expect(verify({ ...q, sig: bad })).toEqual(reason('invalid_signature_length'));
   });
 
@@ -173,12 +205,16 @@ describe('verifyRedirect: settings', () => {
 
   it('provider_settings_not_found without provider settings or preferred provider', () => {
     expect(verify(q, T0, settings(null))).toEqual(reason('provider_settings_not_found'));
-    expect(verify(q, T0, { paymentSettings: { preferredProvider: null }, provider: provider() })).toEqual(reason('provider_settings_not_found'));
+    expect(verify(q, T0, { paymentSettings: { preferredProvider: null }, provider: provider() })).toEqual(
+      reason('provider_settings_not_found'),
+    );
   });
 
   it('signing_secret_not_configured when templating is off, without asking for the secret', () => {
     const decrypt = jest.fn(() => SECRET);
-    expect(verify(q, T0, settings(provider({ enableUrlTemplating: false, decryptSecret: decrypt })))).toEqual(reason('signing_secret_not_configured'));
+    expect(verify(q, T0, settings(provider({ enableUrlTemplating: false, decryptSecret: decrypt })))).toEqual(
+      reason('signing_secret_not_configured'),
+    );
     expect(decrypt).not.toHaveBeenCalled();
   });
 
@@ -207,7 +243,9 @@ describe('verifyRedirect: settings', () => {
     } as RedirectVerificationSettings;
     expect(verify(q, T0, broken)).toEqual(reason('internal_error'));
     expect(verifyRedirect({ query: q, now: Number.NaN, settings: settings() })).toEqual(reason('internal_error'));
-    expect(verifyRedirect({ query: null as unknown as RedirectQuery, now: T0 * 1000, settings: settings() })).toEqual(reason('internal_error'));
+    expect(verifyRedirect({ query: null as unknown as RedirectQuery, now: T0 * 1000, settings: settings() })).toEqual(
+      reason('internal_error'),
+    );
   });
 });
 
@@ -256,7 +294,9 @@ describe('verifyRedirect: signature_mismatch', () => {
 
   it('when parameters of one template are signed against the key set of another', () => {
     // The failure URL's key set is {tx}; a success query carrying tx must not pass with it.
-    expect(verify({ ...signed(FAILURE), id: 'x' }, T0, settings(provider({ failureUrl: null, cancelUrl: null })))).toEqual(reason('signature_mismatch'));
+    expect(verify({ ...signed(FAILURE), id: 'x' }, T0, settings(provider({ failureUrl: null, cancelUrl: null })))).toEqual(
+      reason('signature_mismatch'),
+    );
   });
 
   it('when the query holds a parameter that another template templates and the matching one does not', () => {

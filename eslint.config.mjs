@@ -71,6 +71,8 @@ export default tseslint.config(
         },
       ],
       '@typescript-eslint/no-explicit-any': 'error',
+      // Input guards refuse NUL and other control characters on purpose, with regular expressions.
+      'no-control-regex': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       // Entity lists and the module contract hold classes; `Function` is the honest type there.
       '@typescript-eslint/no-unsafe-function-type': 'off',

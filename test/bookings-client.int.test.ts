@@ -40,7 +40,7 @@ const CLIENT_FIELDS = [
 beforeAll(async () => {
   t = await createTestApp({ clock });
   s = await Shop.open(t, 'Client shop', 'UTC');
-  clientKey = await t.keyWith({ [s.companyId]: ['client.create', 'client.read'] });
+  clientKey = await t.keyWith({ [s.companyId]: ['client.create', 'client.read', 'client.login'] });
   sid = await s.service('fixed', { duration: 'PT1H' });
   rooms = [];
   for (const name of ['B room', 'A room']) {

@@ -241,7 +241,7 @@ describe('client interface catalog', () => {
     expect((await t.call('GET', `${cbase()}/services`, { key: noPerm })).status).toBe(403);
     expect((await t.call('GET', `${cbase()}/services`, { key: await t.newMerchant() })).status).toBe(403);
     expect((await t.call('GET', `${cbase()}/services`, { key: null })).status).toBe(401);
-    const loginKey = await t.keyWith({ '*': ['client.create'] });
+    const loginKey = await t.keyWith({ '*': ['client.login'] });
     const login = async (companyID: string) => {
       const r = await t.call('POST', '/v1/client/auth/login', {
         key: loginKey,

@@ -12,7 +12,7 @@ beforeAll(async () => {
   clock = new TestClock(START);
   t = await createTestApp({ clock });
   cid = (await t.company('Token Co')).id;
-  loginKey = await t.keyWith({ [cid]: ['client.create'] });
+  loginKey = await t.keyWith({ [cid]: ['client.login'] });
 });
 afterAll(async () => t?.close());
 
@@ -74,7 +74,16 @@ describe('client authorization', () => {
     expect(missing.status).toBe(400);
   });
 
-  it('needs client.create for the company', async () => {
+  it('needs client.login for the company: a widget key (client.read, client.create) cannot take over a client', async () => {
+    await login({ externalUserID: 'victim', email: 'victim@example.com' });
+    const widget = await t.keyWith({ [cid]: ['client.read', 'client.create'] });
+    const r = await login({ externalUserID: 'victim', email: 'attacker@example.com' }, widget);
+    expect(r.status).toBe(403);
+    expect(r.body).toEqual({ code: 'forbidden', message: expect.stringContaining('client.login') });
+    const found = await t.call('GET', `/v1/companies/${cid}/clients/search`, { query: { externalUserID: 'victim' } });
+    expect(found.body).toEqual([expect.objectContaining({ email: 'victim@example.com' })]);
+    expect((await login({}, await t.keyWith({ [cid]: ['client.*'] }))).status).toBe(200);
+    expect((await login({}, await t.keyWith({ '*': ['client.login'] }))).status).toBe(200);
     expect((await login({}, await t.keyWith({ [cid]: ['client.read', 'clients.*'] }))).status).toBe(403);
     expect((await login({}, await t.newMerchant())).status).toBe(403);
     expect((await login({ companyID: '5b1f3c1e-0000-4000-8000-000000000000' })).status).toBe(404);
@@ -258,7 +267,7 @@ describe('client auth over GraphQL', () => {
     const withKey = await t.gql('{ clientProfile { id } }', {}, { key: loginKey });
     expect(withKey.body.errors[0].extensions.code).toBe('unauthorized');
   });
-  it('needs client.create for clientLogin', async () => {
+  it('needs client.login for clientLogin', async () => {
     const q = `mutation($i: ClientLoginInput!) { clientLogin(input: $i) { accessToken } }`;
     const r = await t.gql(
       q,
@@ -266,5 +275,11 @@ describe('client auth over GraphQL', () => {
       { key: await t.keyWith({ [cid]: ['clients.read'] }) },
     );
     expect(r.body.errors[0].extensions.code).toBe('forbidden');
+    const widget = await t.gql(
+      q,
+      { i: { companyID: cid, email: 'x@example.com', externalUserID: 'x' } },
+      { key: await t.keyWith({ [cid]: ['client.read', 'client.create'] }) },
+    );
+    expect(widget.body.errors[0].extensions.code).toBe('forbidden');
   });
 });

@@ -219,3 +219,65 @@ describe('expiry', () => {
     expect(await sweepExpiredPayments(t.deps, later)).toBe(0);
   });
 });
+
+describe('redirect URLs with non-ASCII characters', () => {
+  const IDN = 'https://grāmatas.example/ceļš/{{.ID}}?ref={{.ReferenceID}}&note=žēl&utm=ļ#āfter';
+  const ASCII = 'https://xn--grmatas-t3a.example/ce%C4%BC%C5%A1/{{.ID}}?ref={{.ReferenceID}}&note=%C5%BE%C4%93l&utm=%C4%BC#%C4%81fter';
+
+  it('are stored as ASCII: punycode host, percent-encoded path, query and fragment', async () => {
+    const c = (await t.company('IDN shop')).id;
+    const r = await configurePayments(t, c, { success: IDN, failure: 'https://bücher.example/nē', templating: true, secret: SECRET });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ success_redirect_url: ASCII, failure_redirect_url: 'https://xn--bcher-kva.example/n%C4%93' });
+    const off = await configurePayments(t, c, { success: 'https://grāmatas.example/ceļš', templating: false });
+    expect(off.body.success_redirect_url).toBe('https://xn--grmatas-t3a.example/ce%C4%BC%C5%A1');
+  });
+
+  it('complete with a 303 whose Location is ASCII and verifies, once the transaction is settled', async () => {
+    const c = (await t.company('IDN checkout')).id;
+    await configurePayments(t, c, { success: IDN, templating: true, secret: SECRET });
+    const started = await startTestPayment(t, c, { referenceID: 'pasūtījums 7' });
+    const r = await complete(t, started!.transactionId, 'success');
+    expect(r.status).toBe(303);
+    const location = r.headers.location as string;
+    expect(location).toMatch(/^[\x21-\x7e]+$/);
+    expect(location.startsWith(`https://xn--grmatas-t3a.example/ce%C4%BC%C5%A1/${started!.transactionId}?ref=pas%C5%AB`)).toBe(true);
+    expect(new URL(location).searchParams.get('note')).toBe('žēl');
+    const v = await t.call('GET', `/v1/companies/${c}/payments/verify-signature${new URL(location).search}`);
+    expect(v.body).toEqual({ valid: true });
+  });
+
+  it('saved before the rule (raw in the database) still redirect with an ASCII Location', async () => {
+    const c = (await t.company('Legacy IDN')).id;
+    await configurePayments(t, c, { success: 'https://shop.example/ok', templating: true, secret: SECRET });
+    await sql('update payment_provider_settings set success_redirect_url = ? where company_id = ?', [IDN, c]);
+    const started = await startTestPayment(t, c);
+    const r = await complete(t, started!.transactionId, 'success');
+    expect(r.status).toBe(303);
+    expect(r.headers.location).toMatch(/^https:\/\/xn--grmatas-t3a\.example\/ce%C4%BC%C5%A1\/[\x21-\x7e]+$/);
+    const v = await t.call('GET', `/v1/companies/${c}/payments/verify-signature${new URL(r.headers.location as string).search}`);
+    expect(v.body).toEqual({ valid: true });
+  });
+
+  it('a stored URL that cannot be made ASCII shows the completion page instead of failing after settling', async () => {
+    const c = (await t.company('Broken IDN')).id;
+    await configurePayments(t, c, { success: 'https://shop.example/ok' });
+    const started = await startTestPayment(t, c);
+    // A zero-width joiner is not a valid host character; the save-time check would refuse it,
+    // and so would a payment started afterwards.
+    await sql('update payment_provider_settings set success_redirect_url = ? where company_id = ?', ['https://a\u200db.example/ceļš', c]);
+    await expect(startTestPayment(t, c)).rejects.toMatchObject({ code: 'invalid_request' });
+    const r = await complete(t, started!.transactionId, 'success');
+    expect(r.status).toBe(200);
+    expect(r.text).toContain('<html');
+    const tx = await t.call('GET', `/v1/companies/${c}/payments`, { query: { ids: started!.transactionId } });
+    expect(tx.body.transactions[0].status).toBe('paid');
+  });
+
+  it('refuses at save time a host that has no ASCII form', async () => {
+    const c = (await t.company('Bad host')).id;
+    const r = await configurePayments(t, c, { success: 'https://a\u200db.example/x' });
+    expect(r.status).toBe(400);
+    expect(r.body.code).toBe('invalid_request');
+  });
+});

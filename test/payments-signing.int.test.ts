@@ -242,3 +242,38 @@ describe('verification access and GraphQL', () => {
     });
   });
 });
+
+describe('a signature is bound to the template it was made for', () => {
+  it('a failure redirect with amount and currency appended is a signature_mismatch', async () => {
+    const failed = await paidRedirect({}, 'failure');
+    expect(await verify(failed.location)).toEqual({ valid: true });
+    expect(await verify(`${failed.location}&amount=1&currency=EUR`)).toEqual({ valid: false, reason: 'signature_mismatch' });
+    // Any single parameter templated only by the success template is refused as well.
+    for (const key of TEMPLATED.filter((k) => k !== 'tx')) {
+      expect(await verify(`${failed.location}&${key}=1`)).toEqual({ valid: false, reason: 'signature_mismatch' });
+    }
+    // Parameters that no template templates are still ignored.
+    expect(await verify(`${failed.location}&utm_campaign=x&lang=de`)).toEqual({ valid: true });
+  });
+
+  it('a path-only template signs ts alone, and that vouches for no templated parameter', async () => {
+    const c = (await t.company('Path only')).id;
+    await configurePayments(t, c, {
+      success: 'https://shop.example/paid?amount={{.Amount}}&currency={{.Currency}}&id={{.ID}}',
+      cancel: 'https://shop.example/cancelled/{{.ID}}',
+      templating: true,
+      secret: SECRET,
+    });
+    const cancelled = await paidRedirect({}, 'cancel', c);
+    expect(new URL(cancelled.location).pathname).toBe(`/cancelled/${cancelled.transactionId}`);
+    expect(await verify(cancelled.location, c)).toEqual({ valid: true });
+    expect(await verify(`${cancelled.location}&amount=1&currency=EUR&id=${cancelled.transactionId}`, c)).toEqual({
+      valid: false,
+      reason: 'signature_mismatch',
+    });
+    expect(await verify(`${cancelled.location}&amount=1`, c)).toEqual({ valid: false, reason: 'signature_mismatch' });
+    expect(await verify(`${cancelled.location}&note=hello`, c)).toEqual({ valid: true });
+    const paid = await paidRedirect({ amount: 4200 }, 'success', c);
+    expect(await verify(paid.location, c)).toEqual({ valid: true });
+  });
+});

@@ -1,26 +1,15 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config/env';
-import { ConfigError } from '../config/env';
 import { createOrm } from '../db/orm';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded';
 import { bootstrapAdminKey } from '../modules/company/apikey.service';
 import { systemClock, type AppDeps, type Clock } from '../kernel/context';
+import { resolveEncryptionKey } from './encryption-key';
 import { allEntities, payablesOf } from './registry';
-
-/** Decodes ENCRYPTION_KEY (32 bytes, base64) or derives a development key. */
-export function encryptionKeyFrom(config: Config, log?: FastifyBaseLogger): Buffer {
-  if (config.encryptionKey) {
-    const key = Buffer.from(config.encryptionKey, 'base64');
-    if (key.length !== 32) throw new ConfigError('ENCRYPTION_KEY must be 32 bytes, base64 encoded (openssl rand -base64 32)');
-    return key;
-  }
-  log?.warn('ENCRYPTION_KEY is not set: secrets at rest use a development key; set it in production');
-  return createHash('sha256').update('booking-platform development encryption key').digest();
-}
 
 /**
  * The HMAC key of client access tokens: JWT_SECRET, or a random secret kept in the data
@@ -60,15 +49,15 @@ export async function startRuntime(config: Config, log: FastifyBaseLogger, clock
     throw err;
   }
   if (config.adminApiKey) await bootstrapAdminKey(orm.em.fork(), config.adminApiKey);
-  const deps: AppDeps = {
-    config,
-    orm,
-    clock,
-    log,
-    encryptionKey: encryptionKeyFrom(config, log),
-    jwtKey: jwtKeyFrom(config, log),
-    payables: payablesOf(),
-  };
+  let encryptionKey: Buffer;
+  try {
+    encryptionKey = await resolveEncryptionKey(config, orm.em.fork(), log);
+  } catch (err) {
+    await orm.close(true);
+    await embedded?.stop();
+    throw err;
+  }
+  const deps: AppDeps = { config, orm, clock, log, encryptionKey, jwtKey: jwtKeyFrom(config, log), payables: payablesOf() };
   return {
     deps,
     embedded,

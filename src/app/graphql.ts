@@ -17,6 +17,7 @@ import {
 import { DateTimeResolver, DurationResolver, JSONObjectResolver, JSONResolver, UUIDResolver } from 'graphql-scalars';
 import { buildSchemaSync, type NonEmptyArray } from 'type-graphql';
 import type { Ctx } from '../kernel/context';
+import { noNulStringsRule } from './graphql-input-rule';
 import { allResolvers } from './registry';
 import { toDomainError } from '../shared/errors';
 
@@ -161,7 +162,7 @@ export function createApollo(opts: { introspection: boolean; onInternalError: (e
   return new ApolloServer<Ctx>({
     schema: buildGraphqlSchema(),
     introspection: opts.introspection,
-    validationRules: [limitsRule],
+    validationRules: [limitsRule, noNulStringsRule],
     formatError: (f, e) => formatGraphqlError(f as never, e) as never,
     includeStacktraceInErrorResponses: false,
     plugins: [reportInternal],

@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppDeps, Actor } from '../kernel/context';
 import { createCtx } from '../kernel/context';
 import { installErrorHandlers } from './errors';
+import { clientErrorHandler, frameworkErrors, installInputGuards } from './input-guards';
 import { redactUrl } from './log';
 import { createApollo } from './graphql';
 import { createMetrics } from './metrics';
@@ -40,6 +41,8 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     return503OnClosing: true,
+    frameworkErrors,
+    clientErrorHandler,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true, useDefaults: false, strict: false } },
   });
   // Response schemas document the API; serialisation is plain JSON so nothing is silently dropped.
@@ -64,6 +67,7 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
     },
   });
   installErrorHandlers(app);
+  installInputGuards(app);
   // Every route, as registered; the OpenAPI test compares it with the generated document.
   const registered: { method: string; url: string }[] = [];
   app.decorate('registeredRoutes', registered);

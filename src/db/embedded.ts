@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 
@@ -18,7 +19,29 @@ interface EmbeddedPostgresLike {
 }
 
 const USER = 'postgres';
-const PASSWORD = 'postgres';
+/**
+ * The superuser password of data directories initialised before passwords were generated.
+ * Such a directory is switched to a generated password on its next start (see below).
+ */
+const LEGACY_PASSWORD = 'postgres';
+
+/**
+ * The superuser password of a data directory, kept beside it (mode 0600) and generated on first
+ * use. It is written before the server is initialised or the password changed, so a crash in
+ * between leaves a file whose password the next start can still set.
+ */
+function passwordFor(file: string, generate: boolean): string | null {
+  const stored = existsSync(file) ? readFileSync(file, 'utf8').trim() : '';
+  if (stored) return stored;
+  if (!generate) return null;
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, randomBytes(24).toString('base64url'), { mode: 0o600 });
+  renameSync(tmp, file);
+  return readFileSync(file, 'utf8').trim();
+}
+
+const urlOf = (password: string, port: number, database: string) =>
+  `postgres://${USER}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
 
 /** Asks the kernel for a free TCP port on loopback. */
 export function freePort(): Promise<number> {
@@ -84,6 +107,7 @@ export async function startEmbeddedPostgres(opts: {
   const dir = opts.dir;
   const portFile = join(dir, '..', `${dir.split('/').pop()}.port`);
   const ownerFile = join(dir, '..', `${dir.split('/').pop()}.owner`);
+  const passwordFile = join(dir, '..', `${dir.split('/').pop()}.password`);
   const database = opts.database ?? 'booking';
   mkdirSync(join(dir, '..'), { recursive: true });
   // The package ships ES modules only; a dynamic import keeps this file CommonJS.
@@ -96,15 +120,16 @@ export async function startEmbeddedPostgres(opts: {
     // Another live process (a running API server, say) owns the database: use it, leave it running.
     const port = Number(readFileSync(portFile, 'utf8'));
     log(`using the embedded PostgreSQL of process ${owner} on port ${port}`);
-    return { url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`, stop: async () => undefined };
+    return { url: urlOf(passwordFor(passwordFile, false) ?? LEGACY_PASSWORD, port, database), stop: async () => undefined };
   }
+  const password = passwordFor(passwordFile, true)!;
   if (initialised) await clearStaleServer(dir, log);
   let port = existsSync(portFile) ? Number(readFileSync(portFile, 'utf8')) : 0;
   if (!Number.isInteger(port) || port <= 0 || !(await portIsFree(port))) port = await freePort();
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
     user: USER,
-    password: PASSWORD,
+    password,
     port,
     persistent: opts.persistent ?? true,
     // PostgreSQL refuses to run as root; the package then runs it as a `postgres` system user.
@@ -128,8 +153,21 @@ export async function startEmbeddedPostgres(opts: {
   writeFileSync(portFile, String(port));
   writeFileSync(ownerFile, String(process.pid));
   const { Client } = await import('pg');
-  const admin = new Client({ host: '127.0.0.1', port, user: USER, password: PASSWORD, database: 'postgres' });
-  await admin.connect();
+  const connect = async (pw: string) => {
+    const c = new Client({ host: '127.0.0.1', port, user: USER, password: pw, database: 'postgres' });
+    await c.connect();
+    return c;
+  };
+  let admin: InstanceType<typeof Client>;
+  try {
+    admin = await connect(password);
+  } catch (err) {
+    // 28P01: a directory initialised with the old constant password. Replace it by the generated one.
+    if (!initialised || (err as { code?: string }).code !== '28P01') throw err;
+    admin = await connect(LEGACY_PASSWORD).catch(() => Promise.reject(err));
+    await admin.query(`alter role ${USER} password ${admin.escapeLiteral(password)}`);
+    log(`replaced the default superuser password of the embedded PostgreSQL by the generated one in ${passwordFile}`);
+  }
   try {
     const exists = await admin.query('select 1 from pg_database where datname = $1', [database]);
     if (exists.rowCount === 0) await admin.query(`create database "${database.replace(/"/g, '')}"`);
@@ -137,7 +175,7 @@ export async function startEmbeddedPostgres(opts: {
     await admin.end();
   }
   return {
-    url: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`,
+    url: urlOf(password, port, database),
     stop: async () => {
       await pg.stop();
       rmSync(ownerFile, { force: true });

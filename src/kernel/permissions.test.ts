@@ -1,4 +1,4 @@
-import { escalations, grants, isPermission, patternCovers } from './permissions';
+import { couldHaveGranted, escalations, grants, isPermission, patternCovers } from './permissions';
 
 const C1 = '11111111-1111-4111-8111-111111111111';
 const C2 = '22222222-2222-4222-8222-222222222222';
@@ -34,5 +34,16 @@ describe('permissions', () => {
     expect(escalations(creator, { '*': ['bookings.read'] })).toEqual(['*: bookings.read']);
     expect(escalations(creator, { [C2]: ['bookings.read'] })).toEqual([`${C2}: bookings.read`]);
     expect(escalations({ '*': ['*'] }, { [C2]: ['*'], '*': ['clients.read'] })).toEqual([]);
+  });
+  it('tells which keys a key could have granted', () => {
+    const scoped = { [C1]: ['bookings.*', 'apikeys.write'] };
+    expect(couldHaveGranted(scoped, { [C1]: ['bookings.read'] })).toBe(true);
+    expect(couldHaveGranted(scoped, { [C1]: ['bookings.read', 'payments.read'] })).toBe(false);
+    expect(couldHaveGranted(scoped, { [C2]: ['bookings.read'] })).toBe(false);
+    expect(couldHaveGranted(scoped, { [C2]: [] })).toBe(false);
+    expect(couldHaveGranted(scoped, { '*': ['bookings.read'] })).toBe(false);
+    expect(couldHaveGranted({ [C1]: ['bookings.*'], [C2]: ['bookings.*', 'apikeys.write'] }, { [C1]: ['bookings.read'] })).toBe(false);
+    expect(couldHaveGranted({ '*': ['*'] }, { '*': ['*'], [C2]: ['client.login'] })).toBe(true);
+    expect(couldHaveGranted({ '*': ['apikeys.write', 'client.*'] }, { [C1]: ['client.login'] })).toBe(true);
   });
 });

@@ -22,9 +22,11 @@ export const AREAS = [
 
 export const PERMISSIONS: readonly string[] = [
   ...AREAS.flatMap((a) => [`${a}.read`, `${a}.write`]),
+  // client.login issues tokens for any externalUserID: a backend permission, never a widget's.
   'apikeys.write',
   'client.read',
   'client.create',
+  'client.login',
 ];
 
 const PATTERN_AREAS = new Set([...AREAS, 'apikeys', 'client']);
@@ -63,4 +65,13 @@ export function escalations(creator: Permissions, requested: Permissions): strin
     for (const p of list) if (!grants(creator, scope, p)) out.push(`${scope}: ${p}`);
   }
   return out;
+}
+
+/**
+ * Could a key holding `creator` have created a key holding `requested`? The same rule as key
+ * creation: `apikeys.write` in every scope of the new key and no permission beyond its own.
+ * Listing keys uses it, so a company-scoped key never learns of other companies' or wider keys.
+ */
+export function couldHaveGranted(creator: Permissions, requested: Permissions): boolean {
+  return Object.keys(requested).every((scope) => grants(creator, scope, 'apikeys.write')) && escalations(creator, requested).length === 0;
 }

@@ -1,6 +1,6 @@
-import { PrimaryKey, Property } from '@mikro-orm/core';
+import { BeforeUpdate, PrimaryKey, Property, type EventArgs } from '@mikro-orm/core';
 import { newId } from './ids';
-import type { MetaData } from './metadata';
+import { claimMetaDataVersion, type MetaData } from './metadata';
 
 /** UUID id and timestamps shared by every record. */
 export abstract class BaseEntity {
@@ -27,4 +27,14 @@ export abstract class MetaEntity extends TenantEntity {
 
   @Property({ type: 'integer', fieldName: 'meta_data_version' })
   metaDataVersion: number = 1;
+
+  /**
+   * A metadata change is written only over the version it was computed from: the flush's own
+   * transaction first claims the new version with `WHERE meta_data_version = <loaded>`, so of
+   * two requests that read the same version exactly one writes and the other is a 409.
+   */
+  @BeforeUpdate()
+  protected async claimMetaDataVersion(args: EventArgs<MetaEntity>): Promise<void> {
+    await claimMetaDataVersion(args);
+  }
 }

@@ -94,6 +94,9 @@ export function translateDbError(err: unknown): DomainError | null {
     case '22008':
     case '22003':
       return new DomainError('invalid_request', 'a value is out of range or malformed');
+    case '22021': // a NUL byte in text
+    case '22P05': // \u0000 in jsonb
+      return new DomainError('invalid_request', 'a value holds a character that cannot be stored (NUL)');
     case '23503':
       return new DomainError('not_found', 'a referenced record does not exist');
     default:

@@ -1,5 +1,5 @@
 import { DomainError } from './errors';
-import { applyMetaDataUpdate, checkMetaData, parseMetaDataUpdate, updateRecordMetaData } from './metadata';
+import { applyMetaDataUpdate, checkMetaData, jsonDepth, parseMetaDataUpdate, updateRecordMetaData } from './metadata';
 
 const upd = (raw: unknown) => parseMetaDataUpdate(raw);
 
@@ -46,5 +46,38 @@ describe('metaDataUpdate', () => {
     expect(checkMetaData([1])).toHaveLength(1);
     expect(checkMetaData({ ok: true })).toHaveLength(0);
     expect(() => applyMetaDataUpdate({}, 1, upd({ path: 'a', value: 'x'.repeat(70 * 1024) }))).toThrow(DomainError);
+  });
+  it('limits metaData to 32 levels of nesting, counting the object itself', () => {
+    const deep = (levels: number): Record<string, unknown> => (levels <= 1 ? { a: 1 } : { a: deep(levels - 1) });
+    expect(checkMetaData(deep(32))).toHaveLength(0);
+    expect(checkMetaData(deep(33))).toEqual([{ path: 'metaData', message: 'must not be nested deeper than 32 levels' }]);
+    expect(checkMetaData({ list: [[[[1]]]] })).toHaveLength(0);
+    // A path adds its levels to the value's.
+    expect(() => upd({ path: 'x', value: deep(31) })).not.toThrow();
+    expect(() => upd({ path: 'x', value: deep(32) })).toThrow(DomainError);
+    try {
+      upd({ path: 'x', value: deep(32) });
+    } catch (e) {
+      expect((e as DomainError).details).toEqual([
+        { path: 'metaDataUpdate.value', message: 'would make metaData nested deeper than 32 levels' },
+      ]);
+    }
+    expect(() => upd({ path: 'a.b.c', value: deep(30) })).toThrow(DomainError);
+    expect(() => upd({ path: '', value: deep(33) })).toThrow(DomainError);
+    // Existing metadata and the update together.
+    const bottom = Array(31).fill('a').join('.');
+    expect(() => applyMetaDataUpdate(deep(32), 1, upd({ path: bottom, value: 2 }))).not.toThrow();
+    // parseMetaDataUpdate refuses this already; apply checks the result again on its own.
+    expect(() => applyMetaDataUpdate(deep(32), 1, { expectedVersion: null, path: `${bottom}.a`, value: { c: 1 } })).toThrow(
+      /nested deeper than 32/,
+    );
+  });
+  it('measures depth without recursion, whatever the depth', () => {
+    let v: unknown = 1;
+    for (let i = 0; i < 200_000; i++) v = [v];
+    expect(jsonDepth(v, 40)).toBe(41);
+    expect(jsonDepth(1)).toBe(0);
+    expect(jsonDepth({})).toBe(1);
+    expect(jsonDepth({ a: [{}] })).toBe(3);
   });
 });

@@ -1,4 +1,4 @@
-import { formatTimestamp, parseTimestamp } from './time';
+import { formatTimestamp, isOutOfRangeTimestamp, parseTimestamp } from './time';
 
 describe('timestamps', () => {
   it('formats like toISOString without zero milliseconds', () => {
@@ -33,5 +33,18 @@ describe('timestamps', () => {
     ]) {
       expect(parseTimestamp(bad)).toBeNull();
     }
+  });
+  it('takes years 0001 to 9998 only, judged by the written year and by the instant', () => {
+    expect(parseTimestamp('9998-12-31T23:59:59Z')).toBe(Date.parse('9998-12-31T23:59:59Z'));
+    expect(parseTimestamp('0001-01-01T00:00:00Z')).toBe(Date.parse('0001-01-01T00:00:00Z'));
+    expect(parseTimestamp('9998-12-31T23:00:00-02:00')).toBeNull(); // 9999-01-01T01:00Z
+    expect(parseTimestamp('0001-01-01T00:00:00+01:00')).toBeNull(); // year 0 in UTC
+    for (const far of ['9999-12-31T23:00:00Z', '9999-01-01T00:00:00+14:00', '0000-01-01T00:00:00Z']) {
+      expect(parseTimestamp(far)).toBeNull();
+      expect(isOutOfRangeTimestamp(far)).toBe(true);
+    }
+    expect(isOutOfRangeTimestamp('9998-12-31T23:00:00-02:00')).toBe(true);
+    expect(isOutOfRangeTimestamp('2026-03-29T07:00:00Z')).toBe(false);
+    expect(isOutOfRangeTimestamp('9999-13-01')).toBe(false);
   });
 });

@@ -2,15 +2,36 @@
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
 
-/** Epoch ms of an RFC 3339 timestamp that carries an offset, or null. */
+/**
+ * Instants the API takes: years 0001 to 9998 (contract section 3). The margin below year 10000
+ * keeps every window, duration and buffer added to an accepted instant within what the
+ * formatter and PostgreSQL read back as an ordinary four-digit year.
+ */
+export const MIN_TIMESTAMP_MS = Date.parse('0001-01-01T00:00:00Z');
+export const MAX_TIMESTAMP_MS = Date.parse('9999-01-01T00:00:00Z');
+export const TIMESTAMP_RANGE_MESSAGE = 'must be between the years 0001 and 9998';
+
+/** True for epoch milliseconds within years 0001 to 9998 (UTC). */
+export const isTimestampInRange = (ms: number): boolean => ms >= MIN_TIMESTAMP_MS && ms < MAX_TIMESTAMP_MS;
+
+/** True for a string shaped like an RFC 3339 timestamp whose year is outside 0001 to 9998. */
+export function isOutOfRangeTimestamp(v: unknown): boolean {
+  if (typeof v !== 'string' || v.length > 40 || !RFC3339.test(v)) return false;
+  const ms = Date.parse(v.replace(' ', 'T'));
+  const year = +v.slice(0, 4);
+  return year < 1 || year > 9998 || (Number.isFinite(ms) && !isTimestampInRange(ms));
+}
+
+/** Epoch ms of an RFC 3339 timestamp that carries an offset and lies in years 0001 to 9998, or null. */
 export function parseTimestamp(v: unknown): number | null {
   if (typeof v !== 'string' || v.length > 40) return null;
   const m = RFC3339.exec(v);
   if (!m) return null;
   const [, y, mo, d, h, mi, s] = m;
+  if (+y < 1 || +y > 9998) return null;
   if (+mo < 1 || +mo > 12 || +d < 1 || +d > 31 || +h > 23 || +mi > 59 || +s > 59) return null;
   const ms = Date.parse(v.replace(' ', 'T'));
-  if (!Number.isFinite(ms)) return null;
+  if (!Number.isFinite(ms) || !isTimestampInRange(ms)) return null;
   // Date.parse rolls 2026-02-31 over to March; reject dates that do not exist.
   const dayCheck = new Date(Date.UTC(+y, +mo - 1, +d));
   if (dayCheck.getUTCDate() !== +d) return null;

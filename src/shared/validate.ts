@@ -2,7 +2,7 @@ import { normaliseDuration, parseDuration, parseLocalTime } from './duration';
 import { invalid, type ErrorDetail } from './errors';
 import { isUuid } from './ids';
 import { checkMetaData, type MetaData } from './metadata';
-import { parseTimestamp } from './time';
+import { isOutOfRangeTimestamp, isTimestampInRange, parseTimestamp, TIMESTAMP_RANGE_MESSAGE } from './time';
 import { isValidZone } from './zone';
 
 const COLOR = /^#[0-9A-Fa-f]{6}$/;
@@ -95,6 +95,8 @@ export class Check {
     if (!this.present(path, v, required)) return undefined;
     // GraphQL's DateTime scalar hands over Date objects; REST hands over strings.
     const ms = v instanceof Date ? (Number.isFinite(v.getTime()) ? v.getTime() : null) : parseTimestamp(v);
+    if ((ms !== null && !isTimestampInRange(ms)) || (ms === null && isOutOfRangeTimestamp(v)))
+      return (this.fail(path, TIMESTAMP_RANGE_MESSAGE), undefined);
     if (ms === null) return (this.fail(path, 'must be an RFC 3339 timestamp with an offset'), undefined);
     return ms;
   }

@@ -178,3 +178,27 @@ export function installResponseCheck(app: FastifyInstance): ResponseCheck {
     },
   };
 }
+
+/**
+ * Checks an answer that no hook saw: Fastify's router errors (an over-long or malformed path)
+ * are answered before any route runs, so they must be the contract's error body like any other.
+ * Requests refused before a hook runs (the input guards) are judged here too.
+ */
+export function checkUnrouted(
+  method: string,
+  path: string,
+  res: { statusCode: number; headers: Record<string, unknown>; body: string },
+): string | null {
+  // GraphQL answers in its own shape (errors[]), which this check does not judge.
+  if (path.split('?')[0] === '/graphql') return null;
+  const check = (shared ??= createResponseChecker());
+  const type = res.headers['content-type'];
+  return check({
+    method,
+    route: undefined,
+    responseSchemas: undefined,
+    status: res.statusCode,
+    contentType: typeof type === 'string' ? type : undefined,
+    payload: res.body === '' ? undefined : res.body,
+  });
+}

@@ -60,7 +60,9 @@ const ms = (col: string) => `(extract(epoch from ${col}) * 1000)::float8 as ${co
 // Rows written elsewhere may carry microseconds; JavaScript dates keep milliseconds.
 const same = (a: number | null, b: Date | null): boolean => (a === null ? b === null : b !== null && Math.floor(a) === b.getTime());
 
-async function lockUnchanged(em: EntityManager, companyId: string, befores: Booking[]): Promise<void> {
+async function lockUnchanged(em: EntityManager, companyId: string, changes: BookingChange[]): Promise<void> {
+  const befores = changes.map((c) => c.before);
+  const metaChanged = new Set(changes.filter((c) => c.after.metaDataVersion !== c.before.metaDataVersion).map((c) => c.before.id));
   const rows = await em.execute<Locked[]>(
     `select id, status, resource_id, ${ms('start_time')}, ${ms('end_time')}, spots, meta_data_version, ${ms('updated_at')} from booking
       where company_id = ? and id = any(?::uuid[]) order by id for update`,
@@ -78,7 +80,9 @@ async function lockUnchanged(em: EntityManager, companyId: string, befores: Book
       r.spots === b.spots &&
       r.meta_data_version === b.metaDataVersion &&
       same(r.updated_ms, b.updatedAt);
-    if (!unchanged) throw conflict('the booking was changed by another request; reload it and retry');
+    if (unchanged) continue;
+    if (r && r.meta_data_version !== b.metaDataVersion && metaChanged.has(b.id)) throw metaDataConflict(b.metaDataVersion);
+    throw conflict('the booking was changed by another request; reload it and retry');
   }
 }
 
@@ -113,9 +117,16 @@ async function take(em: EntityManager, b: Booking, p: Placement): Promise<void> 
   if (p.related.any.length) b.relatedResourceIds.push(await occupyAny(em, b.companyId, b.id, p.related.any, range));
 }
 
-async function writeRow(em: EntityManager, b: Booking, now: Date): Promise<void> {
+const metaDataConflict = (version: number) =>
+  new DomainError(
+    'version_conflict',
+    `metaData was changed by another request (version ${version} is no longer current); reload the booking and retry`,
+  );
+
+/** Writes the row over the metadata version the change was computed from (under the row lock, a guard). */
+async function writeRow(em: EntityManager, b: Booking, fromVersion: number, now: Date): Promise<void> {
   b.updatedAt = now;
-  await updateBookingRow(em, b);
+  if ((await updateBookingRow(em, b, fromVersion)) !== 1) throw metaDataConflict(fromVersion);
 }
 
 /**
@@ -128,11 +139,7 @@ export async function applyChanges(ctx: Ctx, changes: BookingChange[], alongside
   const companyId = changes[0].before.companyId;
   await ctx.em.transactional(async (tx) => {
     const em = tx as EntityManager;
-    await lockUnchanged(
-      em,
-      companyId,
-      changes.map((c) => c.before),
-    );
+    await lockUnchanged(em, companyId, changes);
     for (const c of changes) {
       if (c.before.status !== c.after.status) transition(c.before.status, c.after.status);
       if (holds(c.before.status) && (!holds(c.after.status) || c.retake)) await release(em, c.before);
@@ -150,7 +157,7 @@ export async function applyChanges(ctx: Ctx, changes: BookingChange[], alongside
       }
     }
     for (const c of changes) {
-      await writeRow(em, c.after, ctx.now);
+      await writeRow(em, c.after, c.before.metaDataVersion, ctx.now);
       if (c.before.status !== c.after.status)
         await insertStatusChange(em, companyId, c.after.id, c.before.status, c.after.status, ctx.now, c.statusMeta ?? {});
     }

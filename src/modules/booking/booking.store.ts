@@ -124,9 +124,15 @@ const placeholder = (c: (typeof COLUMNS)[number]): string => (c.cast ? `?::${c.c
 const UPDATED = COLUMNS.filter((c) => c.update);
 const UPDATE_SQL = `update booking set ${UPDATED.map((c) => `${c.column} = ${placeholder(c)}`).join(', ')} where company_id = ? and id = ?`;
 
-/** Rewrites every changeable column of `b`. */
-export async function updateBookingRow(em: EntityManager, b: Booking): Promise<void> {
-  await em.execute(UPDATE_SQL, [...UPDATED.map((c) => encode(b, c)), b.companyId, b.id], 'run');
+/**
+ * Rewrites every changeable column of `b`; with `fromVersion`, only while the row still has
+ * that metadata version. Returns the number of rows written (0 when the version moved on).
+ */
+export async function updateBookingRow(em: EntityManager, b: Booking, fromVersion?: number): Promise<number> {
+  const params = [...UPDATED.map((c) => encode(b, c)), b.companyId, b.id];
+  const sql = fromVersion === undefined ? UPDATE_SQL : `${UPDATE_SQL} and meta_data_version = ?`;
+  const res = await em.execute<{ affectedRows: number }>(sql, fromVersion === undefined ? params : [...params, fromVersion], 'run');
+  return res.affectedRows;
 }
 
 /**

@@ -55,8 +55,9 @@ async function issuePair(ctx: Ctx, em: EntityManager, client: Client, familyId: 
 }
 
 /**
- * Client authorization: an API key with `client.create` for the company exchanges the
- * client's identity for a token pair. The client is found by externalUserID (created when
+ * Client authorization: an API key with `client.login` for the company exchanges the
+ * client's identity for a token pair. Not `client.create`: that is the permission of a browser
+ * widget's key, and whoever holds this one can act as any client of the company. The client is found by externalUserID (created when
  * new); email and the sent names are updated on every login, metaData is used only when the
  * client is created. A blocked client is 403. Every login starts a new refresh token family.
  */
@@ -70,7 +71,7 @@ export async function clientLogin(ctx: Ctx, input: ClientLoginInput): Promise<To
   const lastName = checkName(c, 'lastName', input.lastName);
   const metaData = c.metaData('metaData', input.metaData);
   c.done('invalid client authorization');
-  const company = await companyForMerchant(ctx, companyId!, 'client.create');
+  const company = await companyForMerchant(ctx, companyId!, 'client.login');
   const { client, created } = await ensureClient(
     ctx.em,
     company.id,

@@ -62,7 +62,7 @@ export class ClientResolver {
     return clientProfile(ctx);
   }
 
-  @Mutation(() => TokenPairType, { description: 'Client authorization; needs an API key with client.create for the company.' })
+  @Mutation(() => TokenPairType, { description: 'Client authorization; needs an API key with client.login for the company.' })
   clientLogin(@GqlCtx() ctx: Ctx, @Arg('input', () => ClientLoginInput) input: ClientLoginInput) {
     return clientLogin(ctx, input);
   }

@@ -7,7 +7,7 @@ import { isUuid } from '../../shared/ids';
 import { formatTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
 import { ApiKey, Merchant } from './company.entity';
-import { escalations, grants, isPermission } from '../../kernel/permissions';
+import { couldHaveGranted, escalations, grants, isPermission } from '../../kernel/permissions';
 
 export interface ApiKeyJson {
   id: string;
@@ -102,11 +102,14 @@ function requireKeyAdmin(ctx: Ctx): MerchantActor {
   return actor;
 }
 
-/** Keys of the caller's merchant, newest first; secrets are never returned. */
+/**
+ * Keys of the caller's merchant that the caller could itself have granted, newest first;
+ * secrets are never returned.
+ */
 export async function listApiKeys(ctx: Ctx): Promise<ApiKeyJson[]> {
   const actor = requireKeyAdmin(ctx);
   const keys = await ctx.em.find(ApiKey, { merchantId: actor.merchantId }, { orderBy: { createdAt: 'desc', id: 'asc' } });
-  return keys.map((k) => apiKeyJson(k));
+  return keys.filter((k) => couldHaveGranted(actor.permissions, k.permissions)).map((k) => apiKeyJson(k));
 }
 
 /** Revokes a key of the caller's merchant; it is refused (401) from the next request on. */
@@ -116,7 +119,7 @@ export async function revokeApiKey(ctx: Ctx, id: string): Promise<ApiKeyJson> {
   const key = await ctx.em.findOne(ApiKey, { id: id.toLowerCase(), merchantId: actor.merchantId });
   if (!key) throw notFound('API key');
   // Revoking a key that holds more than the caller would be a way around the escalation rule.
-  if (escalations(actor.permissions, key.permissions).length)
+  if (!couldHaveGranted(actor.permissions, key.permissions))
     throw forbidden('cannot revoke a key with permissions the caller does not hold');
   if (key.state !== 'revoked') {
     key.state = 'revoked';

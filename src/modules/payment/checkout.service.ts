@@ -10,6 +10,7 @@ import { CHECKOUT_OUTCOMES, OUTCOME_EVENT, OUTCOME_SETTLEMENT, transitionPayment
 import { renderFor } from './redirects';
 import { settleItems } from './settlement';
 import { loadRedirectSettings } from './settings.service';
+import { isHeaderSafeUrl } from './redirect/ascii';
 
 export type CheckoutAnswer = { kind: 'redirect'; location: string } | { kind: 'page'; html: string };
 
@@ -50,37 +51,50 @@ export async function completeTestCheckout(ctx: Ctx, id: string, input: { outcom
   const now = ctx.now;
   const settled = await ctx.em.transactional(async (em) => {
     const tx = await testTransaction(em as EntityManager, id, true);
-    if (tx.status !== 'pending') return { tx, refused: `the payment is already ${tx.status.replace('_', ' ')}` };
+    if (tx.status !== 'pending') return { tx, refused: `the payment is already ${tx.status.replace('_', ' ')}`, location: null };
     if (tx.expiresAt && tx.expiresAt.getTime() <= now.getTime()) {
       // The sweeper had not reached it yet; expiring it here keeps the bookings' outcome the same.
       tx.status = transitionPayment(tx.status, 'expire');
       tx.updatedAt = now;
       await settleItems(ctx.deps, em as EntityManager, tx, 'expired', now);
-      return { tx, refused: 'the payment has expired' };
+      return { tx, refused: 'the payment has expired', location: null };
     }
+    // Built before settling: once the payment is settled, nothing may fail any more, or the
+    // customer is stranded on an error while a retry answers 409.
+    const location = await redirectLocation(ctx, em as EntityManager, tx, outcome!, now);
     tx.status = transitionPayment(tx.status, OUTCOME_EVENT[outcome!]);
     tx.updatedAt = now;
     await settleItems(ctx.deps, em as EntityManager, tx, OUTCOME_SETTLEMENT[outcome!], now);
-    return { tx, refused: null };
+    return { tx, refused: null, location };
   });
   if (settled.refused) throw conflict(settled.refused);
-  const tx = settled.tx;
+  if (settled.location !== null) return { kind: 'redirect', location: settled.location };
+  return { kind: 'page', html: completedPage(view(settled.tx)) };
+}
 
-  const { provider } = await loadRedirectSettings(ctx.em, tx.companyId);
-  if (provider) {
-    let rendered;
-    try {
-      rendered = renderFor(ctx.deps, provider, outcome!, tx, now);
-    } catch {
-      rendered = { ok: false as const, code: 'secret', message: 'the signing secret cannot be read' };
-    }
-    if (rendered?.ok) return { kind: 'redirect', location: rendered.url };
-    // The payment is settled either way; a broken redirect must not hide that from the client.
-    if (rendered)
-      ctx.log.warn(
-        { transactionId: tx.id, outcome, problem: rendered.message },
-        'redirect URL could not be rendered; showing the completion page',
-      );
+/**
+ * The Location of the outcome's redirect, or null for the completion page (no URL configured,
+ * or one that cannot be rendered or sent as a header: the payment is settled either way, and a
+ * broken redirect must not hide that from the client).
+ */
+async function redirectLocation(
+  ctx: Ctx,
+  em: EntityManager,
+  tx: PaymentTransaction,
+  outcome: CheckoutOutcome,
+  now: Date,
+): Promise<string | null> {
+  const { provider } = await loadRedirectSettings(em, tx.companyId);
+  if (!provider) return null;
+  let rendered;
+  try {
+    rendered = renderFor(ctx.deps, provider, outcome, tx, now);
+  } catch {
+    rendered = { ok: false as const, code: 'secret', message: 'the signing secret cannot be read' };
   }
-  return { kind: 'page', html: completedPage(view(tx)) };
+  if (!rendered) return null;
+  if (rendered.ok && isHeaderSafeUrl(rendered.url)) return rendered.url;
+  const problem = rendered.ok ? 'the URL is not ASCII' : rendered.message;
+  ctx.log.warn({ transactionId: tx.id, outcome, problem }, 'redirect URL could not be rendered; showing the completion page');
+  return null;
 }

@@ -4,6 +4,7 @@ import type { PaymentProviderSettings, PaymentTransaction } from './payment.enti
 import { readSigningSecret } from './settings.service';
 import { SecretBoxError } from './redirect/secret-box';
 import { renderRedirect, type RedirectValues, type RenderResult } from './redirect/template';
+import { isHeaderSafeUrl, toAsciiUrl } from './redirect/ascii';
 
 export const REDIRECT_KINDS = ['success', 'failure', 'cancel'] as const;
 export type RedirectKind = (typeof REDIRECT_KINDS)[number];
@@ -28,8 +29,15 @@ export function redirectValues(tx: PaymentTransaction): RedirectValues {
   };
 }
 
-/** The configured template of one outcome, or null. */
-export const templateFor = (p: PaymentProviderSettings, kind: RedirectKind): string | null => p[FIELD[kind]] || null;
+/**
+ * The configured template of one outcome, or null. Settings saved before URLs were stored as
+ * ASCII are converted here; one that has no ASCII form is returned as stored, and the header
+ * check of the caller refuses it.
+ */
+export function templateFor(p: PaymentProviderSettings, kind: RedirectKind): string | null {
+  const template = p[FIELD[kind]] || null;
+  return template === null ? null : (toAsciiUrl(template) ?? template);
+}
 
 /**
  * The redirect URL of one outcome, templated and signed per the settings; null when no URL is
@@ -73,7 +81,13 @@ export function checkRedirects(deps: AppDeps, p: PaymentProviderSettings, tx: Pa
   for (const kind of REDIRECT_KINDS) {
     const template = templateFor(p, kind);
     if (!template) continue;
-    const r = renderRedirect({ template, values: redirectValues(tx), secret, now: now.getTime(), templating: p.enableUrlTemplating });
+    let r = renderRedirect({ template, values: redirectValues(tx), secret, now: now.getTime(), templating: p.enableUrlTemplating });
+    if (r.ok && !isHeaderSafeUrl(r.url))
+      r = {
+        ok: false,
+        code: 'invalid_template',
+        message: 'invalid redirect URL: it cannot be written as ASCII; save the provider settings again',
+      };
     if (!r.ok) {
       const path = `${kind}_redirect_url`;
       throw invalid(`cannot create the payment URL: ${path}: ${r.message}`, [{ path, message: r.message }]);

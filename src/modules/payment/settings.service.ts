@@ -10,6 +10,7 @@ import { PaymentProviderSettings, PaymentSettings } from './payment.entity';
 import { isProviderName, PROVIDER_NAMES, type ProviderName } from './providers/provider-names';
 import { decryptSecret, encryptSecret } from './redirect/secret-box';
 import { validateTemplate } from './redirect/template';
+import { toAsciiUrl } from './redirect/ascii';
 
 /** Shortest accepted signing secret (characters). */
 export const MIN_SECRET_LENGTH = 32;
@@ -70,7 +71,7 @@ export function providerSettingsJson(p: PaymentProviderSettings): ProviderSettin
  * Additional authenticated data of a stored secret: a box copied into another company's or
  * provider's row fails to decrypt instead of lending its secret.
  */
-const secretContext = (companyId: string, provider: string) => `payment_provider_settings/${companyId}/${provider}`;
+export const secretContext = (companyId: string, provider: string) => `payment_provider_settings/${companyId}/${provider}`;
 
 /** The decrypted signing secret, or null when none is stored; throws SecretBoxError when unreadable. */
 export function readSigningSecret(deps: AppDeps, p: PaymentProviderSettings): string | null {
@@ -132,13 +133,16 @@ export async function getProviderSettings(ctx: Ctx, companyId: string, provider:
   return p ? providerSettingsJson(p) : null;
 }
 
-/** null when absent or cleared (null or blank), else the URL as given (checked). */
+/** null when absent or cleared (null or blank), else the URL in its ASCII form (checked). */
 function urlField(c: Check, path: string, v: unknown, templating: boolean): string | null {
   if (v === undefined || v === null || (typeof v === 'string' && v.trim() === '')) return null;
   if (typeof v !== 'string') return (c.fail(path, 'must be a string'), null);
-  const r = validateTemplate(v, { templating });
+  const ascii = toAsciiUrl(v);
+  if (ascii === null)
+    return (c.fail(path, 'invalid redirect URL: the host is not a valid domain name, or the text is not valid Unicode'), null);
+  const r = validateTemplate(ascii, { templating });
   if (!r.ok) c.fail(path, r.message);
-  return v;
+  return ascii;
 }
 
 /**

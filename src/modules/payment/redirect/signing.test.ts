@@ -9,7 +9,7 @@ describe('canonical string', () => {
       { key: 'ref', value: 'x=y' },
       { key: 'booking', value: 'b 1' },
     ];
-    expect(canonicalString(params, 1700000000)).toBe('7:booking=3:b 1\n3:ref=3:x=y\nts=1700000000');
+    expect(canonicalString(params, 1700000000)).toBe('keys=7:booking,3:ref\n7:booking=3:b 1\n3:ref=3:x=y\nts=1700000000');
   });
 
   it('pins the signature of the documented example (known-answer test)', () => {
@@ -17,18 +17,18 @@ describe('canonical string', () => {
       { key: 'booking', value: 'b 1' },
       { key: 'ref', value: 'x=y' },
     ];
-    expect(computeSignature(SECRET, params, 1700000000)).toBe('ed7a589ee23f4509a40db2eb12259b31316865c14753e0a9d2368bdf027ed5fb');
+    expect(computeSignature(SECRET, params, 1700000000)).toBe('83199a163e8e321567ab97b97689cf8c94a8f63d3f649ce040f513987d96422c');
   });
 
   it('is HMAC-SHA256 of the canonical string in lowercase hex', () => {
     const params = [{ key: 'id', value: 'abc' }];
-    const expected = createHmac('sha256', SECRET).update('2:id=3:abc\nts=5').digest('hex');
+    const expected = createHmac('sha256', SECRET).update('keys=2:id\n2:id=3:abc\nts=5').digest('hex');
     expect(computeSignature(SECRET, params, '5')).toBe(expected);
     expect(expected).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it('is only the timestamp when no query parameter is templated', () => {
-    expect(canonicalString([], 42)).toBe('ts=42');
+  it('is an empty key set and the timestamp when no query parameter is templated', () => {
+    expect(canonicalString([], 42)).toBe('keys=\nts=42');
   });
 
   it('does not depend on the order of the parameters', () => {
@@ -50,15 +50,15 @@ describe('canonical string', () => {
     const wide = { key: '\uFF21', value: '' }; // EF BC A1
     const astral = { key: '\u{1F600}', value: '' }; // F0 9F 98 80
     expect(canonicalString([astral, wide], 1)).toBe(canonicalString([wide, astral], 1));
-    expect(canonicalString([astral, wide], 1).startsWith('3:\uFF21')).toBe(true);
+    expect(canonicalString([astral, wide], 1).startsWith('keys=3:\uFF21,4:\u{1F600}\n3:\uFF21')).toBe(true);
   });
 
   it('counts UTF-8 bytes, not characters', () => {
-    expect(canonicalString([{ key: 'n', value: 'ä€' }], 1)).toBe('1:n=5:ä€\nts=1');
+    expect(canonicalString([{ key: 'n', value: 'ä€' }], 1)).toBe('keys=1:n\n1:n=5:ä€\nts=1');
   });
 
   it('keeps empty values distinct from absent ones', () => {
-    expect(canonicalString([{ key: 'a', value: '' }], 1)).toBe('1:a=0:\nts=1');
+    expect(canonicalString([{ key: 'a', value: '' }], 1)).toBe('keys=1:a\n1:a=0:\nts=1');
     expect(canonicalString([{ key: 'a', value: '' }], 1)).not.toBe(canonicalString([], 1));
   });
 
@@ -102,6 +102,20 @@ describe('canonical string', () => {
 
   it('keeps a value imitating the timestamp line apart from the real one', () => {
     expect(canonicalString([{ key: 'a', value: 'x\nts=9' }], 1)).not.toBe(canonicalString([{ key: 'a', value: 'x' }], 9));
+  });
+
+  it('covers the key set: a value imitating the key line or another key set stays apart', () => {
+    expect(canonicalString([{ key: 'a', value: '1' }], 1)).not.toBe(
+      canonicalString(
+        [
+          { key: 'a', value: '1' },
+          { key: 'b', value: '' },
+        ],
+        1,
+      ),
+    );
+    expect(canonicalString([], 1)).not.toBe(canonicalString([{ key: 'keys', value: '' }], 1));
+    expect(canonicalString([{ key: 'a', value: 'x\nkeys=' }], 1)).not.toBe(canonicalString([{ key: 'a', value: 'x' }], 1));
   });
 
   it('changes with the timestamp and with the secret', () => {

@@ -5,13 +5,22 @@
  *   sig = lowercase hex of HMAC-SHA256(key = UTF-8 bytes of signing_secret,
  *                                      message = UTF-8 bytes of C)
  *
- * C, the canonical string, is one line per templated query parameter followed by the timestamp:
+ * C, the canonical string, is the template's key set, then one line per templated query
+ * parameter, then the timestamp:
  *
- *   <klen>:<key>=<vlen>:<value>\n      for each templated parameter, ordered by key, then value
- *   ts=<ts>                            no trailing newline
+ *   keys=<klen>:<key>,<klen>:<key>...\n  the template's templated keys, ordered by key
+ *                                         ("keys=" alone for a template that templates none)
+ *   <klen>:<key>=<vlen>:<value>\n        for each templated parameter, ordered by key, then value
+ *   ts=<ts>                              no trailing newline
  *
  * - "Templated parameters" are the query parameters whose configured value holds a placeholder.
  *   Static query parameters, the path (templated or not) and the fragment are not signed.
+ * - The key set binds the signature to the template it was made for. The verifier accepts a
+ *   signature only for the one configured template whose key set it was computed over, and only
+ *   when the forwarded query holds no parameter that another configured template templates and
+ *   this one does not: a failure redirect (which signs, say, the booking id) can never vouch for
+ *   an appended `amount`, and a template with placeholders only in its path (`keys=` and `ts`
+ *   alone) vouches for no templated value at all.
  * - <key> and <value> are the DECODED forms, i.e. what a query-string parser hands the
  *   verifier: `+` is a space and `%XX` sequences are decoded as UTF-8. Signing the decoded form
  *   means the verifier never needs the raw URL, which frameworks do not reliably keep.
@@ -23,12 +32,12 @@
  * Why lengths: a naive `k=v&k=v` join is ambiguous as soon as a value contains `&` or `=`
  * (`a=1&b=2` is both {a: "1&b=2"} and {a: "1", b: "2"}). With every key and value prefixed by
  * its length the string can be parsed back in exactly one way, so two different parameter sets
- * never share a canonical string. Entry lines start with a digit and the final line with `t`,
- * so the timestamp line cannot be mistaken for an entry either.
+ * never share a canonical string. The key line starts with `k`, entry lines with a digit and the
+ * final line with `t`, so no line can be mistaken for another kind.
  *
  * Example: parameters booking = "b 1", ref = "x=y" and ts = 1700000000 give
  *
- *   "7:booking=3:b 1\n3:ref=3:x=y\nts=1700000000"
+ *   "keys=7:booking,3:ref\n7:booking=3:b 1\n3:ref=3:x=y\nts=1700000000"
  */
 
 import { createHmac, timingSafeEqual } from 'node:crypto';
@@ -50,11 +59,15 @@ function byteOrder(a: SignedParam, b: SignedParam): number {
   return byKey !== 0 ? byKey : Buffer.compare(Buffer.from(a.value, 'utf8'), Buffer.from(b.value, 'utf8'));
 }
 
-/** The canonical string C described at the top of this file. */
+/**
+ * The canonical string C described at the top of this file. The key set is that of `params`:
+ * the signer passes every templated parameter of one template, and so does the verifier.
+ */
 export function canonicalString(params: readonly SignedParam[], ts: string | number): string {
-  const lines = [...params]
-    .sort(byteOrder)
-    .map(({ key, value }) => `${Buffer.byteLength(key, 'utf8')}:${key}=${Buffer.byteLength(value, 'utf8')}:${value}`);
+  const sorted = [...params].sort(byteOrder);
+  const keys = [...new Set(sorted.map((p) => p.key))].map((key) => `${Buffer.byteLength(key, 'utf8')}:${key}`);
+  const lines = [`keys=${keys.join(',')}`];
+  for (const { key, value } of sorted) lines.push(`${Buffer.byteLength(key, 'utf8')}:${key}=${Buffer.byteLength(value, 'utf8')}:${value}`);
   lines.push(`ts=${ts}`);
   return lines.join('\n');
 }

@@ -205,7 +205,6 @@ function parseTemplate(url: string, templating: boolean): ParsedTemplate | Parse
     last = s.end;
   }
   probe += url.slice(last);
-  // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused here
   if (/[\u0000-\u0020\u007f\\]/.test(probe))
     return { ok: false, kind: 'url', message: 'invalid redirect URL: it contains whitespace, a control character or a backslash' };
   if (/%(?![0-9A-Fa-f]{2})/.test(probe))

@@ -299,6 +299,27 @@ describe('verifyRedirect: signature_mismatch', () => {
     );
   });
 
+  it('when the query holds a parameter that another template templates and the matching one does not', () => {
+    // FAILURE signs {tx}; SUCCESS templates amt and cur. Appending them forges a "verified" amount.
+    expect(verify(signed(FAILURE))).toEqual(VALID);
+    expect(verify({ ...signed(FAILURE), amt: '1', cur: 'EUR' })).toEqual(reason('signature_mismatch'));
+    expect(verify({ ...signed(FAILURE), ref: ['a', 'b'] })).toEqual(reason('signature_mismatch'));
+    // CANCEL has placeholders only in its path: it signs the empty key set and ts alone.
+    expect(verify(signed(CANCEL))).toEqual(VALID);
+    expect(verify({ ...signed(CANCEL), amt: '1' })).toEqual(reason('signature_mismatch'));
+    expect(verify({ ...signed(CANCEL), tx: 'other' })).toEqual(reason('signature_mismatch'));
+    // Parameters that no template templates stay ignored.
+    expect(verify({ ...signed(CANCEL), utm: 'x', note: 'y' })).toEqual(VALID);
+    expect(verify({ ...signed(FAILURE), utm: 'x', note: 'y' })).toEqual(VALID);
+  });
+
+  it('a success signature is not valid against the key set of another template', () => {
+    // The same values under the failure key set {tx} give another signature: the key set is signed.
+    const q = signed('https://shop.example/x?tx={{.ID}}&amt={{.Amount}}');
+    const s = settings(provider({ successUrl: FAILURE, failureUrl: null, cancelUrl: null }));
+    expect(verify(q, T0, s)).toEqual(reason('signature_mismatch'));
+  });
+
   it('handles a templated key named like an Object property', () => {
     const template = 'https://shop.example/?constructor={{.ID}}';
     const s = settings(provider({ successUrl: template }));

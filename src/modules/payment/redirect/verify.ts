@@ -15,6 +15,9 @@
  *   parameter is a `signature_mismatch`: frameworks disagree on which copy they keep, so
  *   accepting the first would let an appended copy reach the merchant as "verified".
  *   Repeats of parameters that are not signed are ignored like any other extra parameter.
+ * - A signature matches at most one configured template (it covers that template's key set).
+ *   A query that also holds a parameter templated by another configured template, but not by
+ *   the matching one, is a `signature_mismatch`; parameters no template templates are ignored.
  */
 
 import { computeSignature, signaturesEqual, SIGNATURE_HEX_LENGTH, type SignedParam } from './signing';
@@ -128,14 +131,23 @@ function verifyUnsafe({ query, now, settings }: VerifyInput): VerifyResult {
 
   // The same key set often serves success, failure and cancel; one HMAC per distinct set.
   const keySets = new Map<string, string[]>();
+  const templatedAnywhere = new Set<string>();
   for (const template of [provider.successUrl, provider.failureUrl, provider.cancelUrl]) {
     if (!template) continue;
     const keys = signedQueryKeys(template);
-    if (keys) keySets.set(JSON.stringify([...keys].sort()), keys);
+    if (!keys) continue;
+    keySets.set(JSON.stringify([...keys].sort()), keys);
+    for (const key of keys) templatedAnywhere.add(key);
   }
   for (const keys of keySets.values()) {
     const params = collect(query, keys);
-    if (params && signaturesEqual(computeSignature(secret, params, envelope.ts), envelope.sig)) return { valid: true };
+    if (!params || !signaturesEqual(computeSignature(secret, params, envelope.ts), envelope.sig)) continue;
+    // The signature vouches only for its own template's keys: a parameter that another template
+    // templates (an appended `amount` on a failure redirect) would reach the merchant looking
+    // verified although nobody signed it.
+    const own = new Set(keys);
+    const foreign = [...templatedAnywhere].some((key) => !own.has(key) && single(query, key) !== undefined);
+    return foreign ? fail('signature_mismatch') : { valid: true };
   }
   return fail('signature_mismatch');
 }

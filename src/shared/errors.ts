@@ -74,6 +74,12 @@ function pgCode(err: unknown): PgLike | null {
  * Translates a database error into a domain error, the single place where SQLSTATEs
  * become API codes. Returns null for errors that are not the client's doing.
  */
+/** A deadlock or serialization failure: PostgreSQL aborted the statement, and running it again may succeed. */
+export function isRetryableDbError(err: unknown): boolean {
+  const code = pgCode(err)?.code;
+  return code === '40P01' || code === '40001';
+}
+
 export function translateDbError(err: unknown): DomainError | null {
   const pg = pgCode(err);
   if (!pg) return null;

@@ -1,5 +1,5 @@
 import type { Ctx } from '../../kernel/context';
-import { notFound, conflict, toDomainError } from '../../shared/errors';
+import { conflict, isRetryableDbError, notFound, toDomainError } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import { findBookableTime, type BookableTime } from '../availability/availability.service';
 import { Resource, Service } from '../catalog/catalog.entity';
@@ -181,6 +181,27 @@ export async function replayOr<T>(ctx: Ctx, companyId: string, idem: Idempotency
  * the explicit transaction.
  */
 export async function commitCreation<T>(
+  ctx: Ctx,
+  companyId: string,
+  idem: Idempotency | undefined,
+  single: boolean,
+  work: (em: EntityManager) => Promise<T>,
+): Promise<T> {
+  // Concurrent inserts checked by one exclusion constraint wait for each other and can deadlock;
+  // PostgreSQL then aborts one of them. The creation (one statement or one transaction, nothing
+  // kept) runs again, and a time taken meanwhile answers 409 time_unavailable as usual.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await commitOnce(ctx, companyId, idem, single, work);
+    } catch (err) {
+      if (attempt >= CREATION_ATTEMPTS || !isRetryableDbError(err)) throw err;
+    }
+  }
+}
+
+const CREATION_ATTEMPTS = 3;
+
+async function commitOnce<T>(
   ctx: Ctx,
   companyId: string,
   idem: Idempotency | undefined,

@@ -1,5 +1,6 @@
 import { createTestApp, TestClock, type TestApp } from './helpers/app';
 import { countRows, Shop } from './bookings-fixtures';
+import { tally } from './helpers/tally';
 
 /** Real parallel HTTP requests against a listening server: the database decides who wins. */
 
@@ -23,15 +24,6 @@ async function post(path: string, body: unknown, headers: Record<string, string>
   });
   return { status: res.status, body: await res.json() };
 }
-
-const tally = (results: { status: number; body: any }[]) => {
-  const out: Record<string, number> = {};
-  for (const r of results) {
-    const k = r.status === 200 ? '200' : `${r.status} ${r.body.code}`;
-    out[k] = (out[k] ?? 0) + 1;
-  }
-  return out;
-};
 
 describe('concurrent booking requests', () => {
   it('40 requests for the same fixed-service time make exactly one booking', async () => {

@@ -1,5 +1,6 @@
 import { createTestApp, TestClock, type TestApp } from './helpers/app';
 import { Shop } from './bookings-fixtures';
+import { tally } from './helpers/tally';
 
 /**
  * Real parallel HTTP requests: 20 metaDataUpdates with the same expectedVersion on one record.
@@ -27,15 +28,6 @@ async function send(method: string, path: string, body: unknown): Promise<{ stat
   });
   return { status: res.status, body: await res.json() };
 }
-
-const tally = (results: { status: number; body: any }[]) => {
-  const out: Record<string, number> = {};
-  for (const r of results) {
-    const k = r.status === 200 ? '200' : `${r.status} ${r.body.code}`;
-    out[k] = (out[k] ?? 0) + 1;
-  }
-  return out;
-};
 
 /** Races N updates of `path`, each writing its own number, and checks the outcome. */
 async function race(path: string, read: () => Promise<any>, extra: (i: number) => Record<string, unknown> = () => ({})) {

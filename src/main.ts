@@ -5,6 +5,13 @@ import { startRuntime } from './app/bootstrap';
 import { buildServer } from './app/server';
 import { modules } from './app/registry';
 
+/**
+ * The process entry. It alone handles SIGINT and SIGTERM (Apollo's and the embedded database
+ * package's own handlers are off), and shuts down in this order: stop accepting connections and
+ * refuse new requests on kept-alive ones (503, `Connection: close`), let the requests in flight
+ * finish (at most SHUTDOWN_GRACE_MS), stop the background work, close the pool, stop the
+ * embedded database, exit 0.
+ */
 async function main(): Promise<void> {
   let config;
   try {
@@ -17,28 +24,59 @@ async function main(): Promise<void> {
     throw e;
   }
   const log = pino({ level: config.logLevel });
+  // Signals that arrive while starting are honoured once the server is up.
+  let pending: NodeJS.Signals | null = null;
+  let shutdown: ((signal: NodeJS.Signals) => void) | null = null;
+  const onSignal = (signal: NodeJS.Signals) => (shutdown ? shutdown(signal) : (pending ??= signal));
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+
   const runtime = await startRuntime(config, log);
+  runtime.embedded?.onFailure((err) => {
+    // A supervisor (systemd, Kubernetes, Docker) restarts the process, and with it the database.
+    log.fatal({ err }, 'the embedded PostgreSQL is gone and could not be restarted: exiting');
+    process.exit(70);
+  });
   const app = await buildServer(runtime.deps);
   const stops = modules.map((m) => m.start?.(runtime.deps)).filter((s): s is () => Promise<void> => typeof s === 'function');
 
   let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    log.info(`${signal} received: finishing in-flight requests`);
-    const force = setTimeout(() => process.exit(1), 15_000);
-    force.unref();
-    try {
-      await Promise.all(stops.map((s) => s()));
-      await app.close();
-      await runtime.close();
-    } catch (err) {
-      log.error({ err }, 'error during shutdown');
+  shutdown = (signal) => {
+    if (closing) {
+      log.info(`${signal} received again: still finishing requests in flight`);
+      return;
     }
-    process.exit(0);
+    closing = true;
+    void (async () => {
+      const grace = config.shutdownGraceMs;
+      log.info(`${signal} received: no new connections; finishing requests in flight (at most ${grace} ms)`);
+      // Whatever hangs, the process ends: the grace, then time to close the pool and the database.
+      setTimeout(() => {
+        log.error('shutdown did not finish in time: exiting');
+        process.exit(1);
+      }, grace + 40_000).unref();
+      let code = 0;
+      try {
+        let graceTimer: NodeJS.Timeout | undefined;
+        const drained = await Promise.race([
+          app.close().then(() => true),
+          new Promise<false>((r) => (graceTimer = setTimeout(() => r(false), grace))),
+        ]);
+        clearTimeout(graceTimer);
+        if (!drained) {
+          log.warn(`requests still in flight after ${grace} ms: closing their connections`);
+          app.server.closeAllConnections();
+        }
+        await Promise.all(stops.map((s) => s()));
+        await runtime.close();
+        log.info('shutdown complete');
+      } catch (err) {
+        log.error({ err }, 'error during shutdown');
+        code = 1;
+      }
+      process.exit(code);
+    })();
   };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ port: config.port, host: config.host });
   const base = `http://localhost:${config.port}`;
@@ -48,6 +86,7 @@ async function main(): Promise<void> {
       ? 'ADMIN_API_KEY is set: send it as the X-API-Key header'
       : 'no ADMIN_API_KEY set: create a merchant key with `npm run cli -- merchant:create --name <name>`, or restart with ADMIN_API_KEY=<a secret of 16+ characters>',
   );
+  if (pending) shutdown(pending);
 }
 
 main().catch((err) => {

@@ -43,7 +43,13 @@ export async function startRuntime(config: Config, log: FastifyBaseLogger, clock
   }
   let orm: MikroORM;
   try {
-    orm = await createOrm(url, { entities: allEntities(), migrate: true, poolMax: config.dbPoolMax });
+    orm = await createOrm(url, {
+      entities: allEntities(),
+      migrate: true,
+      poolMax: config.dbPoolMax,
+      statementTimeoutMs: config.statementTimeoutMs,
+      acquireTimeoutMs: config.dbAcquireTimeoutMs,
+    });
   } catch (err) {
     await embedded?.stop();
     throw err;
@@ -57,7 +63,16 @@ export async function startRuntime(config: Config, log: FastifyBaseLogger, clock
     await embedded?.stop();
     throw err;
   }
-  const deps: AppDeps = { config, orm, clock, log, encryptionKey, jwtKey: jwtKeyFrom(config, log), payables: payablesOf() };
+  const deps: AppDeps = {
+    config,
+    orm,
+    clock,
+    log,
+    encryptionKey,
+    jwtKey: jwtKeyFrom(config, log),
+    payables: payablesOf(),
+    liveness: () => (embedded?.state() === 'failed' ? 'the embedded PostgreSQL could not be restarted' : null),
+  };
   return {
     deps,
     embedded,

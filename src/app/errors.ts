@@ -37,6 +37,10 @@ export function installErrorHandlers(app: FastifyInstance): void {
         domain = toDomainError(err);
       }
       if (domain.code === 'internal_error') req.log.error({ err }, 'unexpected error');
+      // The driver's reason only: the query builder puts the statement (and its values) before it.
+      if (domain.code === 'service_unavailable')
+        req.log.warn({ cause: String(err.message).split(' - ').pop(), code: err.code }, domain.message);
+      if (domain.retryAfterSec !== undefined) reply.header('retry-after', String(domain.retryAfterSec));
       reply
         .code(domain.status)
         .type('application/json')

@@ -18,6 +18,7 @@ import { DateTimeResolver, DurationResolver, JSONObjectResolver, JSONResolver, U
 import { buildSchemaSync, type NonEmptyArray } from 'type-graphql';
 import type { Ctx } from '../kernel/context';
 import { noNulStringsRule } from './graphql-input-rule';
+import { unavailablePlugin } from './graphql-unavailable';
 import { allResolvers } from './registry';
 import { toDomainError } from '../shared/errors';
 
@@ -165,6 +166,8 @@ export function createApollo(opts: { introspection: boolean; onInternalError: (e
     validationRules: [limitsRule, noNulStringsRule],
     formatError: (f, e) => formatGraphqlError(f as never, e) as never,
     includeStacktraceInErrorResponses: false,
-    plugins: [reportInternal],
+    plugins: [reportInternal, unavailablePlugin],
+    // The process owns SIGINT/SIGTERM (src/main.ts): the server drains before Apollo stops.
+    stopOnTerminationSignals: false,
   });
 }

@@ -12,7 +12,7 @@ import { createMetrics } from './metrics';
 import { RateLimiter } from './rate-limit';
 import { modules } from './registry';
 import { authenticateKey } from '../modules/company/apikey.service';
-import { DomainError } from '../shared/errors';
+import { DomainError, unavailable } from '../shared/errors';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -40,10 +40,24 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
-    return503OnClosing: true,
+    // While closing, new requests get our own 503 (below); Fastify's has another body shape.
+    return503OnClosing: false,
+    requestTimeout: deps.config.requestTimeoutMs,
+    keepAliveTimeout: deps.config.keepAliveTimeoutMs,
     frameworkErrors,
     clientErrorHandler,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: true, useDefaults: false, strict: false } },
+  });
+  app.server.headersTimeout = deps.config.headersTimeoutMs;
+  // Shutdown: from `close()` on, a request arriving on a kept-alive connection is refused with
+  // 503 and `Connection: close` (Fastify adds the header), while requests already started finish.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  // Answers still being made when shutdown starts end their connection, so the server can close.
+  app.addHook('onSend', async (_req, reply) => {
+    if (closing) reply.header('connection', 'close');
   });
   // Response schemas document the API; serialisation is plain JSON so nothing is silently dropped.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
@@ -81,6 +95,13 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
+    if (closing) throw unavailable('the server is shutting down; retry on another instance', 1);
+    // Aborts when the client goes away before its answer is complete (the request's own
+    // 'close' fires as soon as its body is read, so the response is watched instead).
+    const gone = new AbortController();
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) gone.abort();
+    });
     const mode = req.routeOptions.config?.auth ?? 'none';
     let actor: Actor | null = null;
     if (mode !== 'none') {
@@ -94,7 +115,7 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
       }
       if (!actor && mode !== 'optional') throw new DomainError('unauthorized', 'missing or invalid credentials');
     }
-    req.ctx = createCtx(deps, actor, req.id, req.log);
+    req.ctx = createCtx(deps, actor, req.id, req.log, gone.signal);
   });
 
   app.addHook('onResponse', async (req, reply) => {
@@ -104,14 +125,21 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
   });
 
   // Operational endpoints
-  app.get('/health', { schema: { hide: true } as object }, async () => ({ status: 'ok' }));
-  app.get('/ready', { schema: { hide: true } as object }, async (_req, reply) => {
+  // Liveness: the process can serve, or will once its database is back. Not alive: the
+  // embedded database could not be restarted (the process is about to exit non-zero).
+  app.get('/health', { schema: { hide: true } as object }, async () => {
+    const problem = deps.liveness?.();
+    if (problem) throw new DomainError('service_unavailable', problem);
+    return { status: 'ok' };
+  });
+  // Readiness: the database answers now.
+  app.get('/ready', { schema: { hide: true } as object }, async () => {
     try {
       await deps.orm.em.getConnection().execute('select 1');
-      return { status: 'ready' };
     } catch {
-      return reply.code(503).send({ code: 'internal_error', message: 'database unreachable' });
+      throw unavailable('the database is unreachable');
     }
+    return { status: 'ready' };
   });
   app.get('/metrics', { schema: { hide: true } as object }, async (_req, reply) => {
     reply.type(metrics.registry.contentType);

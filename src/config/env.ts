@@ -18,6 +18,22 @@ export interface Config {
   graphqlIntrospection: boolean;
   accessTokenTtlSec: number;
   dbPoolMax: number;
+  /** PostgreSQL `statement_timeout` of API connections, ms (0: none) */
+  statementTimeoutMs: number;
+  /** how long a request may wait for a pooled database connection, ms */
+  dbAcquireTimeoutMs: number;
+  /** time to receive a whole request (headers and body), ms */
+  requestTimeoutMs: number;
+  /** time to receive the request headers, ms */
+  headersTimeoutMs: number;
+  /** how long an idle kept-alive connection stays open, ms */
+  keepAliveTimeoutMs: number;
+  /** how long shutdown waits for requests in flight, ms */
+  shutdownGraceMs: number;
+  /** expensive requests (long availability windows) computed at once */
+  heavyConcurrency: number;
+  /** expensive requests that may wait for a turn; more are refused with 503 */
+  heavyQueue: number;
 }
 
 export class ConfigError extends Error {}
@@ -46,6 +62,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const jwtSecret = str(env, 'JWT_SECRET');
   if (jwtSecret !== null && jwtSecret.length < 32) throw new ConfigError('JWT_SECRET must be at least 32 characters');
   const rate = int(env, 'RATE_LIMIT_PER_SECOND', 100, 0);
+  const requestTimeoutMs = int(env, 'REQUEST_TIMEOUT_MS', 30_000, 1);
+  const headersTimeoutMs = int(env, 'HEADERS_TIMEOUT_MS', Math.min(10_000, requestTimeoutMs), 1);
+  if (headersTimeoutMs > requestTimeoutMs) throw new ConfigError('HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS');
   const publicUrl = (str(env, 'PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, '');
   if (!/^https?:\/\//.test(publicUrl)) throw new ConfigError('PUBLIC_URL must be an http(s) URL');
   return {
@@ -65,5 +84,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphqlIntrospection: (str(env, 'GRAPHQL_INTROSPECTION') ?? 'true') !== 'false',
     accessTokenTtlSec: int(env, 'ACCESS_TOKEN_TTL', 900, 1),
     dbPoolMax: int(env, 'DB_POOL_MAX', 20, 1, 1000),
+    statementTimeoutMs: int(env, 'STATEMENT_TIMEOUT_MS', 15_000, 0),
+    dbAcquireTimeoutMs: int(env, 'DB_ACQUIRE_TIMEOUT_MS', 5_000, 100),
+    requestTimeoutMs,
+    headersTimeoutMs,
+    keepAliveTimeoutMs: int(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000, 1),
+    shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 25_000, 0),
+    heavyConcurrency: int(env, 'HEAVY_CONCURRENCY', 2, 1, 1000),
+    heavyQueue: int(env, 'HEAVY_QUEUE', 8, 0, 100_000),
   };
 }

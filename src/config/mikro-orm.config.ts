@@ -9,6 +9,10 @@ export interface OrmOptions {
   debug?: boolean;
   /** sees every statement before it is sent */
   onQuery?: (sql: string) => void;
+  /** PostgreSQL `statement_timeout` of every connection, ms (0 or unset: none) */
+  statementTimeoutMs?: number;
+  /** how long a query waits for a pooled connection before it fails, ms (default 60 s) */
+  acquireTimeoutMs?: number;
 }
 
 /**
@@ -30,6 +34,15 @@ export function ormConfig(clientUrl: string, opts: OrmOptions) {
       pathTs: 'src/migrations',
     },
     pool: { min: 0, max: opts.poolMax ?? 20 },
+    driverOptions: {
+      // A failed connection attempt fails the waiting query at once (no minute-long wait while
+      // PostgreSQL is down); a pool that stays full fails it after acquireTimeoutMs.
+      acquireConnectionTimeout: opts.acquireTimeoutMs ?? 60_000,
+      connection: {
+        connectionTimeoutMillis: Math.min(opts.acquireTimeoutMs ?? 10_000, 10_000),
+        ...(opts.statementTimeoutMs ? { statement_timeout: opts.statementTimeoutMs } : {}),
+      },
+    },
     onQuery: (sql: string) => {
       opts.onQuery?.(sql);
       return sql;

@@ -2,14 +2,33 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { ormConfig } from '../config/mikro-orm.config';
 import { sqlStats } from './stats';
 
+export interface CreateOrmOptions {
+  entities: Function[];
+  migrate?: boolean;
+  poolMax?: number;
+  /** `statement_timeout` of the pool's connections, ms; migrations run without it */
+  statementTimeoutMs?: number;
+  acquireTimeoutMs?: number;
+}
+
 /**
  * Connects, and applies pending migrations when asked (npm start does; tests use a migrated
  * template). Every statement is counted, so tests and /metrics can prove query budgets.
  */
-export async function createOrm(url: string, opts: { entities: Function[]; migrate?: boolean; poolMax?: number }): Promise<MikroORM> {
+export async function createOrm(url: string, opts: CreateOrmOptions): Promise<MikroORM> {
+  const base = { entities: opts.entities, poolMax: opts.poolMax, acquireTimeoutMs: opts.acquireTimeoutMs };
+  if (opts.migrate && opts.statementTimeoutMs) {
+    // A migration may rewrite a large table: it runs on its own connection, with no statement timeout.
+    const migrator = await MikroORM.init(ormConfig(url, { ...base, poolMax: 1 }));
+    try {
+      await migrator.getMigrator().up();
+    } finally {
+      await migrator.close(true);
+    }
+  }
   const orm = await MikroORM.init(
-    ormConfig(url, { entities: opts.entities, poolMax: opts.poolMax, onQuery: () => void sqlStats.statements++ }),
+    ormConfig(url, { ...base, statementTimeoutMs: opts.statementTimeoutMs, onQuery: () => void sqlStats.statements++ }),
   );
-  if (opts.migrate) await orm.getMigrator().up();
+  if (opts.migrate && !opts.statementTimeoutMs) await orm.getMigrator().up();
   return orm;
 }

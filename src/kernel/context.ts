@@ -41,6 +41,8 @@ export interface AppDeps {
   jwtKey: Uint8Array;
   /** Settlement handlers of every module that owns payable items, by item type. */
   payables: Payables;
+  /** Why the process can no longer serve (GET /health answers 503 then), or null. */
+  liveness?: () => string | null;
 }
 
 /** Per-request context handed first to every service method. */
@@ -54,6 +56,8 @@ export interface Ctx {
   loaders: Map<string, DataLoader<unknown, unknown>>;
   /** Companies already loaded and checked during this request. */
   companies: Map<string, unknown>;
+  /** Aborts when the client disconnects before its answer is sent: expensive work stops then. */
+  signal?: AbortSignal;
 }
 
 /** A per-request DataLoader, created on first use under `name`. */
@@ -66,8 +70,9 @@ export function loader<K, V>(ctx: Ctx, name: string, make: () => DataLoader<K, V
   return l;
 }
 
-export function createCtx(deps: AppDeps, actor: Actor | null, requestId: string, log: FastifyBaseLogger): Ctx {
+export function createCtx(deps: AppDeps, actor: Actor | null, requestId: string, log: FastifyBaseLogger, signal?: AbortSignal): Ctx {
   return {
+    signal,
     em: deps.orm.em.fork() as EntityManager,
     actor,
     now: new Date(deps.clock.now()),

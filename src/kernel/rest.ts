@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import { runHeavy } from './bulkhead';
 import type { Ctx } from './context';
 
 /**
@@ -27,6 +28,11 @@ export interface RouteDef {
   /** Success status, 200 by default; 204 sends no body. */
   status?: number;
   handler: (ctx: Ctx, req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+  /**
+   * An expensive operation (a long availability window, a large list): it runs under the
+   * bulkhead of expensive work (`kernel/bulkhead.ts`), for every request or those it names.
+   */
+  heavy?: boolean | ((req: FastifyRequest) => boolean);
 }
 
 declare module 'fastify' {
@@ -58,7 +64,8 @@ export function defineRoutes(app: FastifyInstance, routes: RouteDef[]): void {
         }).filter(([, v]) => v !== undefined),
       ),
       handler: async (req, reply) => {
-        const result = await r.handler(req.ctx, req, reply);
+        const heavy = typeof r.heavy === 'function' ? r.heavy(req) : !!r.heavy;
+        const result = heavy ? await runHeavy(req.ctx, () => r.handler(req.ctx, req, reply)) : await r.handler(req.ctx, req, reply);
         if (reply.sent) return reply;
         reply.code(status);
         if (status === 204) return reply.send();

@@ -12,7 +12,8 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
-  | 'internal_error';
+  | 'internal_error'
+  | 'service_unavailable';
 
 export const STATUS_OF: Record<ErrorCode, number> = {
   invalid_request: 400,
@@ -27,6 +28,7 @@ export const STATUS_OF: Record<ErrorCode, number> = {
   unsupported_media_type: 415,
   rate_limited: 429,
   internal_error: 500,
+  service_unavailable: 503,
 };
 
 export interface ErrorDetail {
@@ -36,6 +38,9 @@ export interface ErrorDetail {
 
 /** A failure the client can act on; thrown by services, mapped once to HTTP and GraphQL. */
 export class DomainError extends Error {
+  /** Seconds after which a retry may succeed (sent as `Retry-After`). */
+  retryAfterSec?: number;
+
   constructor(
     readonly code: ErrorCode,
     message: string,
@@ -55,6 +60,48 @@ export const notFound = (what: string) => new DomainError('not_found', `${what} 
 export const forbidden = (message = 'forbidden') => new DomainError('forbidden', message);
 export const unauthorized = (message = 'missing or invalid credentials') => new DomainError('unauthorized', message);
 export const conflict = (message: string, details?: ErrorDetail[]) => new DomainError('conflict', message, details);
+
+/** `503 service_unavailable` with `Retry-After`: the database is unreachable, or the server is busy. */
+export function unavailable(message: string, retryAfterSec = 1): DomainError {
+  const e = new DomainError('service_unavailable', message);
+  e.retryAfterSec = retryAfterSec;
+  return e;
+}
+
+/** Socket-level failures: the server is down, restarting, or the network between is. */
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+/**
+ * What the pg driver says, without a code, when the server went away under a connection (the
+ * query builder puts the statement before it: `<sql> - Connection terminated unexpectedly`).
+ */
+const LOST_CONNECTION =
+  /(^|- )(Connection terminated|Client has encountered a connection error|Connection ended|timeout expired|Knex: Timeout acquiring a connection)/;
+
+/**
+ * True when an error says the database cannot be reached right now rather than that the request
+ * is wrong: connection refused or lost, the server shutting down or starting (57P01-57P03),
+ * connection exceptions (class 08), too many connections (53300), a pool that stays exhausted.
+ */
+export function isDbUnavailable(err: unknown, depth = 0): boolean {
+  if (!err || typeof err !== 'object' || depth > 5) return false;
+  const e = err as { code?: unknown; message?: unknown; name?: unknown; cause?: unknown; original?: unknown; errors?: unknown };
+  const code = typeof e.code === 'string' ? e.code : '';
+  if (NETWORK_CODES.has(code) || code.startsWith('08') || ['57P01', '57P02', '57P03', '53300'].includes(code)) return true;
+  if (e.name === 'KnexTimeoutError' || e.name === 'ConnectionException') return true;
+  if (typeof e.message === 'string' && LOST_CONNECTION.test(e.message)) return true;
+  // AggregateError (a refused IPv4 and IPv6 connect) lists its parts
+  if (Array.isArray(e.errors) && e.errors.some((x) => isDbUnavailable(x, depth + 1))) return true;
+  return isDbUnavailable(e.cause, depth + 1) || isDbUnavailable(e.original, depth + 1);
+}
 
 /** Postgres error codes we translate; everything else is internal. */
 interface PgLike {
@@ -81,9 +128,12 @@ export function isRetryableDbError(err: unknown): boolean {
 }
 
 export function translateDbError(err: unknown): DomainError | null {
+  if (isDbUnavailable(err)) return unavailable('the database is unavailable; retry shortly');
   const pg = pgCode(err);
   if (!pg) return null;
   switch (pg.code) {
+    case '57014': // statement_timeout (or a cancelled statement)
+      return unavailable('the request took too long and was cancelled; retry shortly');
     case '23P01':
       return new DomainError('time_unavailable', 'the requested time is no longer available');
     case '23505':

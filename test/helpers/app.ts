@@ -66,7 +66,14 @@ export interface TestApp {
 let counter = 0;
 
 export async function createTestApp(
-  opts: { clock?: Clock; config?: Partial<Config>; logStream?: NodeJS.WritableStream; routes?: (app: FastifyInstance) => void } = {},
+  opts: {
+    clock?: Clock;
+    config?: Partial<Config>;
+    logStream?: NodeJS.WritableStream;
+    routes?: (app: FastifyInstance) => void;
+    /** Connects the server to the test database through another address (a relay a test can cut). */
+    rewriteUrl?: (url: URL) => URL;
+  } = {},
 ): Promise<TestApp> {
   const adminUrl = process.env.BOOKING_TEST_ADMIN_URL;
   const template = process.env.BOOKING_TEST_TEMPLATE;
@@ -86,7 +93,12 @@ export async function createTestApp(
     }),
     ...opts.config,
   };
-  const orm = await createOrm(url.toString(), { entities: allEntities(), poolMax: 30 });
+  const orm = await createOrm((opts.rewriteUrl ? opts.rewriteUrl(new URL(url)) : url).toString(), {
+    entities: allEntities(),
+    poolMax: 30,
+    statementTimeoutMs: config.statementTimeoutMs,
+    acquireTimeoutMs: config.dbAcquireTimeoutMs,
+  });
   const log = opts.logStream ? pino({ level: 'info' }, opts.logStream) : pino({ level: 'silent' });
   const deps: AppDeps = {
     config,

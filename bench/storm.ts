@@ -1,0 +1,275 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { cpus, loadavg, totalmem } from 'node:os';
+import { percentile, startBenchServer } from './server';
+
+/**
+ * The availability storm: STORM_CONNECTIONS keep-alive connections each ask, one after the
+ * other, for 30 days of available times of a service whose month is about 8 MB of JSON (a
+ * PT30M service on 50 resources open around the clock: about 72,000 entries). Meanwhile one
+ * connection probes `GET /health` every 50 ms and BOOKERS connections create bookings one after
+ * the other. Reports /health and booking latency, the storm's answers by status, and the
+ * server's peak resident memory (read from /proc, so a blocked event loop cannot hide it).
+ *
+ * Storm clients honour `Retry-After` on 503 and 429 (they wait that long before asking again),
+ * as a well-behaved client does. The server runs in a child process.
+ */
+
+const CONNECTIONS = Number(process.env.STORM_CONNECTIONS ?? 200);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
+const RESOURCES = Number(process.env.BENCH_RESOURCES ?? 50);
+const BOOKERS = 4;
+const PROBE_INTERVAL_MS = 50;
+const DAY_MS = 86_400_000;
+const SLOT_MS = 30 * 60_000;
+// Far enough ahead that every time is in the future whatever the date of the run.
+const STORM_FROM = Date.UTC(2031, 0, 6);
+const BOOKING_FROM = Date.UTC(2033, 0, 3);
+
+interface ServerInfo {
+  base: string;
+  key: string;
+  pid: number;
+}
+
+async function serve(): Promise<void> {
+  const s = await startBenchServer();
+  process.send!({ base: s.base, key: s.key, pid: process.pid } satisfies ServerInfo);
+  process.on('message', async (m) => {
+    if (m === 'rss') process.send!({ rss: process.memoryUsage().rss });
+    if (m === 'stop') {
+      await s.stop();
+      process.exit(0);
+    }
+  });
+}
+
+function startChild(): Promise<{ child: ChildProcess; info: ServerInfo }> {
+  // BENCH_PROFILE=<dir> writes a CPU profile of the server process there.
+  const execArgv = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const child = fork(__filename, [], {
+    env: { ...process.env, BENCH_ROLE: 'server' },
+    execArgv,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  return new Promise((resolve, reject) => {
+    child.once('message', (info) => resolve({ child, info: info as ServerInfo }));
+    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+  });
+}
+
+/** Resident memory of a process in bytes (Linux /proc), or null elsewhere. */
+function rssOf(pid: number): number | null {
+  try {
+    const m = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+interface Answer {
+  status: number;
+  bytes: number;
+  text: string;
+  retryAfter: number | null;
+}
+
+function call(agent: Agent, base: string, method: string, path: string, key: string | null, body?: unknown, keep = true): Promise<Answer> {
+  const payload = body === undefined ? undefined : JSON.stringify(body);
+  const url = new URL(path, base);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        agent,
+        method,
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname + url.search,
+        headers: {
+          ...(key ? { 'x-api-key': key } : {}),
+          ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
+        },
+      },
+      (res) => {
+        let bytes = 0;
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => {
+          bytes += c.length;
+          if (keep) chunks.push(c);
+        });
+        res.on('end', () => {
+          const ra = Number(res.headers['retry-after']);
+          resolve({
+            status: res.statusCode ?? 0,
+            bytes,
+            text: keep ? Buffer.concat(chunks).toString() : '',
+            retryAfter: Number.isFinite(ra) ? ra : null,
+          });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+async function must(agent: Agent, base: string, method: string, path: string, key: string, body: unknown): Promise<{ id: string }> {
+  const r = await call(agent, base, method, path, key, body);
+  if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${r.text}`);
+  return JSON.parse(r.text);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const round = (n: number) => Number(n.toFixed(1));
+const summary = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return {
+    count: s.length,
+    p50: round(percentile(s, 50)),
+    p95: round(percentile(s, 95)),
+    p99: round(percentile(s, 99)),
+    max: round(s.at(-1) ?? NaN),
+  };
+};
+
+async function main(): Promise<void> {
+  const { child, info } = await startChild();
+  const { base, key } = info;
+  const setup = new Agent({ keepAlive: true, maxSockets: 4 });
+  const company = await must(setup, base, 'POST', '/v1/companies', key, { name: 'Storm clinic', timeZone: 'UTC' });
+  const cid = company.id;
+  const service = await must(setup, base, 'POST', `/v1/companies/${cid}/services`, key, {
+    name: 'Consultation',
+    type: 'fixed',
+    settings: { duration: 'PT30M' },
+  });
+  const sid = service.id;
+  const resources: string[] = [];
+  for (let i = 0; i < RESOURCES; i++) {
+    const r = await must(setup, base, 'POST', `/v1/companies/${cid}/resources`, key, { name: `Room ${i}`, color: '#336699' });
+    await must(setup, base, 'POST', `/v1/companies/${cid}/services/${sid}/links`, key, { resourceID: r.id });
+    await must(setup, base, 'POST', `/v1/companies/${cid}/resources/${r.id}/working-hours`, key, {
+      workingHours: [{ daysOfWeek: 127, hours: [{ start: '00:00', end: '24:00' }] }],
+    });
+    resources.push(r.id);
+  }
+  const timesPath = `/v1/companies/${cid}/services/${sid}/times`;
+  const month = { from: new Date(STORM_FROM).toISOString(), to: new Date(STORM_FROM + 30 * DAY_MS).toISOString() };
+  const sample = await call(setup, base, 'POST', timesPath, key, month);
+  if (sample.status !== 200) throw new Error(`times: ${sample.status} ${sample.text.slice(0, 300)}`);
+  const entries = Object.values(JSON.parse(sample.text).times as Record<string, unknown[]>).reduce((n, l) => n + l.length, 0);
+  // warm-up of the booking path
+  let bookingSeq = 0;
+  const nextBooking = () => {
+    const n = bookingSeq++;
+    return {
+      serviceID: sid,
+      resourceID: resources[n % RESOURCES],
+      startTime: new Date(BOOKING_FROM + Math.floor(n / RESOURCES) * SLOT_MS).toISOString(),
+    };
+  };
+  for (let i = 0; i < 20; i++) await must(setup, base, 'POST', `/v1/companies/${cid}/bookings`, key, nextBooking());
+
+  const rssBaseline = rssOf(info.pid);
+  let rssMax = rssBaseline ?? 0;
+  const rssTimer = setInterval(() => {
+    const r = rssOf(info.pid);
+    if (r !== null && r > rssMax) rssMax = r;
+  }, 100);
+
+  const started = performance.now();
+  const deadline = started + SECONDS * 1000;
+  const stormAgent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  const stormStatus: Record<string, number> = {};
+  const stormOk: number[] = [];
+  let stormBytes = 0;
+  let stormErrors = 0;
+  const storm = Array.from({ length: CONNECTIONS }, async () => {
+    while (performance.now() < deadline) {
+      const t0 = performance.now();
+      try {
+        const r = await call(stormAgent, base, 'POST', timesPath, key, month, false);
+        stormStatus[r.status] = (stormStatus[r.status] ?? 0) + 1;
+        stormBytes += r.bytes;
+        if (r.status === 200) stormOk.push(performance.now() - t0);
+        else if (r.status === 503 || r.status === 429) await sleep(1000 * (r.retryAfter ?? 1));
+      } catch {
+        stormErrors++;
+        await sleep(100);
+      }
+    }
+  });
+
+  const probeAgent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const health: number[] = [];
+  const healthStatus: Record<string, number> = {};
+  const probe = (async () => {
+    while (performance.now() < deadline) {
+      const t0 = performance.now();
+      const r = await call(probeAgent, base, 'GET', '/health', null);
+      health.push(performance.now() - t0);
+      healthStatus[r.status] = (healthStatus[r.status] ?? 0) + 1;
+      await sleep(PROBE_INTERVAL_MS);
+    }
+  })();
+
+  const bookAgent = new Agent({ keepAlive: true, maxSockets: BOOKERS });
+  const bookings: number[] = [];
+  const bookingStatus: Record<string, number> = {};
+  const booking = Array.from({ length: BOOKERS }, async () => {
+    while (performance.now() < deadline) {
+      const t0 = performance.now();
+      const r = await call(bookAgent, base, 'POST', `/v1/companies/${cid}/bookings`, key, nextBooking());
+      bookings.push(performance.now() - t0);
+      bookingStatus[r.status] = (bookingStatus[r.status] ?? 0) + 1;
+    }
+  });
+
+  await Promise.all([...storm, probe, ...booking]);
+  const elapsed = (performance.now() - started) / 1000;
+  clearInterval(rssTimer);
+
+  const result = {
+    benchmark: 'storm',
+    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version },
+    setup: { connections: CONNECTIONS, seconds: SECONDS, resources: RESOURCES, entriesPerAnswer: entries, bytesPerAnswer: sample.bytes },
+    elapsedSeconds: round(elapsed),
+    healthMs: { ...summary(health), statuses: healthStatus },
+    bookingMs: { ...summary(bookings), statuses: bookingStatus },
+    storm: { answers: stormStatus, okMs: summary(stormOk), megabytes: round(stormBytes / 2 ** 20), connectionErrors: stormErrors },
+    serverRssMiB: { baseline: round((rssBaseline ?? NaN) / 2 ** 20), max: round(rssMax / 2 ** 20) },
+    loadAverage1m: round(loadavg()[0]),
+    goals: {
+      healthP99Under100ms:
+        percentile(
+          [...health].sort((a, b) => a - b),
+          99,
+        ) < 100,
+      bookingP95Under500ms:
+        percentile(
+          [...bookings].sort((a, b) => a - b),
+          95,
+        ) < 500,
+      rssUnder1GiB: rssMax < 2 ** 30,
+    },
+  };
+  console.log(JSON.stringify(result, null, 2));
+  for (const a of [setup, stormAgent, probeAgent, bookAgent]) a.destroy();
+  child.send('stop');
+  await new Promise((r) => child.once('exit', r));
+}
+
+if (process.env.BENCH_ROLE === 'server') {
+  serve().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+} else {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,100 @@
+import { unavailable } from '../shared/errors';
+import type { AppDeps, Ctx } from './context';
+
+interface Waiter {
+  admit(): void;
+  refuse(err: Error): void;
+}
+
+/**
+ * Bounded concurrency with a short queue. Work beyond `concurrency` waits its turn; when
+ * `queue` are already waiting the work is refused at once with `503 service_unavailable` and
+ * `Retry-After` instead of waiting for minutes. Work whose client has gone (its signal aborts)
+ * leaves the queue, or is never started.
+ */
+export class Bulkhead {
+  private running = 0;
+  private readonly waiting: Waiter[] = [];
+
+  constructor(
+    readonly concurrency: number,
+    readonly queue: number,
+    readonly retryAfterSec = 1,
+  ) {
+    if (!(concurrency >= 1)) throw new Error('a bulkhead needs a concurrency of at least 1');
+  }
+
+  /** Work running now and work waiting for a turn. */
+  get load(): { running: number; waiting: number } {
+    return { running: this.running, waiting: this.waiting.length };
+  }
+
+  async run<T>(fn: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    if (signal?.aborted) throw gone();
+    if (this.running < this.concurrency) this.running++;
+    else await this.wait(signal);
+    try {
+      if (signal?.aborted) throw gone();
+      return await fn();
+    } finally {
+      this.release();
+    }
+  }
+
+  private wait(signal: AbortSignal | undefined): Promise<void> {
+    if (this.waiting.length >= this.queue) {
+      return Promise.reject(
+        unavailable(`the server is busy with expensive requests; retry in ${this.retryAfterSec} s`, this.retryAfterSec),
+      );
+    }
+    return new Promise<void>((resolve, reject) => {
+      const onAbort = () => {
+        const i = this.waiting.indexOf(waiter);
+        if (i >= 0) this.waiting.splice(i, 1);
+        reject(gone());
+      };
+      const waiter: Waiter = {
+        admit: () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+        refuse: reject,
+      };
+      this.waiting.push(waiter);
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+  }
+
+  /** Hands the slot straight to the next waiter (the running count stays), or frees it. */
+  private release(): void {
+    const next = this.waiting.shift();
+    if (next) next.admit();
+    else this.running--;
+  }
+}
+
+/** What a request whose client disconnected ends with; nobody reads it. */
+function gone(): Error {
+  return unavailable('the client closed the connection', 0);
+}
+
+const heavyByDeps = new WeakMap<AppDeps, Bulkhead>();
+
+/** The process-wide bulkhead of expensive requests (sized by HEAVY_CONCURRENCY and HEAVY_QUEUE). */
+export function heavyBulkhead(deps: AppDeps): Bulkhead {
+  let b = heavyByDeps.get(deps);
+  if (!b) {
+    b = new Bulkhead(deps.config.heavyConcurrency, deps.config.heavyQueue);
+    heavyByDeps.set(deps, b);
+  }
+  return b;
+}
+
+/**
+ * Runs an expensive operation (a long availability window, a large list) under the bulkhead,
+ * abandoning it when the request's client disconnects. Cheap operations (bookings, payments,
+ * health) never pass through here, so they are never queued behind expensive ones.
+ */
+export function runHeavy<T>(ctx: Ctx, fn: () => Promise<T>): Promise<T> {
+  return heavyBulkhead(ctx.deps).run(fn, ctx.signal);
+}

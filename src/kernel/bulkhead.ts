@@ -78,23 +78,30 @@ function gone(): Error {
   return unavailable('the client closed the connection', 0);
 }
 
-const heavyByDeps = new WeakMap<AppDeps, Bulkhead>();
+/** Kinds of expensive work; each has its own bulkhead, so a storm of one does not starve the other. */
+export type HeavyLane = 'availability' | 'lists';
 
-/** The process-wide bulkhead of expensive requests (sized by HEAVY_CONCURRENCY and HEAVY_QUEUE). */
-export function heavyBulkhead(deps: AppDeps): Bulkhead {
-  let b = heavyByDeps.get(deps);
-  if (!b) {
-    b = new Bulkhead(deps.config.heavyConcurrency, deps.config.heavyQueue);
-    heavyByDeps.set(deps, b);
-  }
+const heavyByDeps = new WeakMap<AppDeps, Map<HeavyLane, Bulkhead>>();
+
+/** The process-wide bulkhead of a lane of expensive requests (sized by HEAVY_CONCURRENCY and HEAVY_QUEUE). */
+export function heavyBulkhead(deps: AppDeps, lane: HeavyLane): Bulkhead {
+  let lanes = heavyByDeps.get(deps);
+  if (!lanes) heavyByDeps.set(deps, (lanes = new Map()));
+  let b = lanes.get(lane);
+  if (!b) lanes.set(lane, (b = new Bulkhead(deps.config.heavyConcurrency, deps.config.heavyQueue)));
   return b;
 }
 
 /**
- * Runs an expensive operation (a long availability window, a large list) under the bulkhead,
- * abandoning it when the request's client disconnects. Cheap operations (bookings, payments,
- * health) never pass through here, so they are never queued behind expensive ones.
+ * Runs an expensive operation (a long availability window, a large list) under the bulkhead
+ * of its lane, abandoning it when the request's client disconnects. Cheap operations
+ * (bookings, payments, health) never pass through here, so they never queue behind expensive ones.
  */
-export function runHeavy<T>(ctx: Ctx, fn: () => Promise<T>): Promise<T> {
-  return heavyBulkhead(ctx.deps).run(fn, ctx.signal);
+export function runHeavy<T>(ctx: Ctx, lane: HeavyLane, fn: () => Promise<T>): Promise<T> {
+  return heavyBulkhead(ctx.deps, lane).run(fn, ctx.signal);
+}
+
+/** `runHeavy` when `heavy` holds, else `fn` at once. */
+export function runHeavyIf<T>(ctx: Ctx, heavy: boolean, lane: HeavyLane, fn: () => Promise<T>): Promise<T> {
+  return heavy ? runHeavy(ctx, lane, fn) : fn();
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
-import { runHeavy } from './bulkhead';
+import { runHeavyIf, type HeavyLane } from './bulkhead';
 import type { Ctx } from './context';
 
 /**
@@ -32,7 +32,7 @@ export interface RouteDef {
    * An expensive operation (a long availability window, a large list): it runs under the
    * bulkhead of expensive work (`kernel/bulkhead.ts`), for every request or those it names.
    */
-  heavy?: boolean | ((req: FastifyRequest) => boolean);
+  heavy?: { lane: HeavyLane; when?: (req: FastifyRequest) => boolean };
 }
 
 declare module 'fastify' {
@@ -64,8 +64,8 @@ export function defineRoutes(app: FastifyInstance, routes: RouteDef[]): void {
         }).filter(([, v]) => v !== undefined),
       ),
       handler: async (req, reply) => {
-        const heavy = typeof r.heavy === 'function' ? r.heavy(req) : !!r.heavy;
-        const result = heavy ? await runHeavy(req.ctx, () => r.handler(req.ctx, req, reply)) : await r.handler(req.ctx, req, reply);
+        const heavy = !!r.heavy && (r.heavy.when?.(req) ?? true);
+        const result = await runHeavyIf(req.ctx, heavy, r.heavy?.lane ?? 'lists', () => r.handler(req.ctx, req, reply));
         if (reply.sent) return reply;
         reply.code(status);
         if (status === 204) return reply.send();

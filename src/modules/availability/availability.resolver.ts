@@ -1,7 +1,9 @@
 import { Arg, Ctx as GqlCtx, ID, Query, Resolver } from 'type-graphql';
+import { runHeavyIf } from '../../kernel/bulkhead';
 import type { Ctx } from '../../kernel/context';
 import { adminDates, adminTimes, clientDates, clientTimes } from './availability.service';
 import { AvailableDatesType, AvailableTimesInput, AvailableTimesType } from './availability.types';
+import { isLongWindow } from './heavy';
 
 const withTimeList = (r: { timeZone: string; times: Record<string, unknown[]> }) => ({
   ...r,
@@ -23,7 +25,9 @@ export class AvailabilityResolver {
     @Arg('serviceID', () => ID) serviceID: string,
     @Arg('input', () => AvailableTimesInput) input: AvailableTimesInput,
   ) {
-    return withTimeList(await adminTimes(ctx, companyID, serviceID, plain(input)));
+    return withTimeList(
+      await runHeavyIf(ctx, isLongWindow(input), 'availability', () => adminTimes(ctx, companyID, serviceID, plain(input))),
+    );
   }
 
   @Query(() => AvailableDatesType)
@@ -33,7 +37,9 @@ export class AvailabilityResolver {
     @Arg('serviceID', () => ID) serviceID: string,
     @Arg('input', () => AvailableTimesInput) input: AvailableTimesInput,
   ) {
-    return withDateList(await adminDates(ctx, companyID, serviceID, plain(input)));
+    return withDateList(
+      await runHeavyIf(ctx, isLongWindow(input), 'availability', () => adminDates(ctx, companyID, serviceID, plain(input))),
+    );
   }
 
   @Query(() => AvailableTimesType)
@@ -43,7 +49,9 @@ export class AvailabilityResolver {
     @Arg('serviceID', () => ID) serviceID: string,
     @Arg('input', () => AvailableTimesInput) input: AvailableTimesInput,
   ) {
-    return withTimeList(await clientTimes(ctx, companyID, serviceID, plain(input)));
+    return withTimeList(
+      await runHeavyIf(ctx, isLongWindow(input), 'availability', () => clientTimes(ctx, companyID, serviceID, plain(input))),
+    );
   }
 
   @Query(() => AvailableDatesType)
@@ -53,6 +61,8 @@ export class AvailabilityResolver {
     @Arg('serviceID', () => ID) serviceID: string,
     @Arg('input', () => AvailableTimesInput) input: AvailableTimesInput,
   ) {
-    return withDateList(await clientDates(ctx, companyID, serviceID, plain(input)));
+    return withDateList(
+      await runHeavyIf(ctx, isLongWindow(input), 'availability', () => clientDates(ctx, companyID, serviceID, plain(input))),
+    );
   }
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { defineRoutes, errors, S } from '../../kernel/rest';
 import { adminDates, adminTimes, clientDates, clientTimes, type TimesInput } from './availability.service';
+import { isLongWindow } from './heavy';
 
 const price = S.out({ amount: S.int, comparedAmount: S.int, currency: S.str });
 const counts = { type: 'object', additionalProperties: S.int };
@@ -29,6 +30,7 @@ const body = S.object(
   ['from', 'to'],
 );
 type P = { cid: string; sid: string };
+const heavy = { lane: 'availability' as const, when: (req: { body: unknown }) => isLongWindow(req.body as TimesInput) };
 
 export function availabilityRoutes(app: FastifyInstance): void {
   const params = S.params('cid', 'sid');
@@ -42,6 +44,7 @@ export function availabilityRoutes(app: FastifyInstance): void {
       params,
       body,
       response: { 200: timesResponse, ...errors },
+      heavy,
       handler: (ctx, req) => adminTimes(ctx, (req.params as P).cid, (req.params as P).sid, req.body as TimesInput),
     },
     {
@@ -53,6 +56,7 @@ export function availabilityRoutes(app: FastifyInstance): void {
       params,
       body,
       response: { 200: datesResponse, ...errors },
+      heavy,
       handler: (ctx, req) => adminDates(ctx, (req.params as P).cid, (req.params as P).sid, req.body as TimesInput),
     },
     {
@@ -64,6 +68,7 @@ export function availabilityRoutes(app: FastifyInstance): void {
       params,
       body,
       response: { 200: timesResponse, ...errors },
+      heavy,
       handler: (ctx, req) => clientTimes(ctx, (req.params as P).cid, (req.params as P).sid, req.body as TimesInput),
     },
     {
@@ -75,6 +80,7 @@ export function availabilityRoutes(app: FastifyInstance): void {
       params,
       body,
       response: { 200: datesResponse, ...errors },
+      heavy,
       handler: (ctx, req) => clientDates(ctx, (req.params as P).cid, (req.params as P).sid, req.body as TimesInput),
     },
   ]);

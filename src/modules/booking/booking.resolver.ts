@@ -1,4 +1,5 @@
 import { Arg, Ctx as GqlCtx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { runHeavy } from '../../kernel/bulkhead';
 import type { Ctx } from '../../kernel/context';
 import { resourceJson, serviceJson } from '../catalog/catalog.json';
 import { ResourceType, ServiceType } from '../catalog/catalog.types';
@@ -40,7 +41,7 @@ export class BookingResolver {
     @Arg('limit', () => Int, { nullable: true }) limit?: number,
     @Arg('offset', () => Int, { nullable: true }) offset?: number,
   ) {
-    return listBookings(ctx, companyID, { ...(filter ?? {}), limit, offset });
+    return runHeavy(ctx, 'lists', () => listBookings(ctx, companyID, { ...(filter ?? {}), limit, offset }));
   }
 
   @Query(() => BookingType)

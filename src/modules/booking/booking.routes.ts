@@ -150,6 +150,7 @@ export function bookingRoutes(app: FastifyInstance): void {
       params: S.params('cid'),
       querystring: listQuery,
       response: { 200: bookingPage, ...errors },
+      heavy: { lane: 'lists' },
       handler: (ctx, req) => listBookings(ctx, params(req).cid, req.query as object),
     },
     {

@@ -1,4 +1,5 @@
 import { Arg, Ctx as GqlCtx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { runHeavy } from '../../kernel/bulkhead';
 import type { Ctx } from '../../kernel/context';
 import {
   ClientLoginInput,
@@ -21,7 +22,7 @@ export class ClientResolver {
     @Arg('limit', () => Int, { nullable: true }) limit?: number,
     @Arg('offset', () => Int, { nullable: true }) offset?: number,
   ) {
-    return listClients(ctx, companyID, { limit, offset });
+    return runHeavy(ctx, 'lists', () => listClients(ctx, companyID, { limit, offset }));
   }
 
   @Query(() => ClientType)
@@ -35,7 +36,7 @@ export class ClientResolver {
     @Arg('companyID', () => ID) companyID: string,
     @Arg('filter', () => ClientSearchFilter, { nullable: true }) filter?: ClientSearchFilter,
   ) {
-    return searchClients(ctx, companyID, filter ?? {});
+    return runHeavy(ctx, 'lists', () => searchClients(ctx, companyID, filter ?? {}));
   }
 
   @Mutation(() => ClientType)

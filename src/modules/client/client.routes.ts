@@ -41,6 +41,7 @@ export function clientRoutes(app: FastifyInstance): void {
       params: S.params('cid'),
       querystring: S.object({ limit: S.str, offset: S.str }),
       response: { 200: clientPageSchema, ...errors },
+      heavy: { lane: 'lists' },
       handler: (ctx, req) => listClients(ctx, (req.params as P).cid, req.query as object),
     },
     {
@@ -67,6 +68,7 @@ export function clientRoutes(app: FastifyInstance): void {
       params: S.params('cid'),
       querystring: S.object({ clientID: S.str, email: S.str, externalUserID: S.str, query: S.str }),
       response: { 200: S.array(clientSchema), ...errors },
+      heavy: { lane: 'lists' },
       handler: (ctx, req) => searchClients(ctx, (req.params as P).cid, req.query as object),
     },
     {

@@ -1,5 +1,6 @@
 import { Arg, Ctx as GqlCtx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { GraphQLJSONObject } from 'graphql-scalars';
+import { runHeavy } from '../../kernel/bulkhead';
 import type { Ctx } from '../../kernel/context';
 import {
   CreateRefundInput,
@@ -68,7 +69,7 @@ export class PaymentResolver {
     @Arg('limit', () => Int, { nullable: true }) limit?: number,
     @Arg('offset', () => Int, { nullable: true }) offset?: number,
   ) {
-    return listPayments(ctx, companyID, filter, { limit, offset });
+    return runHeavy(ctx, 'lists', () => listPayments(ctx, companyID, filter, { limit, offset }));
   }
 
   @Query(() => RefundType, { description: 'The latest refund of an item (e.g. a booking).' })

@@ -100,6 +100,7 @@ export function paymentRoutes(app: FastifyInstance): void {
         offset: S.str,
       }),
       response: { 200: pageSchema, ...errors },
+      heavy: { lane: 'lists' },
       handler: (ctx, req) => listPayments(ctx, (req.params as P).cid, req.query as object, req.query as object),
     },
     {

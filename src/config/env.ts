@@ -34,6 +34,8 @@ export interface Config {
   heavyConcurrency: number;
   /** expensive requests that may wait for a turn; more are refused with 503 */
   heavyQueue: number;
+  /** worker threads computing long availability windows (0: on the main thread) */
+  availabilityThreads: number;
 }
 
 export class ConfigError extends Error {}
@@ -92,5 +94,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 25_000, 0),
     heavyConcurrency: int(env, 'HEAVY_CONCURRENCY', 2, 1, 1000),
     heavyQueue: int(env, 'HEAVY_QUEUE', 8, 0, 100_000),
+    availabilityThreads: int(env, 'AVAILABILITY_THREADS', 1, 0, 64),
   };
 }

@@ -90,6 +90,9 @@ export async function createTestApp(
       DATA_DIR: '/tmp/booking-test-data',
       JWT_SECRET: 'test-jwt-secret-0123456789abcdefghijklmnop',
       RATE_LIMIT_PER_SECOND: '0',
+      // Worker threads cannot load TypeScript sources inside jest; test/availability-threads.int.test.ts
+      // covers them through the real server process.
+      AVAILABILITY_THREADS: '0',
     }),
     ...opts.config,
   };

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { defineRoutes, errors, S } from '../../kernel/rest';
-import { adminDates, adminTimes, clientDates, clientTimes, type TimesInput } from './availability.service';
+import { adminDates, adminTimesBody, clientDates, clientTimesBody, type TimesInput } from './availability.service';
 import { isLongWindow } from './heavy';
 
 const price = S.out({ amount: S.int, comparedAmount: S.int, currency: S.str });
@@ -45,7 +45,7 @@ export function availabilityRoutes(app: FastifyInstance): void {
       body,
       response: { 200: timesResponse, ...errors },
       heavy,
-      handler: (ctx, req) => adminTimes(ctx, (req.params as P).cid, (req.params as P).sid, req.body as TimesInput),
+      handler: (ctx, req) => adminTimesBody(ctx, (req.params as P).cid, (req.params as P).sid, req.body as TimesInput),
     },
     {
       method: 'POST',
@@ -69,7 +69,7 @@ export function availabilityRoutes(app: FastifyInstance): void {
       body,
       response: { 200: timesResponse, ...errors },
       heavy,
-      handler: (ctx, req) => clientTimes(ctx, (req.params as P).cid, (req.params as P).sid, req.body as TimesInput),
+      handler: (ctx, req) => clientTimesBody(ctx, (req.params as P).cid, (req.params as P).sid, req.body as TimesInput),
     },
     {
       method: 'POST',

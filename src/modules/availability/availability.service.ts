@@ -5,17 +5,17 @@ import type { Service } from '../catalog/catalog.entity';
 import { DomainError, invalid, notFound } from '../../shared/errors';
 import { formatDuration, parseDuration, SECONDS_PER_DAY } from '../../shared/duration';
 import { isUuid } from '../../shared/ids';
-import { formatTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
 import { computeAvailability, computeAvailableDates } from './engine';
-import type { AvailabilityRequest, AvailableTime } from './engine/types';
-import { loadSnapshot, type LoadedSnapshot } from './snapshot';
-import { validateFlexibleDuration } from '../pricing/engine/pricer';
+import { loadSnapshot, loadSnapshotRow, type LoadedSnapshot } from './snapshot';
+import { checkAgainstService, engineRequest, MAX_RANGE_DAYS, timesAnswer, type ParsedQuery } from './availability.compute';
+import { isLongWindow } from './heavy';
+import { availabilityThreads } from './threads';
 import { matchContextAt } from '../pricing/engine/context';
 import type { TicketQuote } from '../pricing/engine/types';
 import type { Money } from '../../shared/money';
 
-export const MAX_RANGE_DAYS = 93;
+export { MAX_RANGE_DAYS };
 
 export interface TimesInput {
   from?: unknown;
@@ -25,28 +25,6 @@ export interface TimesInput {
   spots?: unknown;
   tickets?: unknown;
   includePastTimes?: unknown;
-}
-
-export interface TimeEntryJson {
-  startTime: string;
-  duration: string;
-  price: Money;
-  spotsAvailable?: number;
-  totalSpots?: number;
-  bookedSpots?: number;
-  bookedSpotsPerTicket?: Record<string, number>;
-  totalSpotsPerTicket?: Record<string, number>;
-  ticketPrices?: Record<string, Money>;
-}
-
-interface ParsedQuery {
-  from: number;
-  to: number;
-  resourceIds: string[] | null;
-  durationSec: number | null;
-  spots: number | null;
-  tickets: Record<string, number> | null;
-  includePast: boolean;
 }
 
 function parseQuery(input: TimesInput, allowPast: boolean): ParsedQuery {
@@ -74,66 +52,6 @@ function parseQuery(input: TimesInput, allowPast: boolean): ParsedQuery {
   };
 }
 
-/** Checks what only the loaded data can tell: linked resources, tickets, flexible steps, stays. */
-function checkAgainstService(loaded: LoadedSnapshot, q: ParsedQuery): void {
-  const type = loaded.snapshot.service.type;
-  if (q.resourceIds) {
-    const linked = new Set(loaded.linked.map((l) => l.id));
-    const unknown = q.resourceIds.filter((id) => !linked.has(id));
-    if (unknown.length) throw notFound(`resource ${unknown[0]} linked to this service`);
-  }
-  if (q.tickets) {
-    if (type !== 'ticket')
-      throw invalid('tickets apply to ticket services only', [{ path: 'tickets', message: 'only for ticket services' }]);
-    const known = new Set(loaded.ticketIds);
-    const bad = Object.keys(q.tickets).find((id) => !known.has(id));
-    if (bad)
-      throw invalid(`ticket ${bad} is not an enabled ticket of this service`, [{ path: `tickets.${bad}`, message: 'unknown ticket' }]);
-  }
-  if (type === 'flexible') {
-    if (q.durationSec === null)
-      throw invalid('duration is required for flexible services', [{ path: 'duration', message: 'is required for flexible services' }]);
-    const first = loaded.snapshot.resources[0]?.id ?? loaded.linked[0]?.id ?? '';
-    const step = loaded.snapshot.pricer.step(matchContextAt(loaded.snapshot.zone, q.from, first));
-    const problem = validateFlexibleDuration(step, q.durationSec);
-    if (problem) throw invalid(problem, [{ path: 'duration', message: problem }]);
-  }
-  if (
-    type === 'days' &&
-    q.durationSec !== null &&
-    (q.durationSec % SECONDS_PER_DAY !== 0 || q.durationSec > MAX_RANGE_DAYS * SECONDS_PER_DAY)
-  ) {
-    throw invalid('duration of a days service must be whole days (P1D ... P93D)', [{ path: 'duration', message: 'must be whole days' }]);
-  }
-}
-
-function engineRequest(q: ParsedQuery): AvailabilityRequest {
-  return { from: q.from, to: q.to, includePast: q.includePast, durationSec: q.durationSec, spots: q.spots, tickets: q.tickets };
-}
-
-const durationText = new Map<number, string>();
-function durationOf(sec: number): string {
-  let text = durationText.get(sec);
-  if (text === undefined) {
-    text = formatDuration(sec);
-    if (durationText.size < 10_000) durationText.set(sec, text);
-  }
-  return text;
-}
-
-export function entryJson(e: AvailableTime, withSpots: boolean): TimeEntryJson {
-  const out: TimeEntryJson = { startTime: formatTimestamp(e.startTime)!, duration: durationOf(e.durationSec), price: e.price };
-  if (withSpots) {
-    out.spotsAvailable = e.spotsAvailable ?? 0;
-    out.totalSpots = e.totalSpots ?? 0;
-    out.bookedSpots = e.bookedSpots ?? 0;
-    out.bookedSpotsPerTicket = e.bookedSpotsPerTicket ?? {};
-    out.totalSpotsPerTicket = e.totalSpotsPerTicket ?? {};
-    out.ticketPrices = e.ticketPrices ?? {};
-  }
-  return out;
-}
-
 async function load(ctx: Ctx, company: Company, serviceId: unknown, q: ParsedQuery, clientView: boolean): Promise<LoadedSnapshot> {
   if (!isUuid(serviceId)) throw invalid('service id must be a UUID', [{ path: 'serviceID', message: 'must be a UUID' }]);
   const loaded = await loadSnapshot(ctx, company, serviceId.toLowerCase(), {
@@ -152,11 +70,25 @@ async function load(ctx: Ctx, company: Company, serviceId: unknown, q: ParsedQue
 async function times(ctx: Ctx, company: Company, serviceId: unknown, input: TimesInput, clientView: boolean) {
   const q = parseQuery(input, !clientView);
   const loaded = await load(ctx, company, serviceId, q, clientView);
-  const result = computeAvailability(loaded.snapshot, engineRequest(q));
-  const withSpots = loaded.snapshot.service.type === 'group' || loaded.snapshot.service.type === 'ticket';
-  const out: Record<string, TimeEntryJson[]> = {};
-  for (const r of loaded.snapshot.resources) out[r.id] = (result.times[r.id] ?? []).map((e) => entryJson(e, withSpots));
-  return { timeZone: company.timeZone, times: out };
+  return timesAnswer(loaded, q, company.timeZone);
+}
+
+/**
+ * The times answer as JSON bytes. A long window is computed on a worker thread (when
+ * AVAILABILITY_THREADS is not 0): the event loop only loads the snapshot document and sends
+ * the bytes. Shorter windows are computed here.
+ */
+async function timesBody(ctx: Ctx, company: Company, serviceId: unknown, input: TimesInput, clientView: boolean): Promise<unknown> {
+  const pool = availabilityThreads(ctx.deps);
+  if (!pool || !isLongWindow(input)) return times(ctx, company, serviceId, input, clientView);
+  const q = parseQuery(input, !clientView);
+  if (!isUuid(serviceId)) throw invalid('service id must be a UUID', [{ path: 'serviceID', message: 'must be a UUID' }]);
+  const opts = { from: q.from, to: q.to, resourceIds: q.resourceIds, reachSec: q.durationSec ?? 0 };
+  const row = await loadSnapshotRow(ctx, company, serviceId.toLowerCase(), opts);
+  if (!row.service) throw notFound('service');
+  ctx.signal?.throwIfAborted();
+  const bytes = await pool.run({ row, opts, q, clientView, now: ctx.now.getTime(), zone: company.timeZone });
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 async function dates(ctx: Ctx, company: Company, serviceId: unknown, input: TimesInput, clientView: boolean) {
@@ -173,6 +105,11 @@ export async function adminTimes(ctx: Ctx, companyId: string, serviceId: unknown
   return times(ctx, await companyForMerchant(ctx, companyId, 'services.read'), serviceId, input, false);
 }
 
+/** Admin: available times as JSON bytes (REST), long windows computed on a worker thread. */
+export async function adminTimesBody(ctx: Ctx, companyId: string, serviceId: unknown, input: TimesInput) {
+  return timesBody(ctx, await companyForMerchant(ctx, companyId, 'services.read'), serviceId, input, false);
+}
+
 /** Admin: dates with at least one available time. */
 export async function adminDates(ctx: Ctx, companyId: string, serviceId: unknown, input: TimesInput) {
   return dates(ctx, await companyForMerchant(ctx, companyId, 'services.read'), serviceId, input, false);
@@ -181,6 +118,11 @@ export async function adminDates(ctx: Ctx, companyId: string, serviceId: unknown
 /** Client interface: available times, never in the past. */
 export async function clientTimes(ctx: Ctx, companyId: string, serviceId: unknown, input: TimesInput) {
   return times(ctx, await companyForClientInterface(ctx, companyId, 'client.read'), serviceId, input, true);
+}
+
+/** Client interface: available times as JSON bytes (REST), long windows computed on a worker thread. */
+export async function clientTimesBody(ctx: Ctx, companyId: string, serviceId: unknown, input: TimesInput) {
+  return timesBody(ctx, await companyForClientInterface(ctx, companyId, 'client.read'), serviceId, input, true);
 }
 
 /** Client interface: available dates, never in the past. */

@@ -25,7 +25,8 @@ import type {
  * widened by the longest stay and the buffers so that edge candidates are judged correctly.
  */
 
-interface Row {
+/** The snapshot document as PostgreSQL builds it: plain data, so it can move to a worker thread. */
+export interface SnapshotRow {
   service: null | { id: string; type: ServiceType; settings: ServiceSettings; disabled_at: string | null; name: string };
   links: { resourceId: string; name: string; disabled: boolean; related: RelatedResources | string[] | null }[];
   resources: { id: string; disabled: boolean }[];
@@ -121,13 +122,18 @@ export function normaliseRelated(raw: RelatedResources | string[] | null | undef
 const secs = (v: string | null | undefined, fallback: number | null): number | null => (v ? (parseDuration(v) ?? fallback) : fallback);
 
 export async function loadSnapshot(ctx: Ctx, company: Company, serviceId: string, opts: SnapshotOptions): Promise<LoadedSnapshot | null> {
+  const row = await loadSnapshotRow(ctx, company, serviceId, opts);
+  return row.service ? buildSnapshot(ctx.now.getTime(), company.timeZone, row, opts) : null;
+}
+
+function snapshotParams(company: Company, serviceId: string, opts: SnapshotOptions): unknown[] {
   // Bookings, stays and buffers reach beyond the candidates' start range: widen the occupancy
   // and closing windows by the requested length plus two days of margin for buffers.
   const wideFrom = new Date(opts.from - 2 * DAY).toISOString();
   const wideTo = new Date(opts.to + Math.max(0, opts.reachSec ?? 0) * 1000 + 2 * DAY).toISOString();
   const from = new Date(opts.from - DAY).toISOString();
   const to = new Date(opts.to + DAY).toISOString();
-  const params = [
+  return [
     company.id,
     serviceId,
     wideFrom,
@@ -137,15 +143,17 @@ export async function loadSnapshot(ctx: Ctx, company: Company, serviceId: string
     uuidArray(opts.excludeBookingIds),
     opts.resourceIds ? `{${opts.resourceIds.join(',')}}` : null,
   ];
-  const rows = await ctx.em.getConnection().execute<{ snap: Row }[]>(SQL, params);
-  const row = rows[0].snap;
-  if (!row.service) return null;
-  return buildSnapshot(ctx, company, row, opts);
 }
 
-function buildSnapshot(ctx: Ctx, company: Company, row: Row, opts: SnapshotOptions): LoadedSnapshot {
+/** The snapshot document of one service (its `service` is null when there is no such service). */
+export async function loadSnapshotRow(ctx: Ctx, company: Company, serviceId: string, opts: SnapshotOptions): Promise<SnapshotRow> {
+  const rows = await ctx.em.getConnection().execute<{ snap: SnapshotRow }[]>(SQL, snapshotParams(company, serviceId, opts));
+  return rows[0].snap;
+}
+
+/** The engine's snapshot from the document; pure, so it also runs on a worker thread. */
+export function buildSnapshot(now: number, zone: string, row: SnapshotRow, opts: SnapshotOptions): LoadedSnapshot {
   const svc = row.service!;
-  const zone = company.timeZone;
   const settings = svc.settings ?? {};
   const durationSec = secs(settings.duration, null) ?? secs(settings.timeInterval, null) ?? 3600;
   const ignore = !!opts.ignoreSchedule;
@@ -289,7 +297,7 @@ function buildSnapshot(ctx: Ctx, company: Company, row: Row, opts: SnapshotOptio
   }));
   const snapshot: AvailabilitySnapshot = {
     zone,
-    now: ctx.now.getTime(),
+    now,
     service: {
       id: svc.id,
       type: svc.type,

@@ -1,0 +1,117 @@
+import { Worker, parentPort, type TransferListItem } from 'node:worker_threads';
+import { DomainError, type ErrorCode, type ErrorDetail } from '../shared/errors';
+
+/**
+ * A fixed number of worker threads running one module's task handler, one task per thread at a
+ * time, in arrival order. Heavy pure computation (a month of availability: the engine, the
+ * answer's JSON) runs there, so the event loop keeps answering health checks and bookings, and
+ * the garbage of big answers is collected off the main thread. Callers bound how much work
+ * waits (the bulkheads); a DomainError thrown in a thread arrives as the same DomainError.
+ */
+export class ThreadPool<In, Out> {
+  private readonly idle: Worker[] = [];
+  private readonly all = new Set<Worker>();
+  private readonly queue: { task: In; resolve: (v: Out) => void; reject: (e: unknown) => void }[] = [];
+  private readonly pending = new Map<Worker, { resolve: (v: Out) => void; reject: (e: unknown) => void }>();
+  private closed = false;
+
+  /** `file`: a module that calls `serveTasks` when loaded in a worker thread. */
+  constructor(
+    private readonly file: string,
+    private readonly size: number,
+    private readonly onError: (err: unknown) => void = () => undefined,
+  ) {}
+
+  run(task: In): Promise<Out> {
+    if (this.closed) return Promise.reject(new Error('the thread pool is closed'));
+    return new Promise<Out>((resolve, reject) => {
+      this.queue.push({ task, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  private dispatch(): void {
+    while (this.queue.length) {
+      const worker = this.idle.pop() ?? (this.all.size < this.size ? this.spawn() : null);
+      if (!worker) return;
+      const job = this.queue.shift()!;
+      this.pending.set(worker, job);
+      worker.postMessage(job.task);
+    }
+  }
+
+  private spawn(): Worker {
+    // Loaded through `require`, so that a process running from TypeScript sources (with a
+    // require hook in its execArgv, which threads inherit) can run them too.
+    const worker = new Worker(`require(${JSON.stringify(this.file)});`, { eval: true });
+    worker.unref();
+    this.all.add(worker);
+    worker.on('message', (msg: { ok: true; value: Out } | { ok: false; error: SerialisedError }) => {
+      const job = this.pending.get(worker);
+      this.pending.delete(worker);
+      this.idle.push(worker);
+      if (job) {
+        if (msg.ok) job.resolve(msg.value);
+        else job.reject(revive(msg.error));
+      }
+      this.dispatch();
+    });
+    worker.on('error', (err) => {
+      // A thread that dies takes its task with it; the next task gets a new thread.
+      this.onError(err);
+      this.pending.get(worker)?.reject(err);
+      this.pending.delete(worker);
+    });
+    worker.on('exit', () => {
+      this.all.delete(worker);
+      const i = this.idle.indexOf(worker);
+      if (i >= 0) this.idle.splice(i, 1);
+      const job = this.pending.get(worker);
+      this.pending.delete(worker);
+      job?.reject(new Error('a worker thread exited'));
+      if (!this.closed) this.dispatch();
+    });
+    return worker;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.queue.splice(0)) job.reject(new Error('the thread pool is closed'));
+    await Promise.all([...this.all].map((w) => w.terminate()));
+  }
+}
+
+interface SerialisedError {
+  domain: boolean;
+  code?: ErrorCode;
+  message: string;
+  details?: ErrorDetail[];
+}
+
+function revive(e: SerialisedError): Error {
+  return e.domain ? new DomainError(e.code!, e.message, e.details) : new Error(`worker thread: ${e.message}`);
+}
+
+/**
+ * In a worker thread: answers each task with `handler`'s result. A result that is a Uint8Array
+ * moves to the main thread without a copy.
+ */
+export function serveTasks<In, Out>(handler: (task: In) => Out): void {
+  if (!parentPort) throw new Error('serveTasks runs in a worker thread');
+  const port = parentPort;
+  port.on('message', (task: In) => {
+    try {
+      const value = handler(task);
+      // Only a buffer that owns its whole memory moves (small Buffers share a pool: they are copied).
+      const owned = value instanceof Uint8Array && value.byteOffset === 0 && value.byteLength === value.buffer.byteLength;
+      const transfer: TransferListItem[] = owned ? [value.buffer as ArrayBuffer] : [];
+      port.postMessage({ ok: true, value }, transfer);
+    } catch (err) {
+      const error: SerialisedError =
+        err instanceof DomainError
+          ? { domain: true, code: err.code, message: err.message, details: err.details }
+          : { domain: false, message: err instanceof Error ? err.message : String(err) };
+      port.postMessage({ ok: false, error });
+    }
+  });
+}

@@ -1,0 +1,126 @@
+import { invalid, notFound } from '../../shared/errors';
+import { formatDuration, SECONDS_PER_DAY } from '../../shared/duration';
+import type { Money } from '../../shared/money';
+import { formatTimestamp } from '../../shared/time';
+import { computeAvailability } from './engine';
+import type { AvailabilityRequest, AvailableTime } from './engine/types';
+import { buildSnapshot, type LoadedSnapshot, type SnapshotOptions, type SnapshotRow } from './snapshot';
+import { validateFlexibleDuration } from '../pricing/engine/pricer';
+import { matchContextAt } from '../pricing/engine/context';
+
+/**
+ * The pure part of an availability answer: checks that need the loaded data, the engine call
+ * and the answer's JSON. It imports no database code, so it also runs on a worker thread.
+ */
+
+export const MAX_RANGE_DAYS = 93;
+
+export interface TimeEntryJson {
+  startTime: string;
+  duration: string;
+  price: Money;
+  spotsAvailable?: number;
+  totalSpots?: number;
+  bookedSpots?: number;
+  bookedSpotsPerTicket?: Record<string, number>;
+  totalSpotsPerTicket?: Record<string, number>;
+  ticketPrices?: Record<string, Money>;
+}
+
+export interface ParsedQuery {
+  from: number;
+  to: number;
+  resourceIds: string[] | null;
+  durationSec: number | null;
+  spots: number | null;
+  tickets: Record<string, number> | null;
+  includePast: boolean;
+}
+
+/** Checks what only the loaded data can tell: linked resources, tickets, flexible steps, stays. */
+export function checkAgainstService(loaded: LoadedSnapshot, q: ParsedQuery): void {
+  const type = loaded.snapshot.service.type;
+  if (q.resourceIds) {
+    const linked = new Set(loaded.linked.map((l) => l.id));
+    const unknown = q.resourceIds.filter((id) => !linked.has(id));
+    if (unknown.length) throw notFound(`resource ${unknown[0]} linked to this service`);
+  }
+  if (q.tickets) {
+    if (type !== 'ticket')
+      throw invalid('tickets apply to ticket services only', [{ path: 'tickets', message: 'only for ticket services' }]);
+    const known = new Set(loaded.ticketIds);
+    const bad = Object.keys(q.tickets).find((id) => !known.has(id));
+    if (bad)
+      throw invalid(`ticket ${bad} is not an enabled ticket of this service`, [{ path: `tickets.${bad}`, message: 'unknown ticket' }]);
+  }
+  if (type === 'flexible') {
+    if (q.durationSec === null)
+      throw invalid('duration is required for flexible services', [{ path: 'duration', message: 'is required for flexible services' }]);
+    const first = loaded.snapshot.resources[0]?.id ?? loaded.linked[0]?.id ?? '';
+    const step = loaded.snapshot.pricer.step(matchContextAt(loaded.snapshot.zone, q.from, first));
+    const problem = validateFlexibleDuration(step, q.durationSec);
+    if (problem) throw invalid(problem, [{ path: 'duration', message: problem }]);
+  }
+  if (
+    type === 'days' &&
+    q.durationSec !== null &&
+    (q.durationSec % SECONDS_PER_DAY !== 0 || q.durationSec > MAX_RANGE_DAYS * SECONDS_PER_DAY)
+  ) {
+    throw invalid('duration of a days service must be whole days (P1D ... P93D)', [{ path: 'duration', message: 'must be whole days' }]);
+  }
+}
+
+export function engineRequest(q: ParsedQuery): AvailabilityRequest {
+  return { from: q.from, to: q.to, includePast: q.includePast, durationSec: q.durationSec, spots: q.spots, tickets: q.tickets };
+}
+
+const durationText = new Map<number, string>();
+function durationOf(sec: number): string {
+  let text = durationText.get(sec);
+  if (text === undefined) {
+    text = formatDuration(sec);
+    if (durationText.size < 10_000) durationText.set(sec, text);
+  }
+  return text;
+}
+
+export function entryJson(e: AvailableTime, withSpots: boolean): TimeEntryJson {
+  const out: TimeEntryJson = { startTime: formatTimestamp(e.startTime)!, duration: durationOf(e.durationSec), price: e.price };
+  if (withSpots) {
+    out.spotsAvailable = e.spotsAvailable ?? 0;
+    out.totalSpots = e.totalSpots ?? 0;
+    out.bookedSpots = e.bookedSpots ?? 0;
+    out.bookedSpotsPerTicket = e.bookedSpotsPerTicket ?? {};
+    out.totalSpotsPerTicket = e.totalSpotsPerTicket ?? {};
+    out.ticketPrices = e.ticketPrices ?? {};
+  }
+  return out;
+}
+
+/** The times answer of a loaded snapshot: entries per resource, in answer order. */
+export function timesAnswer(loaded: LoadedSnapshot, q: ParsedQuery, timeZone: string) {
+  const result = computeAvailability(loaded.snapshot, engineRequest(q));
+  const withSpots = loaded.snapshot.service.type === 'group' || loaded.snapshot.service.type === 'ticket';
+  const out: Record<string, TimeEntryJson[]> = {};
+  for (const r of loaded.snapshot.resources) out[r.id] = (result.times[r.id] ?? []).map((e) => entryJson(e, withSpots));
+  return { timeZone, times: out };
+}
+
+/** What a worker thread needs to answer a times request: the snapshot document and the query. */
+export interface TimesJob {
+  row: SnapshotRow;
+  opts: SnapshotOptions;
+  q: ParsedQuery;
+  clientView: boolean;
+  now: number;
+  zone: string;
+}
+
+/** The times answer as JSON bytes, from the snapshot document (the checks of `load` included). */
+export function timesJson(job: TimesJob): Uint8Array {
+  const loaded = buildSnapshot(job.now, job.zone, job.row, job.opts);
+  if (job.clientView && loaded.disabled) throw notFound('service');
+  checkAgainstService(loaded, job.q);
+  if (loaded.disabled) loaded.snapshot.resources = [];
+  return Buffer.from(JSON.stringify(timesAnswer(loaded, job.q, job.zone)));
+}

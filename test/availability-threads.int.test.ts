@@ -1,0 +1,67 @@
+import { Agent } from 'node:http';
+import { httpCall, seedCompany, startServerProcess, type ServerProcess } from './helpers/server-process';
+
+/**
+ * Long availability windows are computed on a worker thread (AVAILABILITY_THREADS): the answer
+ * is the same as the one computed on the main thread (GraphQL computes there), errors keep
+ * their codes, and the server answers /health meanwhile.
+ */
+jest.setTimeout(180_000);
+
+let server: ServerProcess | null = null;
+afterAll(() => server?.cleanup());
+
+it('a month of times from the worker thread equals the main thread answer; its errors keep their codes', async () => {
+  server = await startServerProcess({ AVAILABILITY_THREADS: '1' });
+  const s = server;
+  const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+  try {
+    const seed = await seedCompany(agent, s.base, s.key, 3);
+    await httpCall(agent, s.base, 'POST', `/v1/companies/${seed.cid}/bookings`, s.key, {
+      serviceID: seed.sid,
+      resourceID: seed.rids[1],
+      startTime: '2031-03-05T10:00:00Z',
+    });
+    const month = { from: '2031-03-01T00:00:00Z', to: '2031-03-31T00:00:00Z' };
+    const rest = await httpCall(agent, s.base, 'POST', `/v1/companies/${seed.cid}/services/${seed.sid}/times`, s.key, month);
+    expect(rest.status).toBe(200);
+    expect(rest.headers['content-type']).toMatch(/^application\/json/);
+    expect(s.logs.join('\n')).toMatch(/computed on 1 worker thread/);
+    const gql = await httpCall(agent, s.base, 'POST', '/graphql', s.key, {
+      query: `query($c: ID!, $s: ID!, $i: AvailableTimesInput!) {
+        availableTimes(companyID: $c, serviceID: $s, input: $i) { timeZone resources { resourceID times { startTime duration price { amount currency } } } } }`,
+      variables: { c: seed.cid, s: seed.sid, i: month },
+    });
+    const fromGraphql = Object.fromEntries(
+      gql.body.data.availableTimes.resources.map((r: { resourceID: string; times: { startTime: string }[] }) => [
+        r.resourceID,
+        r.times.map((e) => Date.parse(e.startTime)),
+      ]),
+    );
+    const restTimes = rest.body.times as Record<string, { startTime: string }[]>;
+    const fromThread = Object.fromEntries(Object.entries(restTimes).map(([rid, list]) => [rid, list.map((e) => Date.parse(e.startTime))]));
+    expect(rest.body.timeZone).toBe('UTC');
+    expect(Object.keys(fromThread)).toEqual(seed.rids);
+    expect(fromThread).toEqual(fromGraphql);
+    expect(fromThread[seed.rids[1]]).not.toContain(Date.parse('2031-03-05T10:00:00Z'));
+    expect(fromThread[seed.rids[0]]).toContain(Date.parse('2031-03-05T10:00:00Z'));
+    expect(rest.body.times[seed.rids[0]][0]).toEqual({
+      startTime: '2031-03-01T00:00:00Z',
+      duration: 'PT30M',
+      price: expect.objectContaining({ currency: expect.any(String) }),
+    });
+
+    // an error found on the thread: a resource not linked to the service
+    const unknown = await httpCall(agent, s.base, 'POST', `/v1/companies/${seed.cid}/services/${seed.sid}/times`, s.key, {
+      ...month,
+      resourceIDs: ['00000000-0000-4000-8000-000000000001'],
+    });
+    expect({ status: unknown.status, code: unknown.body.code }).toEqual({ status: 404, code: 'not_found' });
+    const client = await httpCall(agent, s.base, 'POST', `/v1/client/companies/${seed.cid}/services/${seed.sid}/times`, s.key, month);
+    expect(client.status).toBe(200);
+    expect(Object.keys(client.body.times)).toEqual(seed.rids);
+    expect((await httpCall(agent, s.base, 'GET', '/health', null)).status).toBe(200);
+  } finally {
+    agent.destroy();
+  }
+});

@@ -34,6 +34,24 @@ describe('Bulkhead', () => {
     expect(b.load).toEqual({ running: 0, waiting: 0 });
   });
 
+  it('asks refused clients to come back when the work ahead should be done', async () => {
+    let now = 0;
+    const b = new Bulkhead(1, 1, 1, () => now);
+    const first = held();
+    const p = b.run(first.task);
+    now = 4000; // the first piece of work took 4 s
+    first.release();
+    await p;
+    const [a, c] = [held(), held()];
+    const pa = b.run(a.task);
+    const pc = b.run(c.task);
+    // one running and one waiting, 4 s each, one slot: come back in 8 s
+    expect(await b.run(async () => 'never').catch((e) => e.retryAfterSec)).toBe(8);
+    a.release();
+    c.release();
+    await Promise.all([pa, pc]);
+  });
+
   it('frees the slot when the work fails', async () => {
     const b = new Bulkhead(1, 0);
     await expect(b.run(async () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');

@@ -11,17 +11,31 @@ interface Waiter {
  * `queue` are already waiting the work is refused at once with `503 service_unavailable` and
  * `Retry-After` instead of waiting for minutes. Work whose client has gone (its signal aborts)
  * leaves the queue, or is never started.
+ *
+ * `Retry-After` says when the work ahead should be done: the average duration of recent work
+ * times the work running and waiting, per slot (at least `minRetryAfterSec`, at most 60 s), so
+ * that clients that honour it do not come back while the bulkhead is still full.
  */
 export class Bulkhead {
   private running = 0;
   private readonly waiting: Waiter[] = [];
+  /** Moving average of how long work takes, ms (0: nothing measured yet). */
+  private averageMs = 0;
 
   constructor(
     readonly concurrency: number,
     readonly queue: number,
-    readonly retryAfterSec = 1,
+    readonly minRetryAfterSec = 1,
+    private readonly clock: () => number = () => performance.now(),
   ) {
     if (!(concurrency >= 1)) throw new Error('a bulkhead needs a concurrency of at least 1');
+  }
+
+  /** Seconds after which a refused request may find room. */
+  get retryAfterSec(): number {
+    const ahead = this.running + this.waiting.length;
+    const estimate = Math.ceil((this.averageMs * ahead) / this.concurrency / 1000);
+    return Math.min(60, Math.max(this.minRetryAfterSec, estimate));
   }
 
   /** Work running now and work waiting for a turn. */
@@ -33,19 +47,21 @@ export class Bulkhead {
     if (signal?.aborted) throw gone();
     if (this.running < this.concurrency) this.running++;
     else await this.wait(signal);
+    const started = this.clock();
     try {
       if (signal?.aborted) throw gone();
       return await fn();
     } finally {
+      const took = this.clock() - started;
+      this.averageMs = this.averageMs === 0 ? took : 0.8 * this.averageMs + 0.2 * took;
       this.release();
     }
   }
 
   private wait(signal: AbortSignal | undefined): Promise<void> {
     if (this.waiting.length >= this.queue) {
-      return Promise.reject(
-        unavailable(`the server is busy with expensive requests; retry in ${this.retryAfterSec} s`, this.retryAfterSec),
-      );
+      const after = this.retryAfterSec;
+      return Promise.reject(unavailable(`the server is busy with expensive requests; retry in ${after} s`, after));
     }
     return new Promise<void>((resolve, reject) => {
       const onAbort = () => {

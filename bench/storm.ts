@@ -2,6 +2,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { cpus, loadavg, totalmem } from 'node:os';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { percentile, startBenchServer } from './server';
 
 /**
@@ -35,9 +36,16 @@ interface ServerInfo {
 
 async function serve(): Promise<void> {
   const s = await startBenchServer();
+  // How long the server's event loop was blocked (as opposed to waiting for a CPU).
+  const delay = monitorEventLoopDelay({ resolution: 10 });
   process.send!({ base: s.base, key: s.key, pid: process.pid } satisfies ServerInfo);
   process.on('message', async (m) => {
-    if (m === 'rss') process.send!({ rss: process.memoryUsage().rss });
+    if (m === 'delay-start') delay.enable();
+    if (m === 'delay') {
+      delay.disable();
+      const ms = (ns: number) => Math.round(ns / 1e5) / 10;
+      process.send!({ delay: { p50: ms(delay.percentile(50)), p99: ms(delay.percentile(99)), max: ms(delay.max) } });
+    }
     if (m === 'stop') {
       await s.stop();
       process.exit(0);
@@ -180,6 +188,7 @@ async function main(): Promise<void> {
     if (r !== null && r > rssMax) rssMax = r;
   }, 100);
 
+  child.send('delay-start');
   const started = performance.now();
   const deadline = started + SECONDS * 1000;
   const stormAgent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
@@ -231,6 +240,16 @@ async function main(): Promise<void> {
   await Promise.all([...storm, probe, ...booking]);
   const elapsed = (performance.now() - started) / 1000;
   clearInterval(rssTimer);
+  const eventLoopDelayMs = await new Promise((resolve) => {
+    const on = (m: unknown) => {
+      const d = (m as { delay?: unknown }).delay;
+      if (!d) return;
+      child.off('message', on);
+      resolve(d);
+    };
+    child.on('message', on);
+    child.send('delay');
+  });
 
   const result = {
     benchmark: 'storm',
@@ -240,6 +259,7 @@ async function main(): Promise<void> {
     healthMs: { ...summary(health), statuses: healthStatus },
     bookingMs: { ...summary(bookings), statuses: bookingStatus },
     storm: { answers: stormStatus, okMs: summary(stormOk), megabytes: round(stormBytes / 2 ** 20), connectionErrors: stormErrors },
+    serverEventLoopDelayMs: eventLoopDelayMs,
     serverRssMiB: { baseline: round((rssBaseline ?? NaN) / 2 ** 20), max: round(rssMax / 2 ** 20) },
     loadAverage1m: round(loadavg()[0]),
     goals: {

@@ -93,7 +93,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     keepAliveTimeoutMs: int(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000, 1),
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 25_000, 0),
     heavyConcurrency: int(env, 'HEAVY_CONCURRENCY', 2, 1, 1000),
-    heavyQueue: int(env, 'HEAVY_QUEUE', 8, 0, 100_000),
+    heavyQueue: int(env, 'HEAVY_QUEUE', 4, 0, 100_000),
     availabilityThreads: int(env, 'AVAILABILITY_THREADS', 1, 0, 64),
   };
 }

@@ -94,6 +94,11 @@ function gone(): Error {
   return unavailable('the client closed the connection', 0);
 }
 
+/** Stops expensive work between its steps when the request's client has disconnected. */
+export function stopIfGone(ctx: Ctx): void {
+  if (ctx.signal?.aborted) throw gone();
+}
+
 /** Kinds of expensive work; each has its own bulkhead, so a storm of one does not starve the other. */
 export type HeavyLane = 'availability' | 'lists';
 

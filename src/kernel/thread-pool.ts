@@ -1,3 +1,5 @@
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { Worker, parentPort, type TransferListItem } from 'node:worker_threads';
 import { DomainError, type ErrorCode, type ErrorDetail } from '../shared/errors';
 
@@ -99,6 +101,7 @@ function revive(e: SerialisedError): Error {
 export function serveTasks<In, Out>(handler: (task: In) => Out): void {
   if (!parentPort) throw new Error('serveTasks runs in a worker thread');
   const port = parentPort;
+  lowerPriority();
   port.on('message', (task: In) => {
     try {
       const value = handler(task);
@@ -114,4 +117,18 @@ export function serveTasks<In, Out>(handler: (task: In) => Out): void {
       port.postMessage({ ok: false, error });
     }
   });
+}
+
+/**
+ * Gives this thread a lower CPU priority (nice 10) than the event loop's, so that on a busy
+ * machine health checks and bookings get the processor before a month of availability does.
+ * Linux only (a thread's nice value is its own there); elsewhere nothing changes.
+ */
+function lowerPriority(): void {
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, 10);
+  } catch {
+    // not Linux, or not allowed: the thread keeps the process's priority
+  }
 }

@@ -1,3 +1,4 @@
+import { stopIfGone } from '../../kernel/bulkhead';
 import type { Ctx } from '../../kernel/context';
 import { companyForClientInterface, companyForMerchant } from '../company/company.access';
 import type { Company } from '../company/company.entity';
@@ -86,7 +87,7 @@ async function timesBody(ctx: Ctx, company: Company, serviceId: unknown, input: 
   const opts = { from: q.from, to: q.to, resourceIds: q.resourceIds, reachSec: q.durationSec ?? 0 };
   const row = await loadSnapshotRow(ctx, company, serviceId.toLowerCase(), opts);
   if (!row.service) throw notFound('service');
-  ctx.signal?.throwIfAborted();
+  stopIfGone(ctx);
   const bytes = await pool.run({ row, opts, q, clientView, now: ctx.now.getTime(), zone: company.timeZone });
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }

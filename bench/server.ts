@@ -14,7 +14,8 @@ import type { AppDeps } from '../src/kernel/context';
 
 /**
  * A real server for benchmarks: DATABASE_URL when set (a fresh database is not created), else
- * an embedded PostgreSQL in a temporary directory. Rate limiting is off; logging is silent.
+ * an embedded PostgreSQL in a temporary directory. Rate limiting is off; logging is silent;
+ * other settings come from the environment as for the server.
  */
 export async function startBenchServer(): Promise<{
   base: string;
@@ -33,7 +34,9 @@ export async function startBenchServer(): Promise<{
     url = db.url;
   }
   const config = {
+    // The environment's settings apply (AVAILABILITY_THREADS, HEAVY_CONCURRENCY, ...), except these.
     ...loadConfig({
+      ...process.env,
       RATE_LIMIT_PER_SECOND: '0',
       LOG_LEVEL: 'silent',
       DATA_DIR: join(tmpdir(), 'booking-bench-data'),

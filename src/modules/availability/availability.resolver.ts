@@ -3,9 +3,20 @@ import type { Ctx } from '../../kernel/context';
 import { adminDates, adminTimes, clientDates, clientTimes } from './availability.service';
 import { AvailableDatesType, AvailableTimesInput, AvailableTimesType } from './availability.types';
 
-const withTimeList = (r: { timeZone: string; times: Record<string, unknown[]> }) => ({
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/**
+ * Each resource's `times` resolves in a later turn of the event loop, so GraphQL completes a
+ * long answer resource by resource instead of in one blocking pass.
+ */
+const withTimeList = (r: { timeZone: string; times: Record<string, { startTime: string }[]> }) => ({
   ...r,
-  resources: Object.entries(r.times).map(([resourceID, times]) => ({ resourceID, times })),
+  resources: Object.entries(r.times).map(([resourceID, times]) => ({
+    resourceID,
+    get times() {
+      // Date objects serialise much faster than re-parsing the REST timestamp strings
+      return nextTurn().then(() => times.map((e) => ({ ...e, startTime: new Date(e.startTime) })));
+    },
+  })),
 });
 const withDateList = (r: { timeZone: string; dates: Record<string, string[]> }) => ({
   ...r,

@@ -2,8 +2,8 @@ import { invalid, notFound } from '../../shared/errors';
 import { formatDuration, SECONDS_PER_DAY } from '../../shared/duration';
 import type { Money } from '../../shared/money';
 import { formatTimestamp } from '../../shared/time';
-import { computeAvailability } from './engine';
-import type { AvailabilityRequest, AvailableTime } from './engine/types';
+import { computeAvailability, MAX_ANSWER_TIMES, TooManyTimes } from './engine';
+import type { AvailabilityRequest, AvailabilityResult, AvailableTime } from './engine/types';
 import { buildSnapshot, type LoadedSnapshot, type SnapshotOptions, type SnapshotRow } from './snapshot';
 import { validateFlexibleDuration } from '../pricing/engine/pricer';
 import { matchContextAt } from '../pricing/engine/context';
@@ -97,9 +97,16 @@ export function entryJson(e: AvailableTime, withSpots: boolean): TimeEntryJson {
   return out;
 }
 
-/** The times answer of a loaded snapshot: entries per resource, in answer order. */
-export function timesAnswer(loaded: LoadedSnapshot, q: ParsedQuery, timeZone: string) {
-  const result = computeAvailability(loaded.snapshot, engineRequest(q));
+/** The 400 of an answer that would hold more start times than allowed. */
+export function tooManyTimes() {
+  return invalid(
+    `the answer would hold more than ${MAX_ANSWER_TIMES} start times; narrow the window (from, to) or the resources (resourceIDs)`,
+    [{ path: 'to', message: `more than ${MAX_ANSWER_TIMES} start times` }],
+  );
+}
+
+/** The times answer of a computed snapshot: entries per resource, in answer order. */
+export function timesEntries(loaded: LoadedSnapshot, result: AvailabilityResult, timeZone: string) {
   const withSpots = loaded.snapshot.service.type === 'group' || loaded.snapshot.service.type === 'ticket';
   const out: Record<string, TimeEntryJson[]> = {};
   for (const r of loaded.snapshot.resources) out[r.id] = (result.times[r.id] ?? []).map((e) => entryJson(e, withSpots));
@@ -116,11 +123,21 @@ export interface TimesJob {
   zone: string;
 }
 
-/** The times answer as JSON bytes, from the snapshot document (the checks of `load` included). */
+/**
+ * The times answer as JSON bytes, from the snapshot document: the checks of the service's
+ * `load`, the engine (within the answer-size allowance) and the JSON, all on the calling thread.
+ */
 export function timesJson(job: TimesJob): Uint8Array {
   const loaded = buildSnapshot(job.now, job.zone, job.row, job.opts);
   if (job.clientView && loaded.disabled) throw notFound('service');
   checkAgainstService(loaded, job.q);
   if (loaded.disabled) loaded.snapshot.resources = [];
-  return Buffer.from(JSON.stringify(timesAnswer(loaded, job.q, job.zone)));
+  let result: AvailabilityResult;
+  try {
+    result = computeAvailability(loaded.snapshot, { ...engineRequest(job.q), allowance: { left: MAX_ANSWER_TIMES } });
+  } catch (err) {
+    if (err instanceof TooManyTimes) throw tooManyTimes();
+    throw err;
+  }
+  return Buffer.from(JSON.stringify(timesEntries(loaded, result, job.zone)));
 }

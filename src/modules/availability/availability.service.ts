@@ -7,9 +7,9 @@ import { DomainError, invalid, notFound } from '../../shared/errors';
 import { formatDuration, parseDuration, SECONDS_PER_DAY } from '../../shared/duration';
 import { isUuid } from '../../shared/ids';
 import { Check } from '../../shared/validate';
-import { computeAvailability, computeAvailableDates } from './engine';
+import { computeAvailability, computeAvailabilityPaced, computeAvailableDatesPaced, MAX_ANSWER_TIMES, TooManyTimes } from './engine';
 import { loadSnapshot, loadSnapshotRow, type LoadedSnapshot } from './snapshot';
-import { checkAgainstService, engineRequest, MAX_RANGE_DAYS, timesAnswer, type ParsedQuery } from './availability.compute';
+import { checkAgainstService, engineRequest, MAX_RANGE_DAYS, timesEntries, tooManyTimes, type ParsedQuery } from './availability.compute';
 import { isLongWindow } from './heavy';
 import { availabilityThreads } from './threads';
 import { matchContextAt } from '../pricing/engine/context';
@@ -68,10 +68,28 @@ async function load(ctx: Ctx, company: Company, serviceId: unknown, q: ParsedQue
   return loaded;
 }
 
+/**
+ * Start times a request may still answer with: one allowance per request context, so the
+ * availability fields of one GraphQL operation share it as a REST answer does.
+ */
+const allowances = new WeakMap<Ctx, { left: number }>();
+function allowanceOf(ctx: Ctx): { left: number } {
+  let a = allowances.get(ctx);
+  if (!a) allowances.set(ctx, (a = { left: MAX_ANSWER_TIMES }));
+  return a;
+}
+
 async function times(ctx: Ctx, company: Company, serviceId: unknown, input: TimesInput, clientView: boolean) {
   const q = parseQuery(input, !clientView);
   const loaded = await load(ctx, company, serviceId, q, clientView);
-  return timesAnswer(loaded, q, company.timeZone);
+  let result;
+  try {
+    result = await computeAvailabilityPaced(loaded.snapshot, { ...engineRequest(q), allowance: allowanceOf(ctx) });
+  } catch (err) {
+    if (!(err instanceof TooManyTimes)) throw err;
+    throw tooManyTimes();
+  }
+  return timesEntries(loaded, result, company.timeZone);
 }
 
 /**
@@ -95,7 +113,7 @@ async function timesBody(ctx: Ctx, company: Company, serviceId: unknown, input: 
 async function dates(ctx: Ctx, company: Company, serviceId: unknown, input: TimesInput, clientView: boolean) {
   const q = parseQuery(input, !clientView);
   const loaded = await load(ctx, company, serviceId, q, clientView);
-  const result = computeAvailableDates(loaded.snapshot, engineRequest(q));
+  const result = await computeAvailableDatesPaced(loaded.snapshot, engineRequest(q));
   const out: Record<string, string[]> = {};
   for (const r of loaded.snapshot.resources) out[r.id] = result[r.id] ?? [];
   return { timeZone: company.timeZone, dates: out };

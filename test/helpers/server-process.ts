@@ -95,7 +95,7 @@ export async function startServerProcess(env: Record<string, string> = {}, dataD
 export interface Answer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-   
+
   body: any;
 }
 

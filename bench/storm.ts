@@ -10,10 +10,10 @@ import { percentile, startBenchServer } from './server';
  * other, for 30 days of available times of a service whose month is the largest answer the
  * answer-size cap allows (a PT30M service on 34 resources open around the clock: 48,960 start
  * times, about 5.5 MB of JSON; BENCH_RESOURCES=50 gives the 72,000 of the first measurement,
- * which the cap now refuses). Meanwhile one
- * connection probes `GET /health` every 50 ms and BOOKERS connections create bookings one after
- * the other. Reports /health and booking latency, the storm's answers by status, and the
- * server's peak resident memory (read from /proc, so a blocked event loop cannot hide it).
+ * which the cap now refuses). Meanwhile another process probes `GET /health` every 50 ms and
+ * creates bookings over BOOKERS connections, one after the other on each. Reports /health and
+ * booking latency, the storm's answers by status, the server's event-loop delay and its peak
+ * resident memory (read from /proc, so a blocked event loop cannot hide it).
  *
  * Storm clients honour `Retry-After` on 503 and 429 (they wait that long before asking again),
  * as a well-behaved client does. The server runs in a child process.
@@ -214,32 +214,16 @@ async function main(): Promise<void> {
     }
   });
 
-  const probeAgent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const health: number[] = [];
-  const healthStatus: Record<string, number> = {};
-  const probe = (async () => {
-    while (performance.now() < deadline) {
-      const t0 = performance.now();
-      const r = await call(probeAgent, base, 'GET', '/health', null);
-      health.push(performance.now() - t0);
-      healthStatus[r.status] = (healthStatus[r.status] ?? 0) + 1;
-      await sleep(PROBE_INTERVAL_MS);
-    }
-  })();
-
-  const bookAgent = new Agent({ keepAlive: true, maxSockets: BOOKERS });
-  const bookings: number[] = [];
-  const bookingStatus: Record<string, number> = {};
-  const booking = Array.from({ length: BOOKERS }, async () => {
-    while (performance.now() < deadline) {
-      const t0 = performance.now();
-      const r = await call(bookAgent, base, 'POST', `/v1/companies/${cid}/bookings`, key, nextBooking());
-      bookings.push(performance.now() - t0);
-      bookingStatus[r.status] = (bookingStatus[r.status] ?? 0) + 1;
-    }
+  // /health and bookings are measured from another process, as an orchestrator's probe and
+  // other customers would see them: the storm's 200 connections do not slow their client.
+  const observer = fork(__filename, [], {
+    env: { ...process.env, BENCH_ROLE: 'observer' },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
-
-  await Promise.all([...storm, probe, ...booking]);
+  const observed = new Promise<Observed>((resolve) => observer.once('message', (m) => resolve(m as Observed)));
+  observer.send({ base, key, cid, sid, resources, seconds: SECONDS, firstBooking: bookingSeq } satisfies ObserverTask);
+  await Promise.all(storm);
+  const { health, healthStatus, bookings, bookingStatus } = await observed;
   const elapsed = (performance.now() - started) / 1000;
   clearInterval(rssTimer);
   const eventLoopDelayMs = await new Promise((resolve) => {
@@ -279,12 +263,74 @@ async function main(): Promise<void> {
     },
   };
   console.log(JSON.stringify(result, null, 2));
-  for (const a of [setup, stormAgent, probeAgent, bookAgent]) a.destroy();
+  for (const a of [setup, stormAgent]) a.destroy();
   child.send('stop');
   await new Promise((r) => child.once('exit', r));
 }
 
-if (process.env.BENCH_ROLE === 'server') {
+interface ObserverTask {
+  base: string;
+  key: string;
+  cid: string;
+  sid: string;
+  resources: string[];
+  seconds: number;
+  firstBooking: number;
+}
+interface Observed {
+  health: number[];
+  healthStatus: Record<string, number>;
+  bookings: number[];
+  bookingStatus: Record<string, number>;
+}
+
+/** Probes /health every 50 ms and books with BOOKERS connections, for `seconds`. */
+async function observe(task: ObserverTask): Promise<Observed> {
+  const deadline = performance.now() + task.seconds * 1000;
+  const probeAgent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const out: Observed = { health: [], healthStatus: {}, bookings: [], bookingStatus: {} };
+  const probe = (async () => {
+    while (performance.now() < deadline) {
+      const t0 = performance.now();
+      const r = await call(probeAgent, task.base, 'GET', '/health', null);
+      out.health.push(performance.now() - t0);
+      out.healthStatus[r.status] = (out.healthStatus[r.status] ?? 0) + 1;
+      await sleep(PROBE_INTERVAL_MS);
+    }
+  })();
+  const bookAgent = new Agent({ keepAlive: true, maxSockets: BOOKERS });
+  let seq = task.firstBooking;
+  const booking = Array.from({ length: BOOKERS }, async () => {
+    while (performance.now() < deadline) {
+      const n = seq++;
+      const body = {
+        serviceID: task.sid,
+        resourceID: task.resources[n % task.resources.length],
+        startTime: new Date(BOOKING_FROM + Math.floor(n / task.resources.length) * SLOT_MS).toISOString(),
+      };
+      const t0 = performance.now();
+      const r = await call(bookAgent, task.base, 'POST', `/v1/companies/${task.cid}/bookings`, task.key, body);
+      out.bookings.push(performance.now() - t0);
+      out.bookingStatus[r.status] = (out.bookingStatus[r.status] ?? 0) + 1;
+    }
+  });
+  await Promise.all([probe, ...booking]);
+  probeAgent.destroy();
+  bookAgent.destroy();
+  return out;
+}
+
+if (process.env.BENCH_ROLE === 'observer') {
+  process.once('message', (task) => {
+    observe(task as ObserverTask).then(
+      (out) => process.send!(out, () => process.exit(0)),
+      (err) => {
+        console.error(err);
+        process.exit(1);
+      },
+    );
+  });
+} else if (process.env.BENCH_ROLE === 'server') {
   serve().catch((err) => {
     console.error(err);
     process.exit(1);

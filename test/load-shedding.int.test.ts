@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from './helpers/app';
 import { EVERY_DAY, Fixtures } from './helpers/fixtures';
 
 /**
- * Expensive requests (availability over long windows, large lists) run under a bulkhead of one
+ * Expensive requests (availability answers that can hold many start times, lists) run under a bulkhead of one
  * at a time with no queue here: while the slot is taken, the next one is refused at once with
  * 503 and Retry-After, while short windows, bookings and /health are answered as usual.
  */
@@ -16,10 +16,15 @@ let rid: string;
 beforeAll(async () => {
   t = await createTestApp({ config: { heavyConcurrency: 1, heavyQueue: 0 } });
   f = new Fixtures(t, (await t.company('Busy salon', 'UTC')).id);
-  sid = await f.service('fixed', { duration: 'PT1H' });
-  rid = await f.resource('Anna');
-  await f.link(sid, rid);
-  await f.hours(rid, [{ daysOfWeek: EVERY_DAY, hours: [{ start: '09:00', end: '17:00' }] }]);
+  // a month on 5 resources on a 15-minute grid can hold 14,400 start times: an expensive answer;
+  // a day holds 480 at most: a cheap one
+  sid = await f.service('fixed', { duration: 'PT15M' });
+  for (let i = 0; i < 5; i++) {
+    const r = await f.resource(`Room ${i}`);
+    await f.link(sid, r);
+    await f.hours(r, [{ daysOfWeek: EVERY_DAY, hours: [{ start: '09:00', end: '17:00' }] }]);
+    rid ??= r;
+  }
 });
 afterAll(async () => t?.close());
 
@@ -37,7 +42,7 @@ async function occupy(lane: 'availability' | 'lists'): Promise<() => Promise<voi
   };
 }
 
-it('a long availability window is refused with 503 and Retry-After while the bulkhead is full; cheap requests are not queued', async () => {
+it('an expensive availability answer is refused with 503 and Retry-After while the bulkhead is full; cheap requests are not queued', async () => {
   const times = (body: object) => t.call('POST', `/v1/companies/${f.companyId}/services/${sid}/times`, { body });
   expect((await times(month)).status).toBe(200);
   const release = await occupy('availability');
@@ -55,8 +60,9 @@ it('a long availability window is refused with 503 and Retry-After while the bul
     expect(gql.status).toBe(503);
     expect(gql.body.errors[0].extensions.code).toBe('service_unavailable');
     expect(Number(gql.headers['retry-after'])).toBeGreaterThan(0);
-    // a short window, a booking and /health go straight through
+    // a short window, a narrow one, a booking and /health go straight through
     expect((await times(day)).status).toBe(200);
+    expect((await times({ ...month, resourceIDs: [rid] })).status).toBe(200);
     const booking = await t.call('POST', `/v1/companies/${f.companyId}/bookings`, {
       body: { serviceID: sid, resourceID: rid, startTime: '2031-03-03T09:00:00Z' },
     });
@@ -89,7 +95,12 @@ it('a queued request whose client disconnects leaves the queue and is never comp
   const t2 = await createTestApp({ config: { heavyConcurrency: 1, heavyQueue: 4 } });
   try {
     const f2 = new Fixtures(t2, (await t2.company('Queue salon', 'UTC')).id);
-    const s2 = await f2.service('fixed', { duration: 'PT1H' });
+    const s2 = await f2.service('fixed', { duration: 'PT15M' });
+    for (let i = 0; i < 5; i++) {
+      const r = await f2.resource(`Room ${i}`);
+      await f2.link(s2, r);
+      await f2.hours(r, [{ daysOfWeek: EVERY_DAY, hours: [{ start: '09:00', end: '17:00' }] }]);
+    }
     const base = await t2.listen();
     const bulkhead = heavyBulkhead(t2.deps, 'availability');
     let release!: () => void;

@@ -1,5 +1,5 @@
 import { invalid, notFound } from '../../shared/errors';
-import { formatDuration, SECONDS_PER_DAY } from '../../shared/duration';
+import { formatDuration, parseDuration, SECONDS_PER_DAY } from '../../shared/duration';
 import type { Money } from '../../shared/money';
 import { formatTimestamp } from '../../shared/time';
 import { computeAvailability, MAX_ANSWER_TIMES, TooManyTimes } from './engine';
@@ -95,6 +95,33 @@ export function entryJson(e: AvailableTime, withSpots: boolean): TimeEntryJson {
     out.ticketPrices = e.ticketPrices ?? {};
   }
   return out;
+}
+
+/**
+ * Answers that can hold more start times than this are expensive: they run under the
+ * availability bulkhead (and, for REST, on a worker thread).
+ */
+export const HEAVY_STARTS = 10_000;
+
+/**
+ * Whether an answer is expensive, from an upper bound of its start times: the resources asked
+ * for times the window over the grid step (working hours and bookings only remove candidates).
+ */
+export function isHeavy(resources: number, stepSec: number | null, q: ParsedQuery): boolean {
+  const step = Math.max(300, stepSec ?? 900) * 1000;
+  return (resources * (q.to - q.from)) / step > HEAVY_STARTS;
+}
+
+/** The resources an answer from the snapshot document can hold. */
+export function rowResources(row: SnapshotRow, q: ParsedQuery): number {
+  const wanted = q.resourceIds ? new Set(q.resourceIds) : null;
+  return row.links.filter((l) => !l.disabled && (!wanted || wanted.has(l.resourceId))).length;
+}
+
+/** The grid step of the service in the snapshot document, seconds (null: unknown). */
+export function rowStepSec(row: SnapshotRow): number | null {
+  const settings = row.service?.settings ?? {};
+  return parseDuration(settings.timeInterval ?? null) ?? parseDuration(settings.duration ?? null);
 }
 
 /** The 400 of an answer that would hold more start times than allowed. */

@@ -1,9 +1,7 @@
 import { Arg, Ctx as GqlCtx, ID, Query, Resolver } from 'type-graphql';
-import { runHeavyIf } from '../../kernel/bulkhead';
 import type { Ctx } from '../../kernel/context';
 import { adminDates, adminTimes, clientDates, clientTimes } from './availability.service';
 import { AvailableDatesType, AvailableTimesInput, AvailableTimesType } from './availability.types';
-import { isLongWindow } from './heavy';
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /**
@@ -41,9 +39,7 @@ export class AvailabilityResolver {
     @Arg('serviceID', () => ID) serviceID: string,
     @Arg('input', () => AvailableTimesInput) input: AvailableTimesInput,
   ) {
-    return withTimeList(
-      await runHeavyIf(ctx, isLongWindow(input), 'availability', () => adminTimes(ctx, companyID, serviceID, plain(input))),
-    );
+    return withTimeList(await adminTimes(ctx, companyID, serviceID, plain(input)));
   }
 
   @Query(() => AvailableDatesType)
@@ -53,9 +49,7 @@ export class AvailabilityResolver {
     @Arg('serviceID', () => ID) serviceID: string,
     @Arg('input', () => AvailableTimesInput) input: AvailableTimesInput,
   ) {
-    return withDateList(
-      await runHeavyIf(ctx, isLongWindow(input), 'availability', () => adminDates(ctx, companyID, serviceID, plain(input))),
-    );
+    return withDateList(await adminDates(ctx, companyID, serviceID, plain(input)));
   }
 
   @Query(() => AvailableTimesType)
@@ -65,9 +59,7 @@ export class AvailabilityResolver {
     @Arg('serviceID', () => ID) serviceID: string,
     @Arg('input', () => AvailableTimesInput) input: AvailableTimesInput,
   ) {
-    return withTimeList(
-      await runHeavyIf(ctx, isLongWindow(input), 'availability', () => clientTimes(ctx, companyID, serviceID, plain(input))),
-    );
+    return withTimeList(await clientTimes(ctx, companyID, serviceID, plain(input)));
   }
 
   @Query(() => AvailableDatesType)
@@ -77,8 +69,6 @@ export class AvailabilityResolver {
     @Arg('serviceID', () => ID) serviceID: string,
     @Arg('input', () => AvailableTimesInput) input: AvailableTimesInput,
   ) {
-    return withDateList(
-      await runHeavyIf(ctx, isLongWindow(input), 'availability', () => clientDates(ctx, companyID, serviceID, plain(input))),
-    );
+    return withDateList(await clientDates(ctx, companyID, serviceID, plain(input)));
   }
 }

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { defineRoutes, errors, S } from '../../kernel/rest';
 import { adminDates, adminTimesBody, clientDates, clientTimesBody, type TimesInput } from './availability.service';
-import { isLongWindow } from './heavy';
 
 const price = S.out({ amount: S.int, comparedAmount: S.int, currency: S.str });
 const counts = { type: 'object', additionalProperties: S.int };
@@ -30,7 +29,6 @@ const body = S.object(
   ['from', 'to'],
 );
 type P = { cid: string; sid: string };
-const heavy = { lane: 'availability' as const, when: (req: { body: unknown }) => isLongWindow(req.body as TimesInput) };
 
 export function availabilityRoutes(app: FastifyInstance): void {
   const params = S.params('cid', 'sid');
@@ -44,7 +42,6 @@ export function availabilityRoutes(app: FastifyInstance): void {
       params,
       body,
       response: { 200: timesResponse, ...errors },
-      heavy,
       handler: (ctx, req) => adminTimesBody(ctx, (req.params as P).cid, (req.params as P).sid, req.body as TimesInput),
     },
     {
@@ -56,7 +53,6 @@ export function availabilityRoutes(app: FastifyInstance): void {
       params,
       body,
       response: { 200: datesResponse, ...errors },
-      heavy,
       handler: (ctx, req) => adminDates(ctx, (req.params as P).cid, (req.params as P).sid, req.body as TimesInput),
     },
     {
@@ -68,7 +64,6 @@ export function availabilityRoutes(app: FastifyInstance): void {
       params,
       body,
       response: { 200: timesResponse, ...errors },
-      heavy,
       handler: (ctx, req) => clientTimesBody(ctx, (req.params as P).cid, (req.params as P).sid, req.body as TimesInput),
     },
     {
@@ -80,7 +75,6 @@ export function availabilityRoutes(app: FastifyInstance): void {
       params,
       body,
       response: { 200: datesResponse, ...errors },
-      heavy,
       handler: (ctx, req) => clientDates(ctx, (req.params as P).cid, (req.params as P).sid, req.body as TimesInput),
     },
   ]);

@@ -1,4 +1,4 @@
-import { stopIfGone } from '../../kernel/bulkhead';
+import { runHeavy, runHeavyIf, stopIfGone } from '../../kernel/bulkhead';
 import type { Ctx } from '../../kernel/context';
 import { companyForClientInterface, companyForMerchant } from '../company/company.access';
 import type { Company } from '../company/company.entity';
@@ -9,8 +9,18 @@ import { isUuid } from '../../shared/ids';
 import { Check } from '../../shared/validate';
 import { computeAvailability, computeAvailabilityPaced, computeAvailableDatesPaced, MAX_ANSWER_TIMES, TooManyTimes } from './engine';
 import { loadSnapshot, loadSnapshotRow, type LoadedSnapshot } from './snapshot';
-import { checkAgainstService, engineRequest, MAX_RANGE_DAYS, timesEntries, tooManyTimes, type ParsedQuery } from './availability.compute';
-import { isLongWindow } from './heavy';
+import {
+  checkAgainstService,
+  engineRequest,
+  isHeavy,
+  MAX_RANGE_DAYS,
+  rowResources,
+  rowStepSec,
+  timesEntries,
+  timesJson,
+  tooManyTimes,
+  type ParsedQuery,
+} from './availability.compute';
 import { availabilityThreads } from './threads';
 import { matchContextAt } from '../pricing/engine/context';
 import type { TicketQuote } from '../pricing/engine/types';
@@ -82,38 +92,55 @@ function allowanceOf(ctx: Ctx): { left: number } {
 async function times(ctx: Ctx, company: Company, serviceId: unknown, input: TimesInput, clientView: boolean) {
   const q = parseQuery(input, !clientView);
   const loaded = await load(ctx, company, serviceId, q, clientView);
-  let result;
-  try {
-    result = await computeAvailabilityPaced(loaded.snapshot, { ...engineRequest(q), allowance: allowanceOf(ctx) });
-  } catch (err) {
-    if (!(err instanceof TooManyTimes)) throw err;
-    throw tooManyTimes();
-  }
-  return timesEntries(loaded, result, company.timeZone);
+  const heavy = isHeavy(
+    loaded.snapshot.resources.length,
+    loaded.snapshot.service.timeIntervalSec ?? loaded.snapshot.service.durationSec,
+    q,
+  );
+  return runHeavyIf(ctx, heavy, 'availability', async () => {
+    let result;
+    try {
+      result = await computeAvailabilityPaced(loaded.snapshot, { ...engineRequest(q), allowance: allowanceOf(ctx) });
+    } catch (err) {
+      if (!(err instanceof TooManyTimes)) throw err;
+      throw tooManyTimes();
+    }
+    return timesEntries(loaded, result, company.timeZone);
+  });
 }
 
 /**
- * The times answer as JSON bytes. A long window is computed on a worker thread (when
- * AVAILABILITY_THREADS is not 0): the event loop only loads the snapshot document and sends
- * the bytes. Shorter windows are computed here.
+ * The times answer as JSON bytes (REST). A large answer is computed on a worker thread (when
+ * AVAILABILITY_THREADS is not 0), under the availability bulkhead: the event loop only loads the
+ * snapshot document and sends the bytes the thread made. A small one is computed here.
  */
 async function timesBody(ctx: Ctx, company: Company, serviceId: unknown, input: TimesInput, clientView: boolean): Promise<unknown> {
   const pool = availabilityThreads(ctx.deps);
-  if (!pool || !isLongWindow(input)) return times(ctx, company, serviceId, input, clientView);
+  if (!pool) return times(ctx, company, serviceId, input, clientView);
   const q = parseQuery(input, !clientView);
   if (!isUuid(serviceId)) throw invalid('service id must be a UUID', [{ path: 'serviceID', message: 'must be a UUID' }]);
   const opts = { from: q.from, to: q.to, resourceIds: q.resourceIds, reachSec: q.durationSec ?? 0 };
   const row = await loadSnapshotRow(ctx, company, serviceId.toLowerCase(), opts);
   if (!row.service) throw notFound('service');
-  stopIfGone(ctx);
-  const bytes = await pool.run({ row, opts, q, clientView, now: ctx.now.getTime(), zone: company.timeZone });
+  const job = { row, opts, q, clientView, now: ctx.now.getTime(), zone: company.timeZone };
+  const bytes = isHeavy(rowResources(row, q), rowStepSec(row), q)
+    ? await runHeavy(ctx, 'availability', () => {
+        stopIfGone(ctx);
+        return pool.run(job);
+      })
+    : timesJson(job);
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 async function dates(ctx: Ctx, company: Company, serviceId: unknown, input: TimesInput, clientView: boolean) {
   const q = parseQuery(input, !clientView);
   const loaded = await load(ctx, company, serviceId, q, clientView);
-  const result = await computeAvailableDatesPaced(loaded.snapshot, engineRequest(q));
+  const heavy = isHeavy(
+    loaded.snapshot.resources.length,
+    loaded.snapshot.service.timeIntervalSec ?? loaded.snapshot.service.durationSec,
+    q,
+  );
+  const result = await runHeavyIf(ctx, heavy, 'availability', () => computeAvailableDatesPaced(loaded.snapshot, engineRequest(q)));
   const out: Record<string, string[]> = {};
   for (const r of loaded.snapshot.resources) out[r.id] = result[r.id] ?? [];
   return { timeZone: company.timeZone, dates: out };
@@ -124,7 +151,7 @@ export async function adminTimes(ctx: Ctx, companyId: string, serviceId: unknown
   return times(ctx, await companyForMerchant(ctx, companyId, 'services.read'), serviceId, input, false);
 }
 
-/** Admin: available times as JSON bytes (REST), long windows computed on a worker thread. */
+/** Admin: available times as JSON bytes (REST), large answers computed on a worker thread. */
 export async function adminTimesBody(ctx: Ctx, companyId: string, serviceId: unknown, input: TimesInput) {
   return timesBody(ctx, await companyForMerchant(ctx, companyId, 'services.read'), serviceId, input, false);
 }
@@ -139,7 +166,7 @@ export async function clientTimes(ctx: Ctx, companyId: string, serviceId: unknow
   return times(ctx, await companyForClientInterface(ctx, companyId, 'client.read'), serviceId, input, true);
 }
 
-/** Client interface: available times as JSON bytes (REST), long windows computed on a worker thread. */
+/** Client interface: available times as JSON bytes (REST), large answers computed on a worker thread. */
 export async function clientTimesBody(ctx: Ctx, companyId: string, serviceId: unknown, input: TimesInput) {
   return timesBody(ctx, await companyForClientInterface(ctx, companyId, 'client.read'), serviceId, input, true);
 }

@@ -270,6 +270,9 @@ class Postmaster {
   /** Starts the server and resolves when it accepts connections. */
   start(): Promise<void> {
     const flags = ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200', '-c', `fsync=${this.persistent ? 'on' : 'off'}`];
+    // Crash recovery first makes the data directory durable: one syncfs() instead of an fsync
+    // per file shortens the restart after a crash (Linux).
+    if (process.platform === 'linux') flags.push('-c', 'recovery_init_sync_method=syncfs');
     const child = spawn(this.binary, ['-D', this.dir, '-p', String(this.port), ...flags], {
       ...runAs(),
       // Its own process group: a terminal's Ctrl-C does not stop it before this process has drained.

@@ -1,4 +1,5 @@
 import type { AppModule } from '../kernel/module';
+import type { DocumentEntityType, DocumentSource, DocumentSources } from '../kernel/documents';
 import type { PayableItems, Payables } from '../kernel/payable';
 import { companyModule } from '../modules/company';
 import { clientModule } from '../modules/client';
@@ -8,6 +9,7 @@ import { schedulingModule } from '../modules/scheduling';
 import { pricingModule } from '../modules/pricing';
 import { paymentModule } from '../modules/payment';
 import { bookingModule } from '../modules/booking';
+import { documentModule } from '../modules/document';
 
 /** Every bounded context, in registration order. */
 export const modules: AppModule[] = [
@@ -19,6 +21,7 @@ export const modules: AppModule[] = [
   pricingModule,
   paymentModule,
   bookingModule,
+  documentModule,
 ];
 
 export const allEntities = (): Function[] => modules.flatMap((m) => m.entities);
@@ -31,6 +34,19 @@ export function payablesOf(list: readonly AppModule[] = modules): Payables {
     for (const [itemType, handlers] of Object.entries(m.payables ?? {})) {
       if (out.has(itemType)) throw new Error(`item type ${itemType} is registered by two modules`);
       out.set(itemType, handlers);
+    }
+  }
+  return out;
+}
+
+/** Every module's document sources by entity type; an entity type claimed twice is a wiring error. */
+export function documentsOf(list: readonly AppModule[] = modules): DocumentSources {
+  const out = new Map<DocumentEntityType, DocumentSource>();
+  for (const m of list) {
+    for (const [entityType, source] of Object.entries(m.documents ?? {}) as [DocumentEntityType, DocumentSource | undefined][]) {
+      if (!source) continue;
+      if (out.has(entityType)) throw new Error(`entity type ${entityType} is registered by two modules`);
+      out.set(entityType, source);
     }
   }
   return out;

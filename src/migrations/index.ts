@@ -6,6 +6,7 @@ import { Migration20261122000500Payment } from './Migration20261122000500Payment
 import { Migration20261122000600AvailabilitySnapshot } from './Migration20261122000600AvailabilitySnapshot';
 import { Migration20261122000250Client } from './Migration20261122000250Client';
 import { Migration20261122000300Rules } from './Migration20261122000300Rules';
+import { Migration20261122001500Document } from './Migration20261122001500Document';
 
 /**
  * Every migration in order. Listed explicitly (not discovered from files) so that the
@@ -19,4 +20,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122000400Booking', class: Migration20261122000400Booking },
   { name: 'Migration20261122000500Payment', class: Migration20261122000500Payment },
   { name: 'Migration20261122000600AvailabilitySnapshot', class: Migration20261122000600AvailabilitySnapshot },
+  { name: 'Migration20261122001500Document', class: Migration20261122001500Document },
 ];

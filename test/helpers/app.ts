@@ -5,9 +5,10 @@ import pino from 'pino';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type Config } from '../../src/config/env';
 import { createOrm } from '../../src/db/orm';
-import { allEntities, payablesOf } from '../../src/app/registry';
+import { allEntities, documentsOf, payablesOf } from '../../src/app/registry';
 import { buildServer } from '../../src/app/server';
 import type { AppDeps, Clock } from '../../src/kernel/context';
+import type { DocumentEntityType, DocumentSource } from '../../src/kernel/documents';
 import { createMerchant } from '../../src/modules/company/apikey.service';
 import { sqlStats } from '../../src/db/stats';
 import { checkUnrouted, installResponseCheck } from './response-check';
@@ -66,7 +67,14 @@ export interface TestApp {
 let counter = 0;
 
 export async function createTestApp(
-  opts: { clock?: Clock; config?: Partial<Config>; logStream?: NodeJS.WritableStream; routes?: (app: FastifyInstance) => void } = {},
+  opts: {
+    clock?: Clock;
+    config?: Partial<Config>;
+    logStream?: NodeJS.WritableStream;
+    routes?: (app: FastifyInstance) => void;
+    /** Document sources the test registers in place of (or beside) the modules' own. */
+    documents?: Partial<Record<DocumentEntityType, DocumentSource>>;
+  } = {},
 ): Promise<TestApp> {
   const adminUrl = process.env.BOOKING_TEST_ADMIN_URL;
   const template = process.env.BOOKING_TEST_TEMPLATE;
@@ -96,6 +104,7 @@ export async function createTestApp(
     encryptionKey: Buffer.alloc(32, 7),
     jwtKey: new TextEncoder().encode(config.jwtSecret!),
     payables: payablesOf(),
+    documents: new Map([...documentsOf(), ...(Object.entries(opts.documents ?? {}) as [DocumentEntityType, DocumentSource][])]),
   };
   const app = await buildServer(deps, { logger: opts.logStream ? { level: 'info', stream: opts.logStream } : false });
   // Every response is checked against its route's declared response schema (test/helpers/response-check.ts).

@@ -44,7 +44,7 @@ export async function renderDefaultDocument(input: DefaultDocumentInput): Promis
   line(doc, values.title || (entityType === 'gift_card' ? 'Gift card' : 'Membership'), left, 82, inner, {
     font: 'bold',
     size: 26,
-    min: 12,
+    min: 9,
     color: INK,
   });
 

@@ -126,8 +126,8 @@ export async function renderReceipt(r: ReceiptInput): Promise<Uint8Array> {
     const label = r.items.length === 1 ? `${kind} ${item.id}` : `${kind} ${i + 1} of ${r.items.length} · ${item.id}`;
     row(label, money(item.amount));
   });
-  rule(y - 6);
-  y += 6;
+  rule(y - 3);
+  y += 8;
 
   const t = taxBreakdown(r.amount, r.taxRate);
   if (r.taxRate > 0 && r.taxInclusive) {
@@ -154,8 +154,8 @@ export async function renderReceipt(r: ReceiptInput): Promise<Uint8Array> {
       const why = refund.reason ? `: ${refund.reason}` : '';
       row(`${formatDateTime(refund.createdAt, r.timeZone)} · ${kind} ${refund.itemId}${state}${why}`, money(-refund.amount));
     }
-    rule(y - 6);
-    y += 6;
+    rule(y - 3);
+    y += 8;
     const back = refundedTotal(r.refunds);
     row('Refunded', money(-back));
     row('Paid after refunds', money(r.amount - back), { bold: true, size: 12 });

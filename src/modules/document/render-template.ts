@@ -60,9 +60,18 @@ export async function renderTemplate(
   return doc.save();
 }
 
+/** Font metrics for fitting; widths are laid out once per text (at size 1) and scaled, as fitting asks for the same texts at many sizes. */
 export function metricsOf(font: PDFFont): FontMetrics {
+  const unit = new Map<string, number>();
   return {
-    width: (text, size) => font.widthOfTextAtSize(text, size),
+    width: (text, size) => {
+      let w = unit.get(text);
+      if (w === undefined) {
+        w = font.widthOfTextAtSize(text, 1);
+        unit.set(text, w);
+      }
+      return w * size;
+    },
     ascent: (size) => font.heightAtSize(size, { descender: false }),
     descent: (size) => font.heightAtSize(size, { descender: true }) - font.heightAtSize(size, { descender: false }),
   };

@@ -49,9 +49,11 @@ export const LINE_HEIGHT = 1.2;
 const STEP = 0.95;
 const EPSILON = 1e-6;
 const ELLIPSIS = '…';
+const MAX_CHARS = 2000;
 
 export function fitText(req: FitRequest, metrics: FontMetrics): FittedText {
-  const text = req.text.replace(/\s+/g, ' ').trim();
+  // Longer values cannot be legible on a page anyway; the cap bounds the work of the search below.
+  const text = Array.from(req.text.replace(/\s+/g, ' ').trim()).slice(0, MAX_CHARS).join('');
   if (!text) return { size: req.size, lines: [] };
   const rad = (req.rotation * Math.PI) / 180;
   const dir = { x: Math.cos(rad), y: Math.sin(rad) };

@@ -18,6 +18,8 @@ export interface Res<T = any> {
   body: T;
   headers: Record<string, string | string[] | undefined>;
   text: string;
+  /** the body's bytes (a PDF download) */
+  raw: Buffer;
 }
 
 export interface CallOpts {
@@ -118,9 +120,9 @@ export async function createTestApp(
     const key = o.key === undefined ? (o.token ? null : adminKey) : o.key;
     if (key) headers['x-api-key'] = key;
     if (o.token) headers.authorization = `Bearer ${o.token}`;
-    let payload: string | undefined;
+    let payload: string | Buffer | undefined;
     if (o.body !== undefined) {
-      payload = typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
+      payload = typeof o.body === 'string' || Buffer.isBuffer(o.body) ? o.body : JSON.stringify(o.body);
       headers['content-type'] ??= 'application/json';
     }
     const query = o.query
@@ -139,7 +141,7 @@ export async function createTestApp(
     } catch {
       /* not JSON */
     }
-    return { status: res.statusCode, body, headers: res.headers as Res['headers'], text: res.body };
+    return { status: res.statusCode, body, headers: res.headers as Res['headers'], text: res.body, raw: res.rawPayload };
   };
 
   const t: TestApp = {

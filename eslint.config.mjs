@@ -13,6 +13,11 @@ import prettier from 'eslint-config-prettier';
 const below = (target, from, message, except) => ({ target, from, message, ...(except ? { except } : {}) });
 const MAX_LEN = ['error', { code: 140, ignoreUrls: true, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true }];
 const ITEM_OWNERS = ['booking', 'catalog', 'client', 'availability', 'scheduling', 'pricing'].map((m) => `./src/modules/${m}`);
+/** The document context prints items of other modules through the sources they register (kernel/documents.ts). */
+const PRINTED = ['giftcard', 'giftcards', 'subscription', 'subscriptions'].map((m) => `./src/modules/${m}`);
+const BESIDE_DOCUMENT = ['availability', 'booking', 'catalog', 'client', 'company', 'payment', 'pricing', 'scheduling'].map(
+  (m) => `./src/modules/${m}`,
+);
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.data/**', 'coverage/**'] },
@@ -66,6 +71,14 @@ export default tseslint.config(
               './src/modules/payment',
               ITEM_OWNERS,
               'payment settles items through the handlers their modules register (kernel/payable.ts)',
+            ),
+            below(
+              './src/modules/document',
+              PRINTED,
+              'documents read gift card purchases and memberships through the sources their modules register (kernel/documents.ts)',
+            ),
+            ...BESIDE_DOCUMENT.map((m) =>
+              below(m, ['./src/modules/document'], 'nothing but the composition root imports the document module'),
             ),
           ],
         },

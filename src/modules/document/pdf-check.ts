@@ -28,7 +28,7 @@ export async function checkPdf(bytes: Uint8Array): Promise<PdfFacts> {
   if (buf.subarray(Math.max(0, buf.length - 1024)).indexOf(TRAILER) < 0) throw damaged('is truncated (no %%EOF marker at its end)');
   let doc: PDFDocument;
   try {
-    doc = await PDFDocument.load(bytes, { updateMetadata: false, throwOnInvalidObject: true });
+    doc = await PDFDocument.load(bytes, { updateMetadata: false });
   } catch (err) {
     if (err instanceof EncryptedPDFError) throw damaged('is encrypted; upload a PDF without a password');
     throw damaged('cannot be read as a PDF');

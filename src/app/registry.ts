@@ -1,4 +1,5 @@
 import type { AppModule } from '../kernel/module';
+import { orderCodeHandlers, type CodeHandlers } from '../kernel/codes';
 import type { PayableItems, Payables } from '../kernel/payable';
 import { companyModule } from '../modules/company';
 import { clientModule } from '../modules/client';
@@ -8,6 +9,7 @@ import { schedulingModule } from '../modules/scheduling';
 import { pricingModule } from '../modules/pricing';
 import { paymentModule } from '../modules/payment';
 import { bookingModule } from '../modules/booking';
+import { promoCodeModule } from '../modules/promocode';
 
 /** Every bounded context, in registration order. */
 export const modules: AppModule[] = [
@@ -19,6 +21,7 @@ export const modules: AppModule[] = [
   pricingModule,
   paymentModule,
   bookingModule,
+  promoCodeModule,
 ];
 
 export const allEntities = (): Function[] => modules.flatMap((m) => m.entities);
@@ -34,4 +37,9 @@ export function payablesOf(list: readonly AppModule[] = modules): Payables {
     }
   }
   return out;
+}
+
+/** Every module's code handlers in the contract's lookup order (promo codes, gift cards, subscriptions, then others). */
+export function codeHandlersOf(list: readonly AppModule[] = modules): CodeHandlers {
+  return orderCodeHandlers(list.flatMap((m) => m.codes ?? []));
 }

@@ -5,7 +5,7 @@ import pino from 'pino';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type Config } from '../../src/config/env';
 import { createOrm } from '../../src/db/orm';
-import { allEntities, payablesOf } from '../../src/app/registry';
+import { allEntities, payablesOf, codeHandlersOf } from '../../src/app/registry';
 import { buildServer } from '../../src/app/server';
 import type { AppDeps, Clock } from '../../src/kernel/context';
 import { createMerchant } from '../../src/modules/company/apikey.service';
@@ -96,6 +96,7 @@ export async function createTestApp(
     encryptionKey: Buffer.alloc(32, 7),
     jwtKey: new TextEncoder().encode(config.jwtSecret!),
     payables: payablesOf(),
+    codes: codeHandlersOf(),
   };
   const app = await buildServer(deps, { logger: opts.logStream ? { level: 'info', stream: opts.logStream } : false });
   // Every response is checked against its route's declared response schema (test/helpers/response-check.ts).

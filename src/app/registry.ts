@@ -10,6 +10,7 @@ import { pricingModule } from '../modules/pricing';
 import { paymentModule } from '../modules/payment';
 import { bookingModule } from '../modules/booking';
 import { promoCodeModule } from '../modules/promocode';
+import { giftCardModule } from '../modules/giftcard';
 
 /** Every bounded context, in registration order. */
 export const modules: AppModule[] = [
@@ -22,6 +23,7 @@ export const modules: AppModule[] = [
   paymentModule,
   bookingModule,
   promoCodeModule,
+  giftCardModule,
 ];
 
 export const allEntities = (): Function[] => modules.flatMap((m) => m.entities);

@@ -5,6 +5,7 @@ import { importX } from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import prettier from 'eslint-config-prettier';
 import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 
 /**
  * The module graph points one way: entry -> app (composition root) -> modules -> kernel ->
@@ -18,7 +19,7 @@ const ITEM_OWNERS = ['booking', 'catalog', 'client', 'availability', 'scheduling
 );
 /** Plugins: reached only through the registry and the kernel's contracts (codes, payables), never imported by another module. */
 const PLUGINS = ['promocode', 'giftcard'];
-const MODULES = readdirSync(new URL('./src/modules', import.meta.url), { withFileTypes: true })
+const MODULES = readdirSync(join(import.meta.dirname, 'src', 'modules'), { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => d.name);
 const pluginZones = PLUGINS.map((plugin) => ({

@@ -25,6 +25,8 @@ export interface CallOpts {
   body?: unknown;
   headers?: Record<string, string>;
   query?: Record<string, string | number | boolean | undefined>;
+  /** the client address the server sees (default 127.0.0.1) */
+  remoteAddress?: string;
 }
 
 /** A controllable clock: tests move time explicitly. */
@@ -122,7 +124,7 @@ export async function createTestApp(
             .map(([k, v]) => [k, String(v)]),
         )
       : undefined;
-    const res = await app.inject({ method: method as never, url: path, headers, payload, query });
+    const res = await app.inject({ method: method as never, url: path, headers, payload, query, remoteAddress: o.remoteAddress });
     const problem = responses.take(res.raw.res) ?? checkUnrouted(method, path, res);
     if (problem) throw new Error(`response schema drift: ${problem}`);
     let body: any = res.body;

@@ -8,7 +8,7 @@ import { loadConfig } from '../src/config/env';
 import { createOrm } from '../src/db/orm';
 import { startEmbeddedPostgres } from '../src/db/embedded';
 import { buildServer } from '../src/app/server';
-import { allEntities, payablesOf, documentsOf } from '../src/app/registry';
+import { allEntities, codeHandlersOf, documentsOf, payablesOf } from '../src/app/registry';
 import { createMerchant } from '../src/modules/company/apikey.service';
 import type { AppDeps } from '../src/kernel/context';
 
@@ -51,6 +51,7 @@ export async function startBenchServer(): Promise<{
     jwtKey: new TextEncoder().encode(config.jwtSecret!),
     payables: payablesOf(),
     documents: documentsOf(),
+    codes: codeHandlersOf(),
   };
   const app = await buildServer(deps, { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -1,5 +1,6 @@
 import type { AppModule } from '../kernel/module';
 import type { DocumentEntityType, DocumentSource, DocumentSources } from '../kernel/documents';
+import { orderCodeHandlers, type CodeHandlers } from '../kernel/codes';
 import type { PayableItems, Payables } from '../kernel/payable';
 import { companyModule } from '../modules/company';
 import { clientModule } from '../modules/client';
@@ -10,6 +11,8 @@ import { pricingModule } from '../modules/pricing';
 import { paymentModule } from '../modules/payment';
 import { bookingModule } from '../modules/booking';
 import { documentModule } from '../modules/document';
+import { promoCodeModule } from '../modules/promocode';
+import { giftCardModule } from '../modules/giftcard';
 
 /** Every bounded context, in registration order. */
 export const modules: AppModule[] = [
@@ -22,6 +25,8 @@ export const modules: AppModule[] = [
   paymentModule,
   bookingModule,
   documentModule,
+  promoCodeModule,
+  giftCardModule,
 ];
 
 export const allEntities = (): Function[] => modules.flatMap((m) => m.entities);
@@ -50,4 +55,9 @@ export function documentsOf(list: readonly AppModule[] = modules): DocumentSourc
     }
   }
   return out;
+}
+
+/** Every module's code handlers in the contract's lookup order (promo codes, gift cards, subscriptions, then others). */
+export function codeHandlersOf(list: readonly AppModule[] = modules): CodeHandlers {
+  return orderCodeHandlers(list.flatMap((m) => m.codes ?? []));
 }

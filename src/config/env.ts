@@ -14,6 +14,8 @@ export interface Config {
   redisUrl: string | null;
   rateLimitPerSecond: number;
   rateLimitBurst: number;
+  /** Which proxies' X-Forwarded-For to believe for the client IP: none, all, a hop count or addresses/CIDRs. */
+  trustProxy: boolean | number | string[];
   paymentTimeoutSec: number;
   graphqlIntrospection: boolean;
   accessTokenTtlSec: number;
@@ -33,6 +35,20 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0, ma
 function str(env: NodeJS.ProcessEnv, name: string): string | null {
   const v = env[name];
   return v === undefined || v.trim() === '' ? null : v.trim();
+}
+
+function trustProxy(env: NodeJS.ProcessEnv): boolean | number | string[] {
+  const raw = str(env, 'TRUST_PROXY');
+  if (raw === null || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return int(env, 'TRUST_PROXY', 0, 0, 100);
+  const list = raw
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
+  if (!list.every((a) => /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(a)))
+    throw new ConfigError('TRUST_PROXY must be true, false, a hop count or a comma-separated list of addresses/CIDRs');
+  return list;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -61,6 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: str(env, 'REDIS_URL'),
     rateLimitPerSecond: rate,
     rateLimitBurst: int(env, 'RATE_LIMIT_BURST', rate * 2, 0),
+    trustProxy: trustProxy(env),
     paymentTimeoutSec: int(env, 'PAYMENT_TIMEOUT', 900, 1),
     graphqlIntrospection: (str(env, 'GRAPHQL_INTROSPECTION') ?? 'true') !== 'false',
     accessTokenTtlSec: int(env, 'ACCESS_TOKEN_TTL', 900, 1),

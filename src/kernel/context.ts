@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type DataLoader from 'dataloader';
 import type { Config } from '../config/env';
 import type { DocumentSources } from './documents';
+import type { CodeHandlers } from './codes';
 import type { Payables } from './payable';
 
 /** `{companyID | "*": ["area.action", "area.*", "*"]}` */
@@ -44,6 +45,8 @@ export interface AppDeps {
   payables: Payables;
   /** Sources of printable items (gift card purchases, membership contracts), by entity type. */
   documents: DocumentSources;
+  /** Handlers of the codes a booking request may carry, in the contract's lookup order. */
+  codes: CodeHandlers;
 }
 
 /** Per-request context handed first to every service method. */

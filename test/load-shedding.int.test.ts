@@ -32,7 +32,7 @@ const month = { from: '2031-03-01T00:00:00Z', to: '2031-03-31T00:00:00Z' };
 const day = { from: '2031-03-03T00:00:00Z', to: '2031-03-04T00:00:00Z' };
 
 /** Takes the slot of a lane until the returned function is called. */
-async function occupy(lane: 'availability' | 'lists'): Promise<() => Promise<void>> {
+async function occupy(lane: 'availability' | 'lists' | 'documents'): Promise<() => Promise<void>> {
   let release!: () => void;
   const running = heavyBulkhead(t.deps, lane).run(() => new Promise<void>((r) => (release = r)));
   await new Promise((r) => setImmediate(r));
@@ -89,6 +89,19 @@ it('large lists run under their own bulkhead (REST and GraphQL)', async () => {
     await release();
   }
   expect((await t.call('GET', `/v1/companies/${f.companyId}/bookings`)).status).toBe(200);
+});
+
+it('PDF generation (receipts, entity PDFs) runs under its own bulkhead', async () => {
+  const receipt = `/v1/companies/${f.companyId}/payments/00000000-0000-4000-8000-000000000001/receipt`;
+  const release = await occupy('documents');
+  try {
+    const refused = await t.call('GET', receipt);
+    expect({ status: refused.status, code: refused.body.code }).toEqual({ status: 503, code: 'service_unavailable' });
+    expect((await t.call('GET', '/health')).status).toBe(200);
+  } finally {
+    await release();
+  }
+  expect((await t.call('GET', receipt)).status).toBe(404);
 });
 
 it('a queued request whose client disconnects leaves the queue and is never computed', async () => {

@@ -100,7 +100,7 @@ export function stopIfGone(ctx: Ctx): void {
 }
 
 /** Kinds of expensive work; each has its own bulkhead, so a storm of one does not starve the other. */
-export type HeavyLane = 'availability' | 'lists';
+export type HeavyLane = 'availability' | 'lists' | 'documents';
 
 const heavyByDeps = new WeakMap<AppDeps, Map<HeavyLane, Bulkhead>>();
 

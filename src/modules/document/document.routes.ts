@@ -199,6 +199,7 @@ export function documentRoutes(app: FastifyInstance): void {
       tags: ['pdf templates'],
       params: S.params('cid', 'entity_type', 'entity_id', 'item_id'),
       response: { 200: pdf, ...errors },
+      heavy: { lane: 'documents' },
       handler: async (ctx, req, reply) => {
         const p = req.params as P;
         return sendPdf(reply, await entityPdf(ctx, p.cid, p.entity_type, p.entity_id, p.item_id));
@@ -212,6 +213,7 @@ export function documentRoutes(app: FastifyInstance): void {
       tags: ['payments'],
       params: S.params('cid', 'transaction_id'),
       response: { 200: pdf, 409: S.error, ...errors },
+      heavy: { lane: 'documents' },
       handler: async (ctx, req, reply) => {
         const p = req.params as P;
         return sendPdf(reply, await merchantReceipt(ctx, p.cid, p.transaction_id));
@@ -225,6 +227,7 @@ export function documentRoutes(app: FastifyInstance): void {
       tags: ['client interface'],
       params: S.params('transaction_id'),
       response: { 200: pdf, 409: S.error, ...errors },
+      heavy: { lane: 'documents' },
       handler: async (ctx, req, reply) => {
         const p = req.params as P;
         return sendPdf(reply, await clientReceipt(ctx, p.transaction_id));

@@ -104,7 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     accessTokenTtlSec: int(env, 'ACCESS_TOKEN_TTL', 900, 1),
     dbPoolMax: int(env, 'DB_POOL_MAX', 20, 1, 1000),
     statementTimeoutMs: int(env, 'STATEMENT_TIMEOUT_MS', 15_000, 0),
-    dbAcquireTimeoutMs: int(env, 'DB_ACQUIRE_TIMEOUT_MS', 5_000, 100),
+    dbAcquireTimeoutMs: int(env, 'DB_ACQUIRE_TIMEOUT_MS', 10_000, 100),
     requestTimeoutMs,
     headersTimeoutMs,
     keepAliveTimeoutMs: int(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000, 1),

@@ -27,7 +27,7 @@ export interface RouteDef {
   response: Record<number, JsonSchema>;
   /** Success status, 200 by default; 204 sends no body. */
   status?: number;
-  /** Returns the answer as an object, or as a Buffer of JSON already serialised. */
+  /** Returns the answer as an object, or as a Buffer (JSON already serialised, unless it sets its content type). */
   handler: (ctx: Ctx, req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
   /**
    * An expensive operation (a long availability window, a large list): it runs under the
@@ -72,8 +72,9 @@ export function defineRoutes(app: FastifyInstance, routes: RouteDef[]): void {
         if (reply.sent) return reply;
         reply.code(status);
         if (status === 204) return reply.send();
-        // A Buffer is an answer already serialised to JSON (computed on a worker thread).
-        if (Buffer.isBuffer(result)) reply.type('application/json; charset=utf-8');
+        // A Buffer without a content type is an answer already serialised to JSON (computed on a
+        // worker thread); files (PDFs) set their own type.
+        if (Buffer.isBuffer(result) && !reply.hasHeader('content-type')) reply.type('application/json; charset=utf-8');
         return reply.send(result);
       },
     });

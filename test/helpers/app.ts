@@ -107,7 +107,9 @@ export async function createTestApp(
     entities: allEntities(),
     poolMax: 30,
     statementTimeoutMs: config.statementTimeoutMs,
-    acquireTimeoutMs: config.dbAcquireTimeoutMs,
+    // Tests that exhaust the pool on purpose (parallel sweepers) wait for it as long as they need
+    // on a busy machine; an unreachable database still fails at once.
+    acquireTimeoutMs: 60_000,
   });
   const log = opts.logStream ? pino({ level: 'info' }, opts.logStream) : pino({ level: 'silent' });
   const deps: AppDeps = {

@@ -14,7 +14,7 @@ import {
   lexicographicSortSchema,
   printSchema,
 } from 'graphql';
-import { DateTimeResolver, DurationResolver, JSONObjectResolver, JSONResolver, UUIDResolver } from 'graphql-scalars';
+import { DateTimeScalar } from '../kernel/graphql-scalars';
 import { buildSchemaSync, type NonEmptyArray } from 'type-graphql';
 import type { Ctx } from '../kernel/context';
 import { noNulStringsRule } from './graphql-input-rule';
@@ -32,7 +32,7 @@ export function buildGraphqlSchema(): GraphQLSchema {
     cached = buildSchemaSync({
       resolvers: allResolvers() as unknown as NonEmptyArray<Function>,
       validate: false,
-      scalarsMap: [{ type: Date, scalar: DateTimeResolver }],
+      scalarsMap: [{ type: Date, scalar: DateTimeScalar }],
       emitSchemaFile: false,
     });
   }
@@ -43,14 +43,6 @@ export function buildGraphqlSchema(): GraphQLSchema {
 export function printGraphqlSchema(): string {
   return `${printSchema(lexicographicSortSchema(buildGraphqlSchema()))}\n`;
 }
-
-export {
-  DateTimeResolver as DateTimeScalar,
-  DurationResolver as DurationScalar,
-  JSONObjectResolver as JSONObjectScalar,
-  JSONResolver as JSONScalar,
-  UUIDResolver as UUIDScalar,
-};
 
 type Fragments = Record<string, FragmentDefinitionNode>;
 

@@ -1,5 +1,5 @@
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
-import { GraphQLJSONObject } from 'graphql-scalars';
+import { JSONObjectScalar } from '../../kernel/graphql-scalars';
 
 @ObjectType('Price')
 export class PriceType {
@@ -16,9 +16,9 @@ export class AvailableTimeType {
   @Field(() => Int, { nullable: true }) spotsAvailable?: number;
   @Field(() => Int, { nullable: true }) totalSpots?: number;
   @Field(() => Int, { nullable: true }) bookedSpots?: number;
-  @Field(() => GraphQLJSONObject, { nullable: true }) bookedSpotsPerTicket?: Record<string, number>;
-  @Field(() => GraphQLJSONObject, { nullable: true }) totalSpotsPerTicket?: Record<string, number>;
-  @Field(() => GraphQLJSONObject, { nullable: true }) ticketPrices?: Record<string, unknown>;
+  @Field(() => JSONObjectScalar, { nullable: true }) bookedSpotsPerTicket?: Record<string, number>;
+  @Field(() => JSONObjectScalar, { nullable: true }) totalSpotsPerTicket?: Record<string, number>;
+  @Field(() => JSONObjectScalar, { nullable: true }) ticketPrices?: Record<string, unknown>;
 }
 
 @ObjectType('ResourceAvailableTimes')
@@ -30,7 +30,7 @@ export class ResourceTimesType {
 @ObjectType('AvailableTimes', { description: 'Available times per resource; `times` is the REST map resourceID -> entries.' })
 export class AvailableTimesType {
   @Field() timeZone!: string;
-  @Field(() => GraphQLJSONObject) times!: Record<string, unknown>;
+  @Field(() => JSONObjectScalar) times!: Record<string, unknown>;
   @Field(() => [ResourceTimesType]) resources!: ResourceTimesType[];
 }
 
@@ -43,7 +43,7 @@ export class ResourceDatesType {
 @ObjectType('AvailableDates')
 export class AvailableDatesType {
   @Field() timeZone!: string;
-  @Field(() => GraphQLJSONObject) dates!: Record<string, string[]>;
+  @Field(() => JSONObjectScalar) dates!: Record<string, string[]>;
   @Field(() => [ResourceDatesType]) resources!: ResourceDatesType[];
 }
 
@@ -54,6 +54,6 @@ export class AvailableTimesInput {
   @Field(() => [ID], { nullable: true }) resourceIDs?: string[];
   @Field({ nullable: true, description: 'ISO 8601 duration (flexible, days, sharable)' }) duration?: string;
   @Field(() => Int, { nullable: true }) spots?: number;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'ticketID -> count' }) tickets?: Record<string, number>;
+  @Field(() => JSONObjectScalar, { nullable: true, description: 'ticketID -> count' }) tickets?: Record<string, number>;
   @Field({ nullable: true, description: 'admin only' }) includePastTimes?: boolean;
 }

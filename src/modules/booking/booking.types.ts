@@ -1,5 +1,5 @@
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
-import { DurationResolver, GraphQLJSONObject } from 'graphql-scalars';
+import { DurationScalar, JSONObjectScalar } from '../../kernel/graphql-scalars';
 import type { MetaData } from '../../shared/metadata';
 import { ResourceType, ServiceType, TicketType } from '../catalog/catalog.types';
 import { ClientType } from '../client/client.types';
@@ -15,7 +15,7 @@ export class BookingStatusChangeType {
   @Field(() => ID) bookingID!: string;
   @Field(() => String, { nullable: true, description: 'null for the first change (creation)' }) oldStatus!: string | null;
   @Field() newStatus!: string;
-  @Field(() => GraphQLJSONObject) metaData!: MetaData;
+  @Field(() => JSONObjectScalar) metaData!: MetaData;
   @Field(() => Date) createdAt!: string;
 }
 
@@ -28,9 +28,9 @@ export class ClientBookingType {
   @Field(() => [ID]) relatedResourceIDs!: string[];
   @Field(() => Date) startTime!: string;
   @Field(() => Date, { nullable: true, description: 'null while a sharable booking runs' }) endTime!: string | null;
-  @Field(() => DurationResolver, { nullable: true }) duration!: string | null;
+  @Field(() => DurationScalar, { nullable: true }) duration!: string | null;
   @Field(() => Int) spots!: number;
-  @Field(() => GraphQLJSONObject, { description: 'ticketID -> {spots, price, comparedPrice}' }) tickets!: Record<string, unknown>;
+  @Field(() => JSONObjectScalar, { description: 'ticketID -> {spots, price, comparedPrice}' }) tickets!: Record<string, unknown>;
   @Field(() => Int) price!: number;
   @Field(() => String, { nullable: true }) currency!: string | null;
   @Field({ description: STATUS_HELP }) status!: string;
@@ -38,8 +38,8 @@ export class ClientBookingType {
   @Field({ description: 'the service type' }) type!: string;
   @Field({ description: 'Lets its holder read and cancel this booking through the client interface.' }) accessToken!: string;
   @Field(() => String, { nullable: true }) paymentURL!: string | null;
-  @Field(() => GraphQLJSONObject) pluginData!: Record<string, unknown>;
-  @Field(() => GraphQLJSONObject) metaData!: MetaData;
+  @Field(() => JSONObjectScalar) pluginData!: Record<string, unknown>;
+  @Field(() => JSONObjectScalar) metaData!: MetaData;
   @Field(() => Date) createdAt!: string;
 }
 
@@ -102,19 +102,19 @@ export class CreateBookingInput {
   @Field(() => ID) resourceID!: string;
   @Field(() => Date) startTime!: Date;
   @Field(() => ID, { nullable: true }) clientID?: string | null;
-  @Field(() => DurationResolver, { nullable: true }) duration?: string | null;
+  @Field(() => DurationScalar, { nullable: true }) duration?: string | null;
   @Field({ nullable: true, description: 'skip working hours, closings, slot schedules and the horizon (never overlap or capacity)' })
   ignoreSchedule?: boolean;
-  @Field(() => GraphQLJSONObject, { nullable: true }) metaData?: MetaData | null;
+  @Field(() => JSONObjectScalar, { nullable: true }) metaData?: MetaData | null;
   @Field(() => BookingRepeatInput, { nullable: true }) repeat?: BookingRepeatInput | null;
   @Field(() => Int, { nullable: true }) spots?: number | null;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'ticketID -> count' }) tickets?: Record<string, number> | null;
+  @Field(() => JSONObjectScalar, { nullable: true, description: 'ticketID -> count' }) tickets?: Record<string, number> | null;
 }
 
 @InputType()
 export class UpdateBookingInput {
-  @Field(() => DurationResolver, { nullable: true }) duration?: string | null;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: '{expectedVersion, path, value}' }) metaDataUpdate?: Record<
+  @Field(() => DurationScalar, { nullable: true }) duration?: string | null;
+  @Field(() => JSONObjectScalar, { nullable: true, description: '{expectedVersion, path, value}' }) metaDataUpdate?: Record<
     string,
     unknown
   > | null;
@@ -150,15 +150,15 @@ export class RequestBookingInput {
   @Field(() => ID) serviceID!: string;
   @Field(() => ID, { nullable: true, description: 'default: the first available linked resource by name' }) resourceID?: string | null;
   @Field(() => Date) startTime!: Date;
-  @Field(() => DurationResolver, { nullable: true }) duration?: string | null;
+  @Field(() => DurationScalar, { nullable: true }) duration?: string | null;
   @Field(() => Int, { nullable: true, description: 'default 1' }) spots?: number | null;
-  @Field(() => GraphQLJSONObject, { nullable: true }) tickets?: Record<string, number> | null;
+  @Field(() => JSONObjectScalar, { nullable: true }) tickets?: Record<string, number> | null;
   @Field(() => GuestClientInput, { nullable: true, description: 'guests (API key with client.create) only' })
   client?: GuestClientInput | null;
   @Field(() => String, { nullable: true }) code?: string | null;
   @Field(() => String, { nullable: true }) customPurchaseDescription?: string | null;
-  @Field(() => GraphQLJSONObject, { nullable: true }) metaData?: MetaData | null;
-  @Field(() => GraphQLJSONObject, { nullable: true }) pluginData?: Record<string, unknown> | null;
+  @Field(() => JSONObjectScalar, { nullable: true }) metaData?: MetaData | null;
+  @Field(() => JSONObjectScalar, { nullable: true }) pluginData?: Record<string, unknown> | null;
 }
 
 @InputType()
@@ -180,7 +180,7 @@ export class BookingBatchType {
 
 @InputType()
 export class CancelClientBookingInput {
-  @Field(() => GraphQLJSONObject, { nullable: true, description: "merged into the booking's metaData" }) metaData?: MetaData | null;
+  @Field(() => JSONObjectScalar, { nullable: true, description: "merged into the booking's metaData" }) metaData?: MetaData | null;
 }
 
 @InputType()

@@ -1,6 +1,5 @@
 import { Field, Float, ID, Int, ObjectType, InputType } from 'type-graphql';
-import { CurrencyResolver, DurationResolver, GraphQLJSONObject, HexColorCodeResolver } from 'graphql-scalars';
-import { LocalTimeScalar } from '../../kernel/graphql-scalars';
+import { CurrencyScalar, DurationScalar, HexColorCodeScalar, JSONObjectScalar, LocalTimeScalar } from '../../kernel/graphql-scalars';
 import type { MetaData } from '../../shared/metadata';
 
 /**
@@ -18,16 +17,15 @@ export class ServiceTaxType {
 
 @ObjectType('ServiceSettings')
 export class ServiceSettingsType {
-  @Field(() => DurationResolver, { nullable: true, description: 'how far ahead clients can book' }) availabilityPeriod!: string | null;
+  @Field(() => DurationScalar, { nullable: true, description: 'how far ahead clients can book' }) availabilityPeriod!: string | null;
   @Field({ description: 'instant or manual' }) bookingPolicy!: string;
-  @Field(() => DurationResolver, { nullable: true }) bufferBefore!: string | null;
-  @Field(() => DurationResolver, { nullable: true }) bufferAfter!: string | null;
+  @Field(() => DurationScalar, { nullable: true }) bufferBefore!: string | null;
+  @Field(() => DurationScalar, { nullable: true }) bufferAfter!: string | null;
   @Field(() => LocalTimeScalar, { nullable: true }) checkInTime!: string | null;
   @Field(() => LocalTimeScalar, { nullable: true }) checkOutTime!: string | null;
-  @Field(() => CurrencyResolver, { nullable: true }) currency!: string | null;
-  @Field(() => DurationResolver, { nullable: true }) duration!: string | null;
-  @Field(() => DurationResolver, { nullable: true, description: 'interval at which the service can be booked' }) timeInterval!:
-    string | null;
+  @Field(() => CurrencyScalar, { nullable: true }) currency!: string | null;
+  @Field(() => DurationScalar, { nullable: true }) duration!: string | null;
+  @Field(() => DurationScalar, { nullable: true, description: 'interval at which the service can be booked' }) timeInterval!: string | null;
   @Field(() => ServiceTaxType, { nullable: true }) tax!: ServiceTaxType | null;
 }
 
@@ -37,8 +35,8 @@ export class ServiceType {
   @Field(() => ID) companyID!: string;
   @Field() name!: string;
   @Field({ description: SERVICE_TYPE_HELP }) type!: string;
-  @Field(() => HexColorCodeResolver, { nullable: true }) color!: string | null;
-  @Field(() => GraphQLJSONObject) metaData!: MetaData;
+  @Field(() => HexColorCodeScalar, { nullable: true }) color!: string | null;
+  @Field(() => JSONObjectScalar) metaData!: MetaData;
   @Field(() => Int) metaDataVersion!: number;
   @Field(() => Int) position!: number;
   @Field(() => ServiceSettingsType) settings!: ServiceSettingsType;
@@ -52,8 +50,8 @@ export class ResourceType {
   @Field(() => ID) id!: string;
   @Field(() => ID) companyID!: string;
   @Field() name!: string;
-  @Field(() => HexColorCodeResolver, { nullable: true }) color!: string | null;
-  @Field(() => GraphQLJSONObject) metaData!: MetaData;
+  @Field(() => HexColorCodeScalar, { nullable: true }) color!: string | null;
+  @Field(() => JSONObjectScalar) metaData!: MetaData;
   @Field(() => Int) metaDataVersion!: number;
   @Field(() => [ID]) relatedResourceIDs!: string[];
   @Field(() => Date, { nullable: true }) disabledAt!: string | null;
@@ -67,7 +65,7 @@ export class TicketType {
   @Field(() => ID) serviceID!: string;
   @Field() name!: string;
   @Field() enabled!: boolean;
-  @Field(() => GraphQLJSONObject) metaData!: MetaData;
+  @Field(() => JSONObjectScalar) metaData!: MetaData;
   @Field(() => Int) metaDataVersion!: number;
   @Field(() => Date) createdAt!: string;
   @Field(() => Date) updatedAt!: string;
@@ -108,7 +106,7 @@ export class ClientServiceResourceType {
   @Field(() => ID) id!: string;
   @Field(() => ID) companyID!: string;
   @Field() name!: string;
-  @Field(() => HexColorCodeResolver, { nullable: true }) color!: string | null;
+  @Field(() => HexColorCodeScalar, { nullable: true }) color!: string | null;
   @Field(() => Date) createdAt!: string;
   @Field(() => Date) updatedAt!: string;
 }
@@ -125,7 +123,7 @@ export class ClientServiceType {
   @Field(() => ID) companyID!: string;
   @Field() name!: string;
   @Field({ description: SERVICE_TYPE_HELP }) type!: string;
-  @Field(() => HexColorCodeResolver, { nullable: true }) color!: string | null;
+  @Field(() => HexColorCodeScalar, { nullable: true }) color!: string | null;
   @Field(() => ServiceSettingsType) settings!: ServiceSettingsType;
   @Field({ description: 'the company’s IANA time zone' }) timeZone!: string;
   @Field(() => [ClientServiceResourceType], { description: 'enabled linked resources' }) resources!: ClientServiceResourceType[];
@@ -139,7 +137,7 @@ export class ClientResourceServiceType {
   @Field(() => ID) id!: string;
   @Field(() => ID) companyID!: string;
   @Field() name!: string;
-  @Field(() => HexColorCodeResolver, { nullable: true }) color!: string | null;
+  @Field(() => HexColorCodeScalar, { nullable: true }) color!: string | null;
   @Field({ description: SERVICE_TYPE_HELP }) type!: string;
   @Field(() => ServiceSettingsType) settings!: ServiceSettingsType;
   @Field(() => Date) createdAt!: string;
@@ -151,7 +149,7 @@ export class ClientResourceType {
   @Field(() => ID) id!: string;
   @Field(() => ID) companyID!: string;
   @Field() name!: string;
-  @Field(() => HexColorCodeResolver, { nullable: true }) color!: string | null;
+  @Field(() => HexColorCodeScalar, { nullable: true }) color!: string | null;
   @Field(() => [ClientResourceServiceType], { description: 'enabled linked services' }) services!: ClientResourceServiceType[];
   @Field(() => Date) createdAt!: string;
   @Field(() => Date) updatedAt!: string;
@@ -174,16 +172,16 @@ export class ServiceTaxInput {
 
 @InputType({ description: 'Settings to set; a field left out keeps its value, null clears it.' })
 export class ServiceSettingsInput {
-  @Field(() => DurationResolver, { nullable: true }) availabilityPeriod?: string | null;
+  @Field(() => DurationScalar, { nullable: true }) availabilityPeriod?: string | null;
   @Field(() => String, { nullable: true, description: 'instant (default) or manual' }) bookingPolicy?: string | null;
-  @Field(() => DurationResolver, { nullable: true }) bufferBefore?: string | null;
-  @Field(() => DurationResolver, { nullable: true }) bufferAfter?: string | null;
+  @Field(() => DurationScalar, { nullable: true }) bufferBefore?: string | null;
+  @Field(() => DurationScalar, { nullable: true }) bufferAfter?: string | null;
   @Field(() => LocalTimeScalar, { nullable: true }) checkInTime?: string | null;
   @Field(() => LocalTimeScalar, { nullable: true }) checkOutTime?: string | null;
-  @Field(() => CurrencyResolver, { nullable: true }) currency?: string | null;
-  @Field(() => DurationResolver, { nullable: true, description: 'required (positive) for fixed services; whole days for days services' })
+  @Field(() => CurrencyScalar, { nullable: true }) currency?: string | null;
+  @Field(() => DurationScalar, { nullable: true, description: 'required (positive) for fixed services; whole days for days services' })
   duration?: string | null;
-  @Field(() => DurationResolver, { nullable: true }) timeInterval?: string | null;
+  @Field(() => DurationScalar, { nullable: true }) timeInterval?: string | null;
   @Field(() => ServiceTaxInput, { nullable: true }) tax?: ServiceTaxInput | null;
 }
 
@@ -191,8 +189,8 @@ export class ServiceSettingsInput {
 export class CreateServiceInput {
   @Field() name!: string;
   @Field({ description: SERVICE_TYPE_HELP }) type!: string;
-  @Field(() => HexColorCodeResolver, { nullable: true }) color?: string | null;
-  @Field(() => GraphQLJSONObject, { nullable: true }) metaData?: MetaData | null;
+  @Field(() => HexColorCodeScalar, { nullable: true }) color?: string | null;
+  @Field(() => JSONObjectScalar, { nullable: true }) metaData?: MetaData | null;
   @Field(() => Int, { nullable: true, description: 'list order; after the last service when left out' }) position?: number | null;
   @Field(() => ServiceSettingsInput, { nullable: true }) settings?: ServiceSettingsInput | null;
 }
@@ -200,26 +198,26 @@ export class CreateServiceInput {
 @InputType()
 export class UpdateServiceInput {
   @Field(() => String, { nullable: true }) name?: string | null;
-  @Field(() => HexColorCodeResolver, { nullable: true }) color?: string | null;
+  @Field(() => HexColorCodeScalar, { nullable: true }) color?: string | null;
   @Field(() => Boolean, { nullable: true, description: 'false sets disabledAt, true clears it' }) enabled?: boolean | null;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: META_UPDATE_HELP }) metaDataUpdate?: Record<string, unknown> | null;
+  @Field(() => JSONObjectScalar, { nullable: true, description: META_UPDATE_HELP }) metaDataUpdate?: Record<string, unknown> | null;
   @Field(() => Int, { nullable: true }) position?: number | null;
 }
 
 @InputType()
 export class CreateResourceInput {
   @Field() name!: string;
-  @Field(() => HexColorCodeResolver) color!: string;
-  @Field(() => GraphQLJSONObject, { nullable: true }) metaData?: MetaData | null;
+  @Field(() => HexColorCodeScalar) color!: string;
+  @Field(() => JSONObjectScalar, { nullable: true }) metaData?: MetaData | null;
   @Field(() => [ID], { nullable: true }) relatedResourceIDs?: string[] | null;
 }
 
 @InputType()
 export class UpdateResourceInput {
   @Field(() => String, { nullable: true }) name?: string | null;
-  @Field(() => HexColorCodeResolver, { nullable: true }) color?: string | null;
+  @Field(() => HexColorCodeScalar, { nullable: true }) color?: string | null;
   @Field(() => Boolean, { nullable: true, description: 'left out means enabled' }) enabled?: boolean | null;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: META_UPDATE_HELP }) metaDataUpdate?: Record<string, unknown> | null;
+  @Field(() => JSONObjectScalar, { nullable: true, description: META_UPDATE_HELP }) metaDataUpdate?: Record<string, unknown> | null;
   @Field(() => [ID], { nullable: true, description: 'resources of the same company, not the resource itself' }) relatedResourceIDs?:
     string[] | null;
 }
@@ -245,12 +243,12 @@ export class UpdateServiceResourceLinkInput {
 export class CreateTicketInput {
   @Field() name!: string;
   @Field(() => Boolean, { nullable: true }) enabled?: boolean | null;
-  @Field(() => GraphQLJSONObject, { nullable: true }) metaData?: MetaData | null;
+  @Field(() => JSONObjectScalar, { nullable: true }) metaData?: MetaData | null;
 }
 
 @InputType()
 export class UpdateTicketInput {
   @Field(() => String, { nullable: true }) name?: string | null;
   @Field(() => Boolean, { nullable: true }) enabled?: boolean | null;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: META_UPDATE_HELP }) metaDataUpdate?: Record<string, unknown> | null;
+  @Field(() => JSONObjectScalar, { nullable: true, description: META_UPDATE_HELP }) metaDataUpdate?: Record<string, unknown> | null;
 }

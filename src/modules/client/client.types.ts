@@ -1,5 +1,5 @@
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
-import { GraphQLJSONObject } from 'graphql-scalars';
+import { JSONObjectScalar } from '../../kernel/graphql-scalars';
 import type { MetaData } from '../../shared/metadata';
 
 @ObjectType('Client', { description: 'An end user of one company.' })
@@ -10,7 +10,7 @@ export class ClientType {
   @Field() email!: string;
   @Field(() => String, { nullable: true }) firstName!: string | null;
   @Field(() => String, { nullable: true }) lastName!: string | null;
-  @Field(() => GraphQLJSONObject) metaData!: MetaData;
+  @Field(() => JSONObjectScalar) metaData!: MetaData;
   @Field(() => Int) metaDataVersion!: number;
   @Field({ description: '`active` or `blocked` (a blocked client cannot log in, refresh tokens or book).' }) state!: string;
   @Field(() => Date) createdAt!: string;
@@ -39,7 +39,7 @@ export class CreateClientInput {
   @Field() externalUserID!: string;
   @Field(() => String, { nullable: true }) firstName?: string | null;
   @Field(() => String, { nullable: true }) lastName?: string | null;
-  @Field(() => GraphQLJSONObject, { nullable: true }) metaData?: MetaData | null;
+  @Field(() => JSONObjectScalar, { nullable: true }) metaData?: MetaData | null;
 }
 
 @InputType()
@@ -47,7 +47,7 @@ export class UpdateClientInput {
   @Field(() => String, { nullable: true }) email?: string | null;
   @Field(() => String, { nullable: true, description: 'null clears the name.' }) firstName?: string | null;
   @Field(() => String, { nullable: true, description: 'null clears the name.' }) lastName?: string | null;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: '{expectedVersion, path, value}' }) metaDataUpdate?: Record<
+  @Field(() => JSONObjectScalar, { nullable: true, description: '{expectedVersion, path, value}' }) metaDataUpdate?: Record<
     string,
     unknown
   > | null;
@@ -71,6 +71,6 @@ export class ClientLoginInput {
   @Field() externalUserID!: string;
   @Field(() => String, { nullable: true }) firstName?: string | null;
   @Field(() => String, { nullable: true }) lastName?: string | null;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Used only when the login creates the client.' })
+  @Field(() => JSONObjectScalar, { nullable: true, description: 'Used only when the login creates the client.' })
   metaData?: MetaData | null;
 }

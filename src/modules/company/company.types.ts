@@ -1,5 +1,5 @@
 import { Field, ID, InputType, ObjectType } from 'type-graphql';
-import { GraphQLJSONObject } from 'graphql-scalars';
+import { JSONObjectScalar } from '../../kernel/graphql-scalars';
 
 @ObjectType('Company', { description: 'A business owned by a merchant; the root of every other record.' })
 export class CompanyType {
@@ -24,7 +24,7 @@ export class ApiKeyType {
   @Field() name!: string;
   @Field({ nullable: true, description: 'The secret; returned only by createApiKey.' }) key?: string;
   @Field() keyPrefix!: string;
-  @Field(() => GraphQLJSONObject) permissions!: Record<string, string[]>;
+  @Field(() => JSONObjectScalar) permissions!: Record<string, string[]>;
   @Field() state!: string;
   @Field(() => Date) createdAt!: string;
   @Field(() => Date, { nullable: true }) revokedAt!: string | null;
@@ -33,5 +33,5 @@ export class ApiKeyType {
 @InputType()
 export class CreateApiKeyInput {
   @Field() name!: string;
-  @Field(() => GraphQLJSONObject, { description: '{companyID | "*": [permission...]}' }) permissions!: Record<string, string[]>;
+  @Field(() => JSONObjectScalar, { description: '{companyID | "*": [permission...]}' }) permissions!: Record<string, string[]>;
 }

@@ -1,5 +1,5 @@
 import { Arg, Ctx as GqlCtx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { GraphQLJSONObject } from 'graphql-scalars';
+import { JSONObjectScalar } from '../../kernel/graphql-scalars';
 import type { Ctx } from '../../kernel/context';
 import {
   CreateRefundInput,
@@ -55,7 +55,7 @@ export class PaymentResolver {
   verifyRedirectSignature(
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID) companyID: string,
-    @Arg('query', () => GraphQLJSONObject) query: Record<string, unknown>,
+    @Arg('query', () => JSONObjectScalar) query: Record<string, unknown>,
   ) {
     return verifyRedirectSignature(ctx, companyID, query);
   }

@@ -1,5 +1,5 @@
 import { Field, ID, InputType, Int, ObjectType, Float } from 'type-graphql';
-import { GraphQLJSONObject } from 'graphql-scalars';
+import { JSONObjectScalar } from '../../kernel/graphql-scalars';
 
 @ObjectType('PaymentTransaction', { description: 'A payment of one or more items (bookings) through a provider.' })
 export class PaymentTransactionType {
@@ -11,7 +11,7 @@ export class PaymentTransactionType {
   @Field(() => ID) itemID!: string;
   @Field(() => [ID]) itemIDs!: string[];
   @Field() itemType!: string;
-  @Field(() => GraphQLJSONObject, { description: 'item id -> amount' }) perItemAmounts!: Record<string, number>;
+  @Field(() => JSONObjectScalar, { description: 'item id -> amount' }) perItemAmounts!: Record<string, number>;
   @Field(() => String, { nullable: true }) pluginNamespace!: string | null;
   @Field() providerType!: string;
   @Field(() => ID, { nullable: true }) purchaseID!: string | null;
@@ -43,7 +43,7 @@ export class RefundType {
   @Field(() => Int) amount!: number;
   @Field() currency!: string;
   @Field(() => String, { nullable: true }) idempotencyKey!: string | null;
-  @Field(() => GraphQLJSONObject) metadata!: Record<string, string>;
+  @Field(() => JSONObjectScalar) metadata!: Record<string, string>;
   @Field(() => String, { nullable: true }) providerRefundID!: string | null;
   @Field(() => String, { nullable: true }) reason!: string | null;
   @Field({ description: 'pending, succeeded, failed' }) status!: string;
@@ -109,5 +109,5 @@ export class CreateRefundInput {
   @Field(() => Int, { nullable: true, description: 'percent of the item paid amount, rounded down' }) percent?: number;
   @Field(() => Int, { nullable: true }) amount?: number;
   @Field(() => String, { nullable: true }) reason?: string;
-  @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, string>;
+  @Field(() => JSONObjectScalar, { nullable: true }) metadata?: Record<string, string>;
 }

@@ -1,5 +1,5 @@
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
-import { DurationResolver, GraphQLJSONObject } from 'graphql-scalars';
+import { DurationScalar, JSONObjectScalar } from '../../kernel/graphql-scalars';
 
 /**
  * GraphQL types of price rules and discounts. Field names are the REST JSON names and the
@@ -21,12 +21,12 @@ export class PriceRuleType {
   @Field(() => ID) serviceID!: string;
   @Field({ description: SERVICE_TYPES_HELP }) type!: string;
   @Field(() => Int) priority!: number;
-  @Field(() => DurationResolver, { nullable: true, description: 'pricing step (flexible, sharable, days)' }) duration!: string | null;
-  @Field(() => DurationResolver, { nullable: true }) minDuration!: string | null;
-  @Field(() => DurationResolver, { nullable: true }) maxDuration!: string | null;
+  @Field(() => DurationScalar, { nullable: true, description: 'pricing step (flexible, sharable, days)' }) duration!: string | null;
+  @Field(() => DurationScalar, { nullable: true }) minDuration!: string | null;
+  @Field(() => DurationScalar, { nullable: true }) maxDuration!: string | null;
   @Field(() => PriceRulePriceType) price!: PriceRulePriceType;
   @Field(() => ID, { nullable: true }) ticketID!: string | null;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: LIMITATION_HELP }) limitation!: Record<string, unknown> | null;
+  @Field(() => JSONObjectScalar, { nullable: true, description: LIMITATION_HELP }) limitation!: Record<string, unknown> | null;
   @Field(() => Date) createdAt!: string;
   @Field(() => Date) updatedAt!: string;
 }
@@ -47,7 +47,7 @@ export class DiscountType {
   @Field(() => Int) priority!: number;
   @Field({ description: 'summed with other discounts' }) sumsUp!: boolean;
   @Field(() => [DiscountVolumeRuleType]) rules!: DiscountVolumeRuleType[];
-  @Field(() => GraphQLJSONObject, { nullable: true, description: LIMITATION_HELP }) limitation!: Record<string, unknown> | null;
+  @Field(() => JSONObjectScalar, { nullable: true, description: LIMITATION_HELP }) limitation!: Record<string, unknown> | null;
   @Field(() => Date) createdAt!: string;
   @Field(() => Date) updatedAt!: string;
 }
@@ -63,11 +63,11 @@ export class CreatePriceRuleInput {
   @Field({ description: SERVICE_TYPES_HELP }) type!: string;
   @Field(() => Int) priority!: number;
   @Field(() => PriceRulePriceInput) price!: PriceRulePriceInput;
-  @Field(() => DurationResolver, { nullable: true }) duration?: string | null;
-  @Field(() => DurationResolver, { nullable: true }) minDuration?: string | null;
-  @Field(() => DurationResolver, { nullable: true }) maxDuration?: string | null;
+  @Field(() => DurationScalar, { nullable: true }) duration?: string | null;
+  @Field(() => DurationScalar, { nullable: true }) minDuration?: string | null;
+  @Field(() => DurationScalar, { nullable: true }) maxDuration?: string | null;
   @Field(() => ID, { nullable: true }) ticketID?: string | null;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: LIMITATION_HELP }) limitation?: Record<string, unknown> | null;
+  @Field(() => JSONObjectScalar, { nullable: true, description: LIMITATION_HELP }) limitation?: Record<string, unknown> | null;
 }
 
 @InputType({ description: 'Fields to change (type is required); null clears an optional field.' })
@@ -75,11 +75,11 @@ export class UpdatePriceRuleInput {
   @Field({ description: SERVICE_TYPES_HELP }) type!: string;
   @Field(() => Int, { nullable: true }) priority?: number | null;
   @Field(() => PriceRulePriceInput, { nullable: true }) price?: PriceRulePriceInput | null;
-  @Field(() => DurationResolver, { nullable: true }) duration?: string | null;
-  @Field(() => DurationResolver, { nullable: true }) minDuration?: string | null;
-  @Field(() => DurationResolver, { nullable: true }) maxDuration?: string | null;
+  @Field(() => DurationScalar, { nullable: true }) duration?: string | null;
+  @Field(() => DurationScalar, { nullable: true }) minDuration?: string | null;
+  @Field(() => DurationScalar, { nullable: true }) maxDuration?: string | null;
   @Field(() => ID, { nullable: true }) ticketID?: string | null;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: LIMITATION_HELP }) limitation?: Record<string, unknown> | null;
+  @Field(() => JSONObjectScalar, { nullable: true, description: LIMITATION_HELP }) limitation?: Record<string, unknown> | null;
 }
 
 @InputType()
@@ -96,5 +96,5 @@ export class CreateDiscountInput {
   @Field(() => Int) priority!: number;
   @Field(() => Boolean, { nullable: true }) sumsUp?: boolean | null;
   @Field(() => [DiscountVolumeRuleInput], { nullable: true }) rules?: DiscountVolumeRuleInput[] | null;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: LIMITATION_HELP }) limitation?: Record<string, unknown> | null;
+  @Field(() => JSONObjectScalar, { nullable: true, description: LIMITATION_HELP }) limitation?: Record<string, unknown> | null;
 }

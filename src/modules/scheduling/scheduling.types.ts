@@ -1,6 +1,5 @@
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
-import { DurationResolver, GraphQLJSONObject } from 'graphql-scalars';
-import { LocalTimeScalar } from '../../kernel/graphql-scalars';
+import { DurationScalar, JSONObjectScalar, LocalTimeScalar } from '../../kernel/graphql-scalars';
 
 /**
  * GraphQL types of the scheduling rules and slots. Field names are the REST JSON names and the
@@ -58,8 +57,8 @@ export class CapacityRuleType {
   @Field({ description: 'group or ticket' }) type!: string;
   @Field(() => Int) priority!: number;
   @Field(() => Int) spots!: number;
-  @Field(() => GraphQLJSONObject, { description: 'ticketID -> maximum spots' }) spotsPerTicket!: Record<string, number>;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: LIMITATION_HELP }) limitation!: Record<string, unknown> | null;
+  @Field(() => JSONObjectScalar, { description: 'ticketID -> maximum spots' }) spotsPerTicket!: Record<string, number>;
+  @Field(() => JSONObjectScalar, { nullable: true, description: LIMITATION_HELP }) limitation!: Record<string, unknown> | null;
   @Field(() => Date) createdAt!: string;
   @Field(() => Date) updatedAt!: string;
 }
@@ -77,7 +76,7 @@ export class SlotType {
   @Field(() => ID) serviceID!: string;
   @Field(() => ID, { nullable: true, description: 'null: every resource linked to the service' }) resourceID!: string | null;
   @Field(() => Date) startTime!: string;
-  @Field(() => DurationResolver) duration!: string;
+  @Field(() => DurationScalar) duration!: string;
   @Field(() => String, { nullable: true }) rrule!: string | null;
   @Field({ description: 'single or recurring' }) type!: string;
   @Field(() => SlotRepeatType, { nullable: true }) repeat!: SlotRepeatType | null;
@@ -126,11 +125,11 @@ export class CapacityRuleInput {
   @Field(() => String, { nullable: true, description: 'group or ticket; default the service type' }) type?: string | null;
   @Field(() => Int, { nullable: true }) priority?: number | null;
   @Field(() => Int) spots!: number;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'ticketID -> maximum spots' }) spotsPerTicket?: Record<
+  @Field(() => JSONObjectScalar, { nullable: true, description: 'ticketID -> maximum spots' }) spotsPerTicket?: Record<
     string,
     unknown
   > | null;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: LIMITATION_HELP }) limitation?: Record<string, unknown> | null;
+  @Field(() => JSONObjectScalar, { nullable: true, description: LIMITATION_HELP }) limitation?: Record<string, unknown> | null;
 }
 
 @InputType()
@@ -143,7 +142,7 @@ export class SlotRepeatInput {
 @InputType()
 export class CreateSlotInput {
   @Field(() => Date) startTime!: Date;
-  @Field(() => DurationResolver, { nullable: true, description: 'default the service duration' }) duration?: string | null;
+  @Field(() => DurationScalar, { nullable: true, description: 'default the service duration' }) duration?: string | null;
   @Field(() => ID, { nullable: true, description: 'left out: every resource linked to the service' }) resourceID?: string | null;
   @Field(() => SlotRepeatInput, { nullable: true }) repeat?: SlotRepeatInput | null;
 }
@@ -154,7 +153,7 @@ export class UpdateSlotInput {
   @Field(() => Date, { description: 'the occurrence to change' }) startTime!: Date;
   @Field(() => String, { nullable: true, description: 'single (default) or upcoming' }) updateStrategy?: string | null;
   @Field(() => Date, { nullable: true }) newStartTime?: Date | null;
-  @Field(() => DurationResolver, { nullable: true }) newDuration?: string | null;
+  @Field(() => DurationScalar, { nullable: true }) newDuration?: string | null;
   @Field(() => SlotRepeatInput, { nullable: true }) newRepeat?: SlotRepeatInput | null;
   @Field(() => ID, { nullable: true }) newResourceID?: string | null;
 }

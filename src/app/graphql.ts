@@ -18,6 +18,7 @@ import { DateTimeScalar } from '../kernel/graphql-scalars';
 import { buildSchemaSync, type NonEmptyArray } from 'type-graphql';
 import type { Ctx } from '../kernel/context';
 import { noNulStringsRule } from './graphql-input-rule';
+import { APPLICATION_JSON, graphqlMediaType } from './graphql-http';
 import { allResolvers } from './registry';
 import { toDomainError } from '../shared/errors';
 
@@ -151,12 +152,27 @@ export function createApollo(opts: { introspection: boolean; onInternalError: (e
       };
     },
   };
+  // GraphQL-over-HTTP: `application/json` answers a well-formed request with 200 whatever its
+  // errors (Apollo sends 400 for documents that fail to parse or validate);
+  // `application/graphql-response+json` keeps Apollo's statuses (graphql-http.ts).
+  const httpStatus: ApolloServerPlugin<Ctx> = {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ request, response }) {
+          const media = graphqlMediaType(request.http?.headers.get('accept') ?? undefined);
+          if (!media) return;
+          response.http.headers.set('content-type', `${media}; charset=utf-8`);
+          if (media === APPLICATION_JSON && (response.http.status ?? 200) < 500) response.http.status = 200;
+        },
+      };
+    },
+  };
   return new ApolloServer<Ctx>({
     schema: buildGraphqlSchema(),
     introspection: opts.introspection,
     validationRules: [limitsRule, noNulStringsRule],
     formatError: (f, e) => formatGraphqlError(f as never, e) as never,
     includeStacktraceInErrorResponses: false,
-    plugins: [reportInternal],
+    plugins: [reportInternal, httpStatus],
   });
 }

@@ -16,7 +16,7 @@ const plain = (i: AvailableTimesInput) => ({ ...i });
 
 @Resolver()
 export class AvailabilityResolver {
-  @Query(() => AvailableTimesType)
+  @Query(() => AvailableTimesType, { nullable: true })
   async availableTimes(
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID) companyID: string,
@@ -26,7 +26,7 @@ export class AvailabilityResolver {
     return withTimeList(await adminTimes(ctx, companyID, serviceID, plain(input)));
   }
 
-  @Query(() => AvailableDatesType)
+  @Query(() => AvailableDatesType, { nullable: true })
   async availableDates(
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID) companyID: string,
@@ -36,7 +36,7 @@ export class AvailabilityResolver {
     return withDateList(await adminDates(ctx, companyID, serviceID, plain(input)));
   }
 
-  @Query(() => AvailableTimesType)
+  @Query(() => AvailableTimesType, { nullable: true })
   async clientAvailableTimes(
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID) companyID: string,
@@ -46,7 +46,7 @@ export class AvailabilityResolver {
     return withTimeList(await clientTimes(ctx, companyID, serviceID, plain(input)));
   }
 
-  @Query(() => AvailableDatesType)
+  @Query(() => AvailableDatesType, { nullable: true })
   async clientAvailableDates(
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID) companyID: string,

@@ -31,6 +31,7 @@ const IDEMPOTENCY = 'Same as the REST Idempotency-Key header: a repeated key wit
 @Resolver(() => BookingType)
 export class BookingResolver {
   @Query(() => BookingPageType, {
+    nullable: true,
     description: "A page of the company's bookings (limit 1-100, default 100), ordered by startTime then id.",
   })
   bookings(
@@ -43,7 +44,7 @@ export class BookingResolver {
     return listBookings(ctx, companyID, { ...(filter ?? {}), limit, offset });
   }
 
-  @Query(() => BookingType)
+  @Query(() => BookingType, { nullable: true })
   booking(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('id', () => ID) id: string) {
     return getBooking(ctx, companyID, id);
   }
@@ -126,7 +127,7 @@ export class ClientBookingResolver {
     return requestBookings(ctx, input, { idempotencyKey });
   }
 
-  @Query(() => ClientBookingPageType, { description: "The calling client's bookings." })
+  @Query(() => ClientBookingPageType, { nullable: true, description: "The calling client's bookings." })
   clientBookings(
     @GqlCtx() ctx: Ctx,
     @Arg('limit', () => Int, { nullable: true }) limit?: number,
@@ -135,7 +136,7 @@ export class ClientBookingResolver {
     return clientBookings(ctx, { limit, offset });
   }
 
-  @Query(() => ClientBookingType, { description: 'One booking of the calling client, or any booking by its accessToken.' })
+  @Query(() => ClientBookingType, { nullable: true, description: 'One booking of the calling client, or any booking by its accessToken.' })
   clientBooking(
     @GqlCtx() ctx: Ctx,
     @Arg('id', () => ID) id: string,

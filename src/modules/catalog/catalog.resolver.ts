@@ -41,12 +41,12 @@ function allowNested(ctx: Ctx, companyId: string, permission: string): void {
 
 @Resolver(() => ServiceType)
 export class ServiceResolver {
-  @Query(() => [ServiceType], { description: 'Services of a company, ordered by position, then creation.' })
+  @Query(() => [ServiceType], { nullable: true, description: 'Services of a company, ordered by position, then creation.' })
   services(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string) {
     return listServices(ctx, companyID);
   }
 
-  @Query(() => ServiceType)
+  @Query(() => ServiceType, { nullable: true })
   service(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('id', () => ID) id: string) {
     return getService(ctx, companyID, id);
   }
@@ -101,12 +101,12 @@ export class ServiceResolver {
 
 @Resolver(() => ResourceType)
 export class ResourceResolver {
-  @Query(() => [ResourceType], { description: 'Resources of a company, by name.' })
+  @Query(() => [ResourceType], { nullable: true, description: 'Resources of a company, by name.' })
   resources(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string) {
     return listResources(ctx, companyID);
   }
 
-  @Query(() => ResourceType)
+  @Query(() => ResourceType, { nullable: true })
   resource(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('id', () => ID) id: string) {
     return getResource(ctx, companyID, id);
   }

@@ -11,12 +11,12 @@ import { createLink, listResourceLinks, listServiceLinks, updateLink } from './l
 
 @Resolver(() => ServiceResourceLinkType)
 export class ServiceResourceLinkResolver {
-  @Query(() => ServiceLinksType, { description: 'A service’s resource links and the linked resources.' })
+  @Query(() => ServiceLinksType, { nullable: true, description: 'A service’s resource links and the linked resources.' })
   serviceLinks(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('serviceID', () => ID) serviceID: string) {
     return listServiceLinks(ctx, companyID, serviceID);
   }
 
-  @Query(() => ResourceLinksType, { description: 'A resource’s service links and the linked services.' })
+  @Query(() => ResourceLinksType, { nullable: true, description: 'A resource’s service links and the linked services.' })
   resourceLinks(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('resourceID', () => ID) resourceID: string) {
     return listResourceLinks(ctx, companyID, resourceID);
   }

@@ -5,12 +5,12 @@ import { createTicket, getTicket, listTickets, updateTicket } from './ticket.ser
 
 @Resolver(() => TicketType)
 export class TicketResolver {
-  @Query(() => [TicketType], { description: 'Tickets of a service, oldest first.' })
+  @Query(() => [TicketType], { nullable: true, description: 'Tickets of a service, oldest first.' })
   tickets(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('serviceID', () => ID) serviceID: string) {
     return listTickets(ctx, companyID, serviceID);
   }
 
-  @Query(() => TicketType)
+  @Query(() => TicketType, { nullable: true })
   ticket(
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID) companyID: string,

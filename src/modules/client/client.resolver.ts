@@ -14,7 +14,7 @@ import { clientLogin, clientProfile, refreshClientTokens } from './client-auth.s
 
 @Resolver(() => ClientType)
 export class ClientResolver {
-  @Query(() => ClientPageType, { description: "A page of the company's clients (limit at most 100), oldest first." })
+  @Query(() => ClientPageType, { nullable: true, description: "A page of the company's clients (limit at most 100), oldest first." })
   clients(
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID) companyID: string,
@@ -24,12 +24,12 @@ export class ClientResolver {
     return listClients(ctx, companyID, { limit, offset });
   }
 
-  @Query(() => ClientType)
+  @Query(() => ClientType, { nullable: true })
   client(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('id', () => ID) id: string) {
     return getClient(ctx, companyID, id);
   }
 
-  @Query(() => [ClientType], { description: 'Clients matching every given filter; at most 100.' })
+  @Query(() => [ClientType], { nullable: true, description: 'Clients matching every given filter; at most 100.' })
   searchClients(
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID) companyID: string,
@@ -57,7 +57,7 @@ export class ClientResolver {
     return updateClient(ctx, companyID, id, input);
   }
 
-  @Query(() => ClientType, { description: 'The client of the bearer access token.' })
+  @Query(() => ClientType, { nullable: true, description: 'The client of the bearer access token.' })
   clientProfile(@GqlCtx() ctx: Ctx) {
     return clientProfile(ctx);
   }

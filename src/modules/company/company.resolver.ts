@@ -6,12 +6,12 @@ import { createApiKey, listApiKeys, revokeApiKey } from './apikey.service';
 
 @Resolver(() => CompanyType)
 export class CompanyResolver {
-  @Query(() => [CompanyType], { description: 'Companies of the calling merchant.' })
+  @Query(() => [CompanyType], { nullable: true, description: 'Companies of the calling merchant.' })
   companies(@GqlCtx() ctx: Ctx) {
     return listCompanies(ctx);
   }
 
-  @Query(() => CompanyType)
+  @Query(() => CompanyType, { nullable: true })
   company(@GqlCtx() ctx: Ctx, @Arg('id', () => ID) id: string) {
     return getCompany(ctx, id);
   }
@@ -24,7 +24,7 @@ export class CompanyResolver {
 
 @Resolver(() => ApiKeyType)
 export class ApiKeyResolver {
-  @Query(() => [ApiKeyType])
+  @Query(() => [ApiKeyType], { nullable: true })
   apiKeys(@GqlCtx() ctx: Ctx) {
     return listApiKeys(ctx);
   }

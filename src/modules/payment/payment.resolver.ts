@@ -50,6 +50,7 @@ export class PaymentResolver {
   }
 
   @Query(() => RedirectSignatureVerificationType, {
+    nullable: true,
     description: 'Verifies a signed redirect URL from every query parameter received on it.',
   })
   verifyRedirectSignature(
@@ -60,7 +61,7 @@ export class PaymentResolver {
     return verifyRedirectSignature(ctx, companyID, query);
   }
 
-  @Query(() => PaymentTransactionPage)
+  @Query(() => PaymentTransactionPage, { nullable: true })
   payments(
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID) companyID: string,
@@ -71,7 +72,7 @@ export class PaymentResolver {
     return listPayments(ctx, companyID, filter, { limit, offset });
   }
 
-  @Query(() => RefundType, { description: 'The latest refund of an item (e.g. a booking).' })
+  @Query(() => RefundType, { nullable: true, description: 'The latest refund of an item (e.g. a booking).' })
   refund(@GqlCtx() ctx: Ctx, @Arg('itemID', () => ID) itemID: string) {
     return getRefundByItem(ctx, itemID);
   }
@@ -87,7 +88,7 @@ export class PaymentResolver {
     return createRefund(ctx, companyID, transactionID, input, idempotencyKey ?? null);
   }
 
-  @Query(() => PaymentTransactionPage)
+  @Query(() => PaymentTransactionPage, { nullable: true })
   clientPayments(
     @GqlCtx() ctx: Ctx,
     @Arg('limit', () => Int, { nullable: true }) limit?: number,
@@ -96,7 +97,7 @@ export class PaymentResolver {
     return listClientPayments(ctx, { limit, offset });
   }
 
-  @Query(() => PaymentTransactionType)
+  @Query(() => PaymentTransactionType, { nullable: true })
   clientPayment(@GqlCtx() ctx: Ctx, @Arg('id', () => ID) id: string) {
     return getClientPayment(ctx, id);
   }

@@ -6,7 +6,7 @@ import { CreateDiscountInput, CreatePriceRuleInput, DiscountType, PriceRuleType,
 
 @Resolver(() => PriceRuleType)
 export class PriceRuleResolver {
-  @Query(() => [PriceRuleType], { description: 'Price rules of a service, in the order they are chosen.' })
+  @Query(() => [PriceRuleType], { nullable: true, description: 'Price rules of a service, in the order they are chosen.' })
   async priceRules(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('serviceID', () => ID) serviceID: string) {
     return (await listPriceRules(ctx, companyID, serviceID)).rules;
   }
@@ -35,7 +35,7 @@ export class PriceRuleResolver {
 
 @Resolver(() => DiscountType)
 export class DiscountResolver {
-  @Query(() => [DiscountType], { description: 'Discounts of a service, in the order they are chosen.' })
+  @Query(() => [DiscountType], { nullable: true, description: 'Discounts of a service, in the order they are chosen.' })
   async discounts(
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID) companyID: string,

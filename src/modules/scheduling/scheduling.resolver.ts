@@ -21,7 +21,7 @@ import { createWorkingHours, deleteWorkingHours, listWorkingHours, updateWorking
 
 @Resolver(() => WorkingHoursRuleType)
 export class WorkingHoursResolver {
-  @Query(() => [WorkingHoursRuleType], { description: 'Working hours rules of a resource, in the order they are chosen.' })
+  @Query(() => [WorkingHoursRuleType], { nullable: true, description: 'Working hours rules of a resource, in the order they are chosen.' })
   workingHours(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('resourceID', () => ID) resourceID: string) {
     return listWorkingHours(ctx, companyID, resourceID);
   }
@@ -61,12 +61,13 @@ export class WorkingHoursResolver {
 
 @Resolver(() => ClosingPeriodType)
 export class ClosingPeriodResolver {
-  @Query(() => [ClosingPeriodType], { description: 'Closing periods of a resource, by start.' })
+  @Query(() => [ClosingPeriodType], { nullable: true, description: 'Closing periods of a resource, by start.' })
   closingPeriods(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('resourceID', () => ID) resourceID: string) {
     return listClosingPeriods(ctx, companyID, resourceID);
   }
 
   @Query(() => [ClosingPeriodType], {
+    nullable: true,
     description: 'Closing periods overlapping [from, to) of the given resources (each carries its resourceID).',
   })
   async searchClosingPeriods(
@@ -91,7 +92,7 @@ export class ClosingPeriodResolver {
 
 @Resolver(() => CapacityRuleType)
 export class CapacityRuleResolver {
-  @Query(() => [CapacityRuleType], { description: 'Capacity rules of a service, in the order they are chosen.' })
+  @Query(() => [CapacityRuleType], { nullable: true, description: 'Capacity rules of a service, in the order they are chosen.' })
   async capacityRules(
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID) companyID: string,
@@ -114,12 +115,13 @@ export class CapacityRuleResolver {
 
 @Resolver(() => SlotType)
 export class SlotResolver {
-  @Query(() => [SlotType], { description: 'Slots of a group or ticket service, by start.' })
+  @Query(() => [SlotType], { nullable: true, description: 'Slots of a group or ticket service, by start.' })
   slots(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('serviceID', () => ID) serviceID: string) {
     return listSlots(ctx, companyID, serviceID);
   }
 
   @Query(() => [SlotType], {
+    nullable: true,
     description: "Occurrences of the services' slots overlapping [from, to) (at most 93 days), one per resource they run on.",
   })
   slotSchedule(

@@ -302,7 +302,7 @@ describe('request validation and tenancy', () => {
   it('answers over GraphQL with the same entries', async () => {
     const rest = await times(riga, sid, day('2026-03-02'));
     const g = await t.gql(
-      'query($c: ID!, $s: ID!, $i: AvailableTimesInput!) { availableTimes(companyID: $c, serviceID: $s, input: $i) { timeZone times resources { resourceID times { startTime duration price { amount comparedAmount currency } } } } }',
+      'query($c: ID!, $s: ID!, $i: AvailableTimesInput!) { availableTimes(companyID: $c, serviceID: $s, input: $i) { timeZone resources { resourceID times { startTime duration price { amount comparedAmount currency } } } } }',
       { c: riga.companyId, s: sid, i: day('2026-03-02') },
     );
     expect(g.body.errors).toBeUndefined();

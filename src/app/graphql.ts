@@ -36,6 +36,11 @@ export function buildGraphqlSchema(): GraphQLSchema {
       scalarsMap: [{ type: Date, scalar: DateTimeScalar }],
       emitSchemaFile: false,
     });
+    // type-graphql names the root types without a description; the schema documents everything.
+    const query = cached.getQueryType();
+    const mutation = cached.getMutationType();
+    if (query) query.description = 'Reads. Every field is nullable, so one failing field leaves the others their data.';
+    if (mutation) mutation.description = 'Changes; each returns the record it changed.';
   }
   return cached;
 }
@@ -89,7 +94,8 @@ export function limitsRule(context: ValidationContext): ASTVisitor {
         const m = multipliers[multipliers.length - 1];
         cost += m;
         const def = context.getFieldDef();
-        const isList = !!def && isListType(getNullableType(def.type));
+        // A list that is part of one record declares a fixed `complexity` (kernel/graphql-types.ts PART_OF_RECORD).
+        const isList = !!def && isListType(getNullableType(def.type)) && typeof def.extensions?.complexity !== 'number';
         multipliers.push(isList && node.selectionSet ? m * 10 : m);
         if (cost > MAX_COMPLEXITY && !reported) {
           reported = true;

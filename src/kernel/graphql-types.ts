@@ -8,6 +8,14 @@ import { JSONScalar, LocalTimeScalar } from './graphql-scalars';
  * docs/graphql.md: enums spelt as on the REST wire, typed inputs, pages, descriptions.
  */
 
+/**
+ * Cost of a list that is part of one record (its tickets, its per-ticket counts, the parts of a
+ * limitation): bounded by the record, so the cost rule does not multiply what is below it as it
+ * does for lists that grow (app/graphql.ts). The same `complexity` extension is what
+ * graphql-query-complexity's field-extensions estimator reads.
+ */
+export const PART_OF_RECORD = 1;
+
 /** Descriptions of the fields every record carries. */
 export const DOC = {
   id: 'Identifier (UUID, lowercase).',
@@ -73,11 +81,19 @@ export class TimeRangeType {
 
 @ObjectType('Limitation', { description: 'When a rule applies: every part given must match (dates, weekdays, resources, times of day).' })
 export class LimitationType {
-  @Field(() => [DateRangeType], { nullable: true, description: 'Date ranges the rule applies in; null: any date.' })
+  @Field(() => [DateRangeType], {
+    complexity: PART_OF_RECORD,
+    nullable: true,
+    description: 'Date ranges the rule applies in; null: any date.',
+  })
   dates!: DateRangeType[] | null;
   @Field(() => Int, { nullable: true, description: DOC.daysOfWeek }) daysOfWeek!: number | null;
   @Field(() => [ID], { nullable: true, description: 'Resources the rule applies to; null: every resource.' }) resourceIDs!: string[] | null;
-  @Field(() => [TimeRangeType], { nullable: true, description: 'Times of day the rule applies in; null: all day.' })
+  @Field(() => [TimeRangeType], {
+    complexity: PART_OF_RECORD,
+    nullable: true,
+    description: 'Times of day the rule applies in; null: all day.',
+  })
   times!: TimeRangeType[] | null;
 }
 

@@ -1,5 +1,6 @@
 import { Field, ID, InputType, Int, InterfaceType, ObjectType } from 'type-graphql';
 import { DurationScalar } from '../../kernel/graphql-scalars';
+import { PART_OF_RECORD } from '../../kernel/graphql-types';
 import type { Money } from '../../shared/money';
 import { TicketCountInput, TicketCountType, ticketCounts } from '../catalog/catalog.types';
 
@@ -46,15 +47,15 @@ export class SlotAvailableTimeType extends AvailableTimeType {
   bookedSpotsPerTicket!: Record<string, number>;
   totalSpotsPerTicket!: Record<string, number>;
   ticketPrices!: Record<string, Money>;
-  @Field(() => [TicketCountType], { name: 'bookedSpotsPerTicket', description: 'Spots booked per ticket.' })
+  @Field(() => [TicketCountType], { name: 'bookedSpotsPerTicket', complexity: PART_OF_RECORD, description: 'Spots booked per ticket.' })
   bookedPerTicket(): TicketCountType[] {
     return ticketCounts(this.bookedSpotsPerTicket);
   }
-  @Field(() => [TicketCountType], { name: 'totalSpotsPerTicket', description: 'Capacity per ticket.' })
+  @Field(() => [TicketCountType], { name: 'totalSpotsPerTicket', complexity: PART_OF_RECORD, description: 'Capacity per ticket.' })
   totalPerTicket(): TicketCountType[] {
     return ticketCounts(this.totalSpotsPerTicket);
   }
-  @Field(() => [TicketPriceType], { name: 'ticketPrices', description: 'Unit price of each ticket.' })
+  @Field(() => [TicketPriceType], { name: 'ticketPrices', complexity: PART_OF_RECORD, description: 'Unit price of each ticket.' })
   pricesPerTicket(): TicketPriceType[] {
     return Object.entries(this.ticketPrices ?? {}).map(([ticketID, p]) => ({ ticketID, ...p }));
   }

@@ -1,6 +1,6 @@
 import { Field, ID, InputType, Int, InterfaceType, ObjectType } from 'type-graphql';
 import { DurationScalar, JSONObjectScalar } from '../../kernel/graphql-scalars';
-import { defineEnum, DOC, MetaDataUpdateInput } from '../../kernel/graphql-types';
+import { defineEnum, DOC, MetaDataUpdateInput, PART_OF_RECORD } from '../../kernel/graphql-types';
 import type { MetaData } from '../../shared/metadata';
 import { BookingPolicyEnum, ResourceType, ServiceType, ServiceTypeEnum, TicketCountInput, TicketType } from '../catalog/catalog.types';
 import { ClientType } from '../client/client.types';
@@ -70,7 +70,11 @@ export abstract class BookingBaseType {
   duration!: string | null;
   @Field(() => Int, { description: 'Spots taken (the sum of the tickets for ticket services).' }) spots!: number;
   tickets!: Record<string, BookedTicket>;
-  @Field(() => [BookedTicketType], { name: 'tickets', description: 'Tickets booked (ticket services), with their unit prices.' })
+  @Field(() => [BookedTicketType], {
+    name: 'tickets',
+    complexity: PART_OF_RECORD,
+    description: 'Tickets booked (ticket services), with their unit prices.',
+  })
   bookedTickets(): BookedTicketType[] {
     return Object.entries(this.tickets ?? {}).map(([ticketID, t]) => ({ ticketID, ...t }));
   }

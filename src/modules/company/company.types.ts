@@ -1,5 +1,5 @@
 import { Field, ID, InputType, ObjectType } from 'type-graphql';
-import { defineEnum, DOC, pageType } from '../../kernel/graphql-types';
+import { defineEnum, DOC, pageType, PART_OF_RECORD } from '../../kernel/graphql-types';
 
 export const ApiKeyStateEnum = defineEnum('ApiKeyState', 'Whether an API key is still accepted.', {
   active: 'Accepted on requests.',
@@ -19,7 +19,7 @@ export class CompanyType {
 
 export const CompanyPageType = pageType('CompanyPage', 'companies', () => CompanyType, 'A page of companies.');
 
-@InputType()
+@InputType({ description: 'A new company.' })
 export class CreateCompanyInput {
   @Field({ description: 'Display name.' }) name!: string;
   @Field({ description: 'IANA time zone, e.g. Europe/Riga' }) timeZone!: string;
@@ -49,7 +49,7 @@ export class ApiKeyType {
   @Field({ description: 'Name given at creation.' }) name!: string;
   @Field({ description: 'The first characters of the secret, to recognise the key.' }) keyPrefix!: string;
   permissions!: Record<string, string[]>;
-  @Field(() => [PermissionGrantType], { name: 'permissions', description: 'What the key may do, per company.' })
+  @Field(() => [PermissionGrantType], { name: 'permissions', complexity: PART_OF_RECORD, description: 'What the key may do, per company.' })
   permissionGrants(): PermissionGrantType[] {
     return grantsOf(this.permissions);
   }
@@ -65,7 +65,7 @@ export class CreatedApiKeyType extends ApiKeyType {
 
 export const ApiKeyPageType = pageType('ApiKeyPage', 'apiKeys', () => ApiKeyType, 'A page of API keys, newest first.');
 
-@InputType()
+@InputType({ description: 'A new API key.' })
 export class CreateApiKeyInput {
   @Field({ description: 'A name to recognise the key by.' }) name!: string;
   @Field(() => [PermissionGrantInput], { description: 'What the key may do; at most what the creating key holds.' })

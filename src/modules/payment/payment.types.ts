@@ -1,6 +1,6 @@
 import { Field, ID, InputType, Int, ObjectType, Float } from 'type-graphql';
 import { JSONObjectScalar } from '../../kernel/graphql-scalars';
-import { defineEnum, DOC } from '../../kernel/graphql-types';
+import { defineEnum, DOC, PART_OF_RECORD } from '../../kernel/graphql-types';
 import type { ProviderName } from './providers/provider-names';
 import type { PaymentStatus, RefundStatus } from './payment.status';
 import type { VerifyFailureReason } from './redirect/verify';
@@ -65,7 +65,7 @@ export class PaymentTransactionType {
   @Field(() => [ID], { description: 'Every item paid, in order.' }) itemIDs!: string[];
   @Field({ description: 'What the items are (`booking`; plugins add their own types).' }) itemType!: string;
   perItemAmounts!: Record<string, number>;
-  @Field(() => [ItemAmountType], { name: 'perItemAmounts', description: 'The amount of each item.' })
+  @Field(() => [ItemAmountType], { name: 'perItemAmounts', complexity: PART_OF_RECORD, description: 'The amount of each item.' })
   itemAmounts(): ItemAmountType[] {
     return Object.entries(this.perItemAmounts ?? {}).map(([itemID, amount]) => ({ itemID, amount }));
   }

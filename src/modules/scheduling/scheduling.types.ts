@@ -1,6 +1,6 @@
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { DurationScalar, LocalTimeScalar } from '../../kernel/graphql-scalars';
-import { defineEnum, DOC, LimitationInput, LimitationType, limitationOut, pageType } from '../../kernel/graphql-types';
+import { defineEnum, DOC, LimitationInput, LimitationType, limitationOut, pageType, PART_OF_RECORD } from '../../kernel/graphql-types';
 
 /**
  * GraphQL types of the scheduling rules and slots. Field names are the REST JSON names and the
@@ -83,7 +83,11 @@ export class CapacityRuleType {
   @Field(() => Int, { description: DOC.priority }) priority!: number;
   @Field(() => Int, { description: 'Spots of a slot in total.' }) spots!: number;
   spotsPerTicket!: Record<string, number>;
-  @Field(() => [TicketSpotsType], { name: 'spotsPerTicket', description: 'Maximum spots per ticket (ticket rules).' })
+  @Field(() => [TicketSpotsType], {
+    name: 'spotsPerTicket',
+    complexity: PART_OF_RECORD,
+    description: 'Maximum spots per ticket (ticket rules).',
+  })
   ticketSpots(): TicketSpotsType[] {
     return Object.entries(this.spotsPerTicket ?? {}).map(([ticketID, spots]) => ({ ticketID, spots }));
   }

@@ -97,5 +97,5 @@ export const CODEGEN_SCALARS: Record<string, string> = {
   Currency: 'string',
   LocalTime: 'string',
   JSONObject: 'Record<string, unknown>',
-  JSON: 'unknown',
+  JSON: 'string | number | boolean | null | unknown[] | Record<string, unknown>',
 };

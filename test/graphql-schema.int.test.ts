@@ -119,8 +119,9 @@ describe('enums and typed inputs', () => {
         }
       }
     }
-    // metaData of records, pluginData (same rules), refund metadata, and the value of a metaData update.
-    expect([...new Set(uses)].sort()).toEqual(['metaData', 'metadata', 'pluginData', 'value']);
+    // metaData of records, pluginData (same rules), refund metadata, the value of a metaData update,
+    // and a code plugin's own report (pluginResponse: its shape is the plugin's).
+    expect([...new Set(uses)].sort()).toEqual(['metaData', 'metadata', 'pluginData', 'pluginResponse', 'value']);
   });
 });
 

@@ -1,10 +1,9 @@
 import 'reflect-metadata';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import {
   GraphQLError,
   Kind,
-  getNullableType,
-  isListType,
   type ASTVisitor,
   type FragmentDefinitionNode,
   type GraphQLSchema,
@@ -21,9 +20,9 @@ import { noNulStringsRule } from './graphql-input-rule';
 import { APPLICATION_JSON, graphqlMediaType } from './graphql-http';
 import { allResolvers } from './registry';
 import { toDomainError } from '../shared/errors';
+import { createCostModel, MAX_COMPLEXITY, tooComplex } from './graphql-cost';
 
 export const MAX_DEPTH = 20;
-export const MAX_COMPLEXITY = 5000;
 
 let cached: GraphQLSchema | null = null;
 
@@ -52,61 +51,68 @@ export function printGraphqlSchema(): string {
 
 type Fragments = Record<string, FragmentDefinitionNode>;
 
-/** Depth of a selection set, following fragment spreads (each fragment counted once per path). */
-function depthOf(set: SelectionSetNode | undefined, fragments: Fragments, seen: Set<string>): number {
+/**
+ * Depth of a selection set, following fragment spreads. A fragment's depth is computed once and
+ * remembered, so fragments that spread others many times cost linear time; a spread that
+ * loops back (invalid anyway) counts as depth 0.
+ */
+function depthOf(set: SelectionSetNode | undefined, fragments: Fragments, memo: Map<string, number>): number {
   if (!set) return 0;
   let max = 0;
   for (const sel of set.selections) {
     let d = 0;
-    if (sel.kind === Kind.FIELD) d = sel.selectionSet ? 1 + depthOf(sel.selectionSet, fragments, seen) : 1;
-    else if (sel.kind === Kind.INLINE_FRAGMENT) d = depthOf(sel.selectionSet, fragments, seen);
-    else if (sel.kind === Kind.FRAGMENT_SPREAD && !seen.has(sel.name.value) && fragments[sel.name.value]) {
-      const next = new Set(seen).add(sel.name.value);
-      d = depthOf(fragments[sel.name.value].selectionSet, fragments, next);
+    if (sel.kind === Kind.FIELD) d = sel.selectionSet ? 1 + depthOf(sel.selectionSet, fragments, memo) : 1;
+    else if (sel.kind === Kind.INLINE_FRAGMENT) d = depthOf(sel.selectionSet, fragments, memo);
+    else if (sel.kind === Kind.FRAGMENT_SPREAD && fragments[sel.name.value]) {
+      const name = sel.name.value;
+      let known = memo.get(name);
+      if (known === undefined) {
+        memo.set(name, 0);
+        known = depthOf(fragments[name].selectionSet, fragments, memo);
+        memo.set(name, known);
+      }
+      d = known;
     }
     if (d > max) max = d;
   }
   return max;
 }
 
-/** Refuses documents that are too deep or too expensive before anything executes. */
-export function limitsRule(context: ValidationContext): ASTVisitor {
-  const doc = context.getDocument();
+/** Refuses documents nested too deep before anything executes (fragments followed on every path). */
+export function depthRule(context: ValidationContext): ASTVisitor {
   const fragments: Fragments = {};
-  for (const def of doc.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments[def.name.value] = def;
-  // Complexity: every field costs its multiplier; below a list field the multiplier grows
-  // tenfold (pages are bounded), so nested lists grow geometrically and hit the cap.
-  let cost = 0;
-  const multipliers = [1];
-  let reported = false;
+  for (const def of context.getDocument().definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments[def.name.value] = def;
   return {
     OperationDefinition(op: OperationDefinitionNode) {
-      const depth = depthOf(op.selectionSet, fragments, new Set());
+      const depth = depthOf(op.selectionSet, fragments, new Map());
       if (depth > MAX_DEPTH) {
-        reported = true;
         context.reportError(
           new GraphQLError(`query depth ${depth} exceeds the limit of ${MAX_DEPTH}`, { extensions: { code: 'invalid_request' } }),
         );
       }
     },
-    Field: {
-      enter(node) {
-        const m = multipliers[multipliers.length - 1];
-        cost += m;
-        const def = context.getFieldDef();
-        // A list that is part of one record declares a fixed `complexity` (kernel/graphql-types.ts PART_OF_RECORD).
-        const isList = !!def && isListType(getNullableType(def.type)) && typeof def.extensions?.complexity !== 'number';
-        multipliers.push(isList && node.selectionSet ? m * 10 : m);
-        if (cost > MAX_COMPLEXITY && !reported) {
-          reported = true;
-          context.reportError(
-            new GraphQLError(`query complexity exceeds the limit of ${MAX_COMPLEXITY}`, { extensions: { code: 'invalid_request' } }),
-          );
-        }
-      },
-      leave() {
-        multipliers.pop();
-      },
+  };
+}
+
+/** Refuses operations above MAX_COMPLEXITY (their variables known) before they execute. */
+function costPlugin(schema: GraphQLSchema): ApolloServerPlugin<Ctx> {
+  const costOf = createCostModel(schema);
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ document, request, operationName }) {
+          let cost: number;
+          try {
+            cost = costOf(document, request.variables, operationName ?? undefined);
+          } catch (err) {
+            // graphql-query-complexity stops evaluating documents with too many nodes
+            throw new GraphQLError(err instanceof Error ? err.message : 'query too large', {
+              extensions: { code: 'invalid_request', http: { status: 400 } },
+            });
+          }
+          if (cost > MAX_COMPLEXITY) throw tooComplex(cost);
+        },
+      };
     },
   };
 }
@@ -173,12 +179,16 @@ export function createApollo(opts: { introspection: boolean; onInternalError: (e
       };
     },
   };
+  const schema = buildGraphqlSchema();
   return new ApolloServer<Ctx>({
-    schema: buildGraphqlSchema(),
+    schema,
     introspection: opts.introspection,
-    validationRules: [limitsRule, noNulStringsRule],
+    // Without introspection, validation errors name no fields ("Did you mean ...").
+    hideSchemaDetailsFromClientErrors: !opts.introspection,
+    validationRules: [depthRule, noNulStringsRule],
     formatError: (f, e) => formatGraphqlError(f as never, e) as never,
     includeStacktraceInErrorResponses: false,
-    plugins: [reportInternal, httpStatus],
+    // No cache hints are used; the cache-control plugin would otherwise wrap every field resolver.
+    plugins: [costPlugin(schema), reportInternal, httpStatus, ApolloServerPluginCacheControlDisabled()],
   });
 }

@@ -1,4 +1,5 @@
 import type { AppModule } from '../kernel/module';
+import { orderCodeHandlers, type CodeHandlers } from '../kernel/codes';
 import type { PayableItems, Payables } from '../kernel/payable';
 import { companyModule } from '../modules/company';
 import { clientModule } from '../modules/client';
@@ -8,6 +9,8 @@ import { schedulingModule } from '../modules/scheduling';
 import { pricingModule } from '../modules/pricing';
 import { paymentModule } from '../modules/payment';
 import { bookingModule } from '../modules/booking';
+import { promoCodeModule } from '../modules/promocode';
+import { giftCardModule } from '../modules/giftcard';
 
 /** Every bounded context, in registration order. */
 export const modules: AppModule[] = [
@@ -19,6 +22,8 @@ export const modules: AppModule[] = [
   pricingModule,
   paymentModule,
   bookingModule,
+  promoCodeModule,
+  giftCardModule,
 ];
 
 export const allEntities = (): Function[] => modules.flatMap((m) => m.entities);
@@ -34,4 +39,9 @@ export function payablesOf(list: readonly AppModule[] = modules): Payables {
     }
   }
   return out;
+}
+
+/** Every module's code handlers in the contract's lookup order (promo codes, gift cards, subscriptions, then others). */
+export function codeHandlersOf(list: readonly AppModule[] = modules): CodeHandlers {
+  return orderCodeHandlers(list.flatMap((m) => m.codes ?? []));
 }

@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
 import { randomUUID } from 'node:crypto';
@@ -36,6 +36,14 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
       },
     },
     bodyLimit: BODY_LIMIT,
+    // a hop count trusts that many proxies nearest to the server
+    trustProxy:
+      typeof deps.config.trustProxy === 'number'
+        ? (
+            (hops: number) => (_addr: string, i: number) =>
+              i < hops
+          )(deps.config.trustProxy)
+        : deps.config.trustProxy,
     requestIdHeader: 'x-request-id',
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -81,21 +89,36 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
   const limiter = new RateLimiter(deps.config.rateLimitPerSecond, deps.config.rateLimitBurst);
   const bearer = modules.find((m) => m.bearer)?.bearer;
 
+  // Contract section 3: one bucket per API key, per client, and per IP address for requests
+  // without valid credentials (none, a wrong key or token, pages without auth).
+  const limit = (reply: FastifyReply, bucket: string, what: string) => {
+    const wait = limiter.take(bucket, deps.clock.now());
+    if (wait > 0) {
+      reply.header('retry-after', String(wait));
+      throw new DomainError('rate_limited', `too many requests for this ${what}`);
+    }
+  };
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
-    const mode = req.routeOptions.config?.auth ?? 'none';
+    const config = req.routeOptions.config;
+    const limited = limiter.enabled && config?.rateLimit !== false;
+    const mode = config?.auth ?? 'none';
     let actor: Actor | null = null;
     if (mode !== 'none') {
-      actor = await resolveActor(req, deps, bearer);
-      if (actor?.kind === 'merchant') {
-        const wait = limiter.take(actor.apiKeyId, deps.clock.now());
-        if (wait > 0) {
-          reply.header('retry-after', String(wait));
-          throw new DomainError('rate_limited', 'too many requests for this API key');
-        }
+      try {
+        actor = await resolveActor(req, deps, bearer);
+      } catch (err) {
+        // guessing keys or tokens spends the address's allowance
+        if (limited) limit(reply, `ip:${req.ip}`, 'address');
+        throw err;
       }
-      if (!actor && mode !== 'optional') throw new DomainError('unauthorized', 'missing or invalid credentials');
     }
+    if (limited) {
+      if (actor?.kind === 'merchant') limit(reply, `key:${actor.apiKeyId}`, 'API key');
+      else if (actor?.kind === 'client') limit(reply, `client:${actor.clientId}`, 'client');
+      else limit(reply, `ip:${req.ip}`, 'address');
+    }
+    if (!actor && mode !== 'none' && mode !== 'optional') throw new DomainError('unauthorized', 'missing or invalid credentials');
     req.ctx = createCtx(deps, actor, req.id, req.log);
   });
 
@@ -106,8 +129,8 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
   });
 
   // Operational endpoints
-  app.get('/health', { schema: { hide: true } as object }, async () => ({ status: 'ok' }));
-  app.get('/ready', { schema: { hide: true } as object }, async (_req, reply) => {
+  app.get('/health', { schema: { hide: true } as object, config: { rateLimit: false } }, async () => ({ status: 'ok' }));
+  app.get('/ready', { schema: { hide: true } as object, config: { rateLimit: false } }, async (_req, reply) => {
     try {
       await deps.orm.em.getConnection().execute('select 1');
       return { status: 'ready' };
@@ -115,7 +138,7 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
       return reply.code(503).send({ code: 'internal_error', message: 'database unreachable' });
     }
   });
-  app.get('/metrics', { schema: { hide: true } as object }, async (_req, reply) => {
+  app.get('/metrics', { schema: { hide: true } as object, config: { rateLimit: false } }, async (_req, reply) => {
     reply.type(metrics.registry.contentType);
     return metrics.registry.metrics();
   });

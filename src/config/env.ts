@@ -14,6 +14,8 @@ export interface Config {
   redisUrl: string | null;
   rateLimitPerSecond: number;
   rateLimitBurst: number;
+  /** Which proxies' X-Forwarded-For to believe for the client IP: none, all, a hop count or addresses/CIDRs. */
+  trustProxy: boolean | number | string[];
   paymentTimeoutSec: number;
   graphqlIntrospection: boolean;
   accessTokenTtlSec: number;
@@ -59,6 +61,20 @@ export function parseCorsOrigins(raw: string | null): string[] {
   return [...new Set(list.map((o) => o.toLowerCase().replace(/\/+$/, '')))];
 }
 
+function trustProxy(env: NodeJS.ProcessEnv): boolean | number | string[] {
+  const raw = str(env, 'TRUST_PROXY');
+  if (raw === null || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return int(env, 'TRUST_PROXY', 0, 0, 100);
+  const list = raw
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
+  if (!list.every((a) => /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(a)))
+    throw new ConfigError('TRUST_PROXY must be true, false, a hop count or a comma-separated list of addresses/CIDRs');
+  return list;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'PORT', 4000, 0, 65535);
   const logLevel = str(env, 'LOG_LEVEL') ?? 'info';
@@ -85,6 +101,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: str(env, 'REDIS_URL'),
     rateLimitPerSecond: rate,
     rateLimitBurst: int(env, 'RATE_LIMIT_BURST', rate * 2, 0),
+    trustProxy: trustProxy(env),
     paymentTimeoutSec: int(env, 'PAYMENT_TIMEOUT', 900, 1),
     graphqlIntrospection: (str(env, 'GRAPHQL_INTROSPECTION') ?? 'true') !== 'false',
     accessTokenTtlSec: int(env, 'ACCESS_TOKEN_TTL', 900, 1),

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps, ClientActor } from './context';
+import type { CodeHandler } from './codes';
 import type { PayableItems } from './payable';
 
 /** What a bounded context contributes to the application. */
@@ -14,4 +15,6 @@ export interface AppModule {
   start?: (deps: AppDeps) => (() => Promise<void>) | void;
   /** How this module's payable items settle, keyed by the `itemType` their payments carry. */
   payables?: Record<string, PayableItems>;
+  /** Codes this module recognises on booking requests (promo codes, gift cards, ...). */
+  codes?: CodeHandler[];
 }

@@ -35,6 +35,8 @@ declare module 'fastify' {
   }
   interface FastifyContextConfig {
     auth?: AuthMode;
+    /** false for operational endpoints that a rate limit must never refuse (probes, metrics) */
+    rateLimit?: boolean;
   }
 }
 

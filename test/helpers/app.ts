@@ -5,7 +5,7 @@ import pino from 'pino';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type Config } from '../../src/config/env';
 import { createOrm } from '../../src/db/orm';
-import { allEntities, payablesOf } from '../../src/app/registry';
+import { allEntities, payablesOf, codeHandlersOf } from '../../src/app/registry';
 import { buildServer } from '../../src/app/server';
 import type { AppDeps, Clock } from '../../src/kernel/context';
 import { createMerchant } from '../../src/modules/company/apikey.service';
@@ -25,6 +25,8 @@ export interface CallOpts {
   body?: unknown;
   headers?: Record<string, string>;
   query?: Record<string, string | number | boolean | undefined>;
+  /** the client address the server sees (default 127.0.0.1) */
+  remoteAddress?: string;
 }
 
 /** A controllable clock: tests move time explicitly. */
@@ -96,6 +98,7 @@ export async function createTestApp(
     encryptionKey: Buffer.alloc(32, 7),
     jwtKey: new TextEncoder().encode(config.jwtSecret!),
     payables: payablesOf(),
+    codes: codeHandlersOf(),
   };
   const app = await buildServer(deps, { logger: opts.logStream ? { level: 'info', stream: opts.logStream } : false });
   // Every response is checked against its route's declared response schema (test/helpers/response-check.ts).
@@ -121,7 +124,7 @@ export async function createTestApp(
             .map(([k, v]) => [k, String(v)]),
         )
       : undefined;
-    const res = await app.inject({ method: method as never, url: path, headers, payload, query });
+    const res = await app.inject({ method: method as never, url: path, headers, payload, query, remoteAddress: o.remoteAddress });
     const problem = responses.take(res.raw.res) ?? checkUnrouted(method, path, res);
     if (problem) throw new Error(`response schema drift: ${problem}`);
     let body: any = res.body;

@@ -5,10 +5,26 @@ import { DOC } from '../../kernel/graphql-types';
 import { ticketMap } from '../catalog/catalog.types';
 import { AvailableDatesType, AvailableTimesInput, AvailableTimesType } from './availability.types';
 
-const withTimeList = (r: { timeZone: string; times: Record<string, unknown[]> }) => ({
-  timeZone: r.timeZone,
-  resources: Object.entries(r.times).map(([resourceID, times]) => ({ resourceID, times })),
-});
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/**
+ * Each resource's `times` resolves one turn of the event loop after the previous resource's,
+ * so GraphQL completes a long answer resource by resource, with other requests served in
+ * between, instead of in one blocking pass.
+ */
+const withTimeList = (r: { timeZone: string; times: Record<string, { startTime: string }[]> }) => {
+  let turn = Promise.resolve();
+  return {
+    timeZone: r.timeZone,
+    resources: Object.entries(r.times).map(([resourceID, times]) => ({
+      resourceID,
+      get times() {
+        turn = turn.then(nextTurn);
+        // Date objects serialise much faster than re-parsing the REST timestamp strings
+        return turn.then(() => times.map((e) => ({ ...e, startTime: new Date(e.startTime) })));
+      },
+    })),
+  };
+};
 const withDateList = (r: { timeZone: string; dates: Record<string, string[]> }) => ({
   timeZone: r.timeZone,
   resources: Object.entries(r.dates).map(([resourceID, dates]) => ({ resourceID, dates })),

@@ -7,7 +7,7 @@ import { formatDuration, parseDuration, SECONDS_PER_DAY } from '../../shared/dur
 import { isUuid } from '../../shared/ids';
 import { formatTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
-import { computeAvailability, computeAvailableDates } from './engine';
+import { computeAvailability, computeAvailabilityPaced, computeAvailableDatesPaced, MAX_ANSWER_TIMES, TooManyTimes } from './engine';
 import type { AvailabilityRequest, AvailableTime } from './engine/types';
 import { loadSnapshot, type LoadedSnapshot } from './snapshot';
 import { validateFlexibleDuration } from '../pricing/engine/pricer';
@@ -149,10 +149,30 @@ async function load(ctx: Ctx, company: Company, serviceId: unknown, q: ParsedQue
   return loaded;
 }
 
+/**
+ * Start times a request may still answer with: one allowance per request context, so the
+ * availability fields of one GraphQL operation share it as a REST answer does.
+ */
+const allowances = new WeakMap<Ctx, { left: number }>();
+function allowanceOf(ctx: Ctx): { left: number } {
+  let a = allowances.get(ctx);
+  if (!a) allowances.set(ctx, (a = { left: MAX_ANSWER_TIMES }));
+  return a;
+}
+
 async function times(ctx: Ctx, company: Company, serviceId: unknown, input: TimesInput, clientView: boolean) {
   const q = parseQuery(input, !clientView);
   const loaded = await load(ctx, company, serviceId, q, clientView);
-  const result = computeAvailability(loaded.snapshot, engineRequest(q));
+  let result;
+  try {
+    result = await computeAvailabilityPaced(loaded.snapshot, { ...engineRequest(q), allowance: allowanceOf(ctx) });
+  } catch (err) {
+    if (!(err instanceof TooManyTimes)) throw err;
+    throw invalid(
+      `the answer would hold more than ${MAX_ANSWER_TIMES} start times; narrow the window (from, to) or the resources (resourceIDs)`,
+      [{ path: 'to', message: `more than ${MAX_ANSWER_TIMES} start times` }],
+    );
+  }
   const withSpots = loaded.snapshot.service.type === 'group' || loaded.snapshot.service.type === 'ticket';
   const out: Record<string, TimeEntryJson[]> = {};
   for (const r of loaded.snapshot.resources) out[r.id] = (result.times[r.id] ?? []).map((e) => entryJson(e, withSpots));
@@ -162,7 +182,7 @@ async function times(ctx: Ctx, company: Company, serviceId: unknown, input: Time
 async function dates(ctx: Ctx, company: Company, serviceId: unknown, input: TimesInput, clientView: boolean) {
   const q = parseQuery(input, !clientView);
   const loaded = await load(ctx, company, serviceId, q, clientView);
-  const result = computeAvailableDates(loaded.snapshot, engineRequest(q));
+  const result = await computeAvailableDatesPaced(loaded.snapshot, engineRequest(q));
   const out: Record<string, string[]> = {};
   for (const r of loaded.snapshot.resources) out[r.id] = result[r.id] ?? [];
   return { timeZone: company.timeZone, dates: out };

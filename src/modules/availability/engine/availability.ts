@@ -20,7 +20,11 @@ import type {
 
 const NO_TICKETS: Readonly<Record<string, number>> = Object.freeze({});
 
-function run(snapshot: AvailabilitySnapshot, request: AvailabilityRequest, withEntries: boolean): Collector[] {
+/**
+ * The engine's work, one resource at a time: the generator yields after each resource so that
+ * a caller can give the event loop back between them; it returns the collectors.
+ */
+function* steps(snapshot: AvailabilitySnapshot, request: AvailabilityRequest, withEntries: boolean): Generator<void, Collector[]> {
   const plan = makePlan(snapshot, request);
   const service = snapshot.service;
   const collectors: Collector[] = [];
@@ -30,7 +34,7 @@ function run(snapshot: AvailabilitySnapshot, request: AvailabilityRequest, withE
     spots: plan ? plan.spotsQuoted : 1,
     tickets: plan && service.type === 'ticket' ? plan.tickets : NO_TICKETS,
   };
-  const newCollector = () => new Collector(withEntries, snapshot.pricer, service.currency, quote);
+  const newCollector = () => new Collector(withEntries, snapshot.pricer, service.currency, quote, request.allowance);
   if (plan === null) {
     for (let i = 0; i < snapshot.resources.length; i++) collectors.push(newCollector());
     return collectors;
@@ -64,8 +68,47 @@ function run(snapshot: AvailabilitySnapshot, request: AvailabilityRequest, withE
     const self = new Probe(lookup(res.id)!);
     ctx.resourceID = res.id;
     scan(plan, self, gate, out, ctx, slotsByResource?.get(res.id) ?? [], rules);
+    yield;
   }
   return collectors;
+}
+
+function run(snapshot: AvailabilitySnapshot, request: AvailabilityRequest, withEntries: boolean): Collector[] {
+  const it = steps(snapshot, request, withEntries);
+  for (;;) {
+    const next = it.next();
+    if (next.done) return next.value;
+  }
+}
+
+/** How a paced computation shares the event loop. */
+export interface Pacing {
+  /** work at most this long before giving the event loop back (default 20 ms) */
+  sliceMs?: number;
+  /** stop (rejecting with the signal's reason) once aborted, e.g. when the client went away */
+  signal?: AbortSignal;
+}
+
+const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+async function runPaced(
+  snapshot: AvailabilitySnapshot,
+  request: AvailabilityRequest,
+  withEntries: boolean,
+  pacing: Pacing,
+): Promise<Collector[]> {
+  const sliceMs = pacing.sliceMs ?? 20;
+  const it = steps(snapshot, request, withEntries);
+  let sliceStart = performance.now();
+  for (;;) {
+    pacing.signal?.throwIfAborted();
+    const next = it.next();
+    if (next.done) return next.value;
+    if (performance.now() - sliceStart >= sliceMs) {
+      await yieldToLoop();
+      sliceStart = performance.now();
+    }
+  }
 }
 
 function scan(
@@ -93,12 +136,39 @@ function groupSlots(slots: readonly SlotOccurrence[]): Map<string, SlotOccurrenc
   return map;
 }
 
-/** Available times per resource (in `snapshot.resources` order), each list sorted by start. */
-export function computeAvailability(snapshot: AvailabilitySnapshot, request: AvailabilityRequest): AvailabilityResult {
-  const collectors = run(snapshot, request, true);
+function timesOf(snapshot: AvailabilitySnapshot, collectors: Collector[]): AvailabilityResult {
   const times: Record<string, AvailableTime[]> = {};
   snapshot.resources.forEach((r, i) => (times[r.id] = collectors[i].entries));
   return { times };
+}
+
+function datesOf(snapshot: AvailabilitySnapshot, collectors: Collector[]): AvailableDates {
+  const dates: AvailableDates = {};
+  snapshot.resources.forEach((r, i) => (dates[r.id] = collectors[i].dates));
+  return dates;
+}
+
+/** Available times per resource (in `snapshot.resources` order), each list sorted by start. */
+export function computeAvailability(snapshot: AvailabilitySnapshot, request: AvailabilityRequest): AvailabilityResult {
+  return timesOf(snapshot, run(snapshot, request, true));
+}
+
+/** `computeAvailability`, giving the event loop back between resources every `sliceMs`. */
+export async function computeAvailabilityPaced(
+  snapshot: AvailabilitySnapshot,
+  request: AvailabilityRequest,
+  pacing: Pacing = {},
+): Promise<AvailabilityResult> {
+  return timesOf(snapshot, await runPaced(snapshot, request, true, pacing));
+}
+
+/** `computeAvailableDates`, giving the event loop back between resources every `sliceMs`. */
+export async function computeAvailableDatesPaced(
+  snapshot: AvailabilitySnapshot,
+  request: AvailabilityRequest,
+  pacing: Pacing = {},
+): Promise<AvailableDates> {
+  return datesOf(snapshot, await runPaced(snapshot, request, false, pacing));
 }
 
 /**
@@ -106,8 +176,5 @@ export function computeAvailability(snapshot: AvailabilitySnapshot, request: Ava
  * the dates on which an available stay starts. Skips pricing.
  */
 export function computeAvailableDates(snapshot: AvailabilitySnapshot, request: AvailabilityRequest): AvailableDates {
-  const collectors = run(snapshot, request, false);
-  const dates: AvailableDates = {};
-  snapshot.resources.forEach((r, i) => (dates[r.id] = collectors[i].dates));
-  return dates;
+  return datesOf(snapshot, run(snapshot, request, false));
 }

@@ -4,6 +4,7 @@
  */
 import type { MatchContext, Pricer, QuoteRequest } from '../../pricing/engine/types';
 import type { Day } from './calendar';
+import { TooManyTimes } from './limits';
 import type { AvailableTime } from './types';
 
 export class Collector {
@@ -16,11 +17,17 @@ export class Collector {
     private readonly pricer: Pricer,
     private readonly currency: string,
     private readonly quote: QuoteRequest,
+    private readonly allowance: { left: number } | undefined,
   ) {}
+
+  private spend(): void {
+    if (this.allowance !== undefined && --this.allowance.left < 0) throw new TooManyTimes();
+  }
 
   /** Adds a time of a service without slots; `endTime` defaults to start + duration (a stay ends at check-out). */
   add(ctx: MatchContext, day: Day, durationSec: number, endTime = ctx.instant + durationSec * 1000): void {
     if (!this.withEntries) return this.addDate(day);
+    this.spend();
     this.quote.durationSec = durationSec;
     const q = this.pricer.quote(this.quote, ctx);
     // Every entry gets the same fields so the engine's output stays one object shape.
@@ -49,6 +56,7 @@ export class Collector {
     totalPerTicket: Record<string, number> | null,
   ): void {
     if (!this.withEntries) return this.addDate(day);
+    this.spend();
     this.quote.durationSec = durationSec;
     const q = this.pricer.quote(this.quote, ctx);
     this.entries.push({

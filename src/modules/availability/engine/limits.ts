@@ -11,3 +11,13 @@ export const MAX_CALENDAR_DAYS = 800;
 
 export const DEFAULT_CHECK_IN_MINUTE = 14 * 60;
 export const DEFAULT_CHECK_OUT_MINUTE = 12 * 60;
+
+/** Start times one available-times answer holds at most (contract: "Size of an answer"). */
+export const MAX_ANSWER_TIMES = 50_000;
+
+/** Thrown when an answer would hold more entries than its allowance. */
+export class TooManyTimes extends Error {
+  constructor() {
+    super('the answer would hold more start times than allowed');
+  }
+}

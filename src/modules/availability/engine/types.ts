@@ -163,6 +163,11 @@ export interface AvailabilityRequest {
   spots: number | null;
   /** ticket services: ticketID -> count */
   tickets: Record<string, number> | null;
+  /**
+   * Entries the whole answer may hold; one more throws `TooManyTimes`. A shared `{ left }` lets
+   * several requests (the fields of one GraphQL operation) draw on one allowance.
+   */
+  allowance?: { left: number };
 }
 
 /** One entry of the available-times answer; spot fields are null for services without slots. */

@@ -1,4 +1,5 @@
 import type { AppModule } from '../kernel/module';
+import type { DocumentEntityType, DocumentSource, DocumentSources } from '../kernel/documents';
 import { orderCodeHandlers, type CodeHandlers } from '../kernel/codes';
 import type { PayableItems, Payables } from '../kernel/payable';
 import { companyModule } from '../modules/company';
@@ -9,6 +10,7 @@ import { schedulingModule } from '../modules/scheduling';
 import { pricingModule } from '../modules/pricing';
 import { paymentModule } from '../modules/payment';
 import { bookingModule } from '../modules/booking';
+import { documentModule } from '../modules/document';
 import { promoCodeModule } from '../modules/promocode';
 import { giftCardModule } from '../modules/giftcard';
 
@@ -22,6 +24,7 @@ export const modules: AppModule[] = [
   pricingModule,
   paymentModule,
   bookingModule,
+  documentModule,
   promoCodeModule,
   giftCardModule,
 ];
@@ -36,6 +39,19 @@ export function payablesOf(list: readonly AppModule[] = modules): Payables {
     for (const [itemType, handlers] of Object.entries(m.payables ?? {})) {
       if (out.has(itemType)) throw new Error(`item type ${itemType} is registered by two modules`);
       out.set(itemType, handlers);
+    }
+  }
+  return out;
+}
+
+/** Every module's document sources by entity type; an entity type claimed twice is a wiring error. */
+export function documentsOf(list: readonly AppModule[] = modules): DocumentSources {
+  const out = new Map<DocumentEntityType, DocumentSource>();
+  for (const m of list) {
+    for (const [entityType, source] of Object.entries(m.documents ?? {}) as [DocumentEntityType, DocumentSource | undefined][]) {
+      if (!source) continue;
+      if (out.has(entityType)) throw new Error(`entity type ${entityType} is registered by two modules`);
+      out.set(entityType, source);
     }
   }
   return out;

@@ -8,6 +8,7 @@ import { Migration20261122000700PromoCode } from './Migration20261122000700Promo
 import { Migration20261122000800GiftCard } from './Migration20261122000800GiftCard';
 import { Migration20261122000250Client } from './Migration20261122000250Client';
 import { Migration20261122000300Rules } from './Migration20261122000300Rules';
+import { Migration20261122001500Document } from './Migration20261122001500Document';
 
 /**
  * Every migration in order. Listed explicitly (not discovered from files) so that the
@@ -23,4 +24,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122000600AvailabilitySnapshot', class: Migration20261122000600AvailabilitySnapshot },
   { name: 'Migration20261122000700PromoCode', class: Migration20261122000700PromoCode },
   { name: 'Migration20261122000800GiftCard', class: Migration20261122000800GiftCard },
+  { name: 'Migration20261122001500Document', class: Migration20261122001500Document },
 ];

@@ -44,8 +44,11 @@ it('answers 503 service_unavailable with Retry-After while the database is gone,
       await t.call('POST', `/v1/companies/${cid}/services`, { body: { name: 'Cut', type: 'fixed', settings: { duration: 'PT1H' } } }),
     );
     expectUnavailable(await t.call('GET', '/v1/companies'));
-    const gql = await t.gql('{ companies { id } }');
-    expectUnavailable(gql as never);
+    // GraphQL answers in its own shape, with the same status and Retry-After
+    const gql = await t.gql('{ companies { companies { id } } }');
+    expect(gql.status).toBe(503);
+    expect(gql.body.errors[0].extensions.code).toBe('service_unavailable');
+    expect(Number(gql.headers['retry-after'])).toBeGreaterThan(0);
     expectUnavailable(await t.call('GET', '/ready'));
     // liveness: the process itself is fine and will serve again when the database returns
     expect((await t.call('GET', '/health')).status).toBe(200);
@@ -60,7 +63,7 @@ it('answers 503 service_unavailable with Retry-After while the database is gone,
   expect(ready).toBe(200);
   const company = await t.call('GET', `/v1/companies/${cid}`);
   expect(company.status).toBe(200);
-  expect((await t.gql('{ companies { id } }')).body.data.companies.map((c: { id: string }) => c.id)).toContain(cid);
+  expect((await t.gql('{ companies { companies { id } } }')).body.data.companies.companies.map((c: { id: string }) => c.id)).toContain(cid);
 });
 
 it('connections cut in the middle of work are 503 too, and the pool replaces them', async () => {

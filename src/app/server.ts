@@ -7,6 +7,7 @@ import { createCtx } from '../kernel/context';
 import { installErrorHandlers } from './errors';
 import { clientErrorHandler, frameworkErrors, installInputGuards } from './input-guards';
 import { redactUrl } from './log';
+import { installCors } from './cors';
 import { createApollo } from './graphql';
 import { createMetrics } from './metrics';
 import { RateLimiter } from './rate-limit';
@@ -90,6 +91,7 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
   });
   installErrorHandlers(app);
   installInputGuards(app);
+  await installCors(app, deps.config.corsOrigins);
   // Every route, as registered; the OpenAPI test compares it with the generated document.
   const registered: { method: string; url: string }[] = [];
   app.decorate('registeredRoutes', registered);
@@ -180,7 +182,7 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
   app.addHook('onClose', async () => apollo.stop());
   app.route({
     url: '/graphql',
-    method: ['GET', 'POST', 'OPTIONS'],
+    method: ['GET', 'POST'],
     config: { auth: 'optional' },
     schema: { hide: true } as object,
     handler: fastifyApolloHandler(apollo, { context: async (req: FastifyRequest) => req.ctx }),

@@ -38,6 +38,8 @@ export interface Config {
   heavyQueue: number;
   /** worker threads computing long availability windows (0: on the main thread) */
   availabilityThreads: number;
+  /** Origins whose browsers may call `/graphql` and `/v1/*` (`['*']`: any); empty: none. */
+  corsOrigins: string[];
 }
 
 export class ConfigError extends Error {}
@@ -53,6 +55,28 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0, ma
 function str(env: NodeJS.ProcessEnv, name: string): string | null {
   const v = env[name];
   return v === undefined || v.trim() === '' ? null : v.trim();
+}
+
+const ORIGIN = /^https?:\/\/[^/?#\s*]+$/i;
+
+/**
+ * `CORS_ORIGINS`: `*` alone, or a comma-separated list of origins (`https://shop.example`,
+ * `http://localhost:3000`), each a scheme and host with an optional port and nothing else.
+ */
+export function parseCorsOrigins(raw: string | null): string[] {
+  if (raw === null) return [];
+  const list = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (list.includes('*')) {
+    if (list.length > 1) throw new ConfigError('CORS_ORIGINS must be * alone or a list of origins, not both');
+    return ['*'];
+  }
+  for (const o of list) {
+    if (!ORIGIN.test(o)) throw new ConfigError(`CORS_ORIGINS: ${o} is not an origin (scheme://host[:port], no path)`);
+  }
+  return [...new Set(list.map((o) => o.toLowerCase().replace(/\/+$/, '')))];
 }
 
 function trustProxy(env: NodeJS.ProcessEnv): boolean | number | string[] {
@@ -112,5 +136,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     heavyConcurrency: int(env, 'HEAVY_CONCURRENCY', 2, 1, 1000),
     heavyQueue: int(env, 'HEAVY_QUEUE', 4, 0, 100_000),
     availabilityThreads: int(env, 'AVAILABILITY_THREADS', 1, 0, 64),
+    corsOrigins: parseCorsOrigins(str(env, 'CORS_ORIGINS')),
   };
 }

@@ -64,8 +64,10 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
         title: 'Booking platform API',
         version: '1.0.0',
         description: 'REST adapter of the booking platform (Bookla Platform API 1.0 paths).',
+        license: { name: 'MIT', identifier: 'MIT' },
       },
-      servers: [{ url: deps.config.publicUrl }],
+      // Relative: the document describes the server that serves it, whatever its address.
+      servers: [{ url: '/', description: 'this server' }],
       components: {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },

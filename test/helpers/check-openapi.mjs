@@ -2,6 +2,7 @@
 // Redocly's recommended rules, swagger-parser's validation, and openapi-typescript's output.
 // (These packages are ES modules; the integration test runs this file in its own process.)
 import { readFileSync } from 'node:fs';
+import process from 'node:process';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import SwaggerParser from '@apidevtools/swagger-parser';
 import openapiTS, { astToString } from 'openapi-typescript';
@@ -15,7 +16,7 @@ try {
 } catch (err) {
   swaggerParser = String(err?.message ?? err);
 }
-let typescript = '';
+let typescript;
 try {
   typescript = astToString(await openapiTS(JSON.parse(source)));
 } catch (err) {

@@ -8,6 +8,7 @@ import { installErrorHandlers } from './errors';
 import { clientErrorHandler, frameworkErrors, installInputGuards } from './input-guards';
 import { redactUrl } from './log';
 import { createApollo } from './graphql';
+import { explorerRoutes, serveExplorer } from './explorer';
 import { createMetrics } from './metrics';
 import { RateLimiter } from './rate-limit';
 import { modules } from './registry';
@@ -76,6 +77,7 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
       },
     },
   });
+  await explorerRoutes(app);
   installErrorHandlers(app);
   installInputGuards(app);
   // Every route, as registered; the OpenAPI test compares it with the generated document.
@@ -152,12 +154,14 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
   });
   await apollo.start();
   app.addHook('onClose', async () => apollo.stop());
+  const graphqlHandler = fastifyApolloHandler(apollo, { context: async (req: FastifyRequest) => req.ctx });
+  // A browser's GET (Accept: text/html, no query) gets the explorer page; everything else is the API.
   app.route({
     url: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],
     config: { auth: 'optional' },
     schema: { hide: true } as object,
-    handler: fastifyApolloHandler(apollo, { context: async (req: FastifyRequest) => req.ctx }),
+    handler: async (req, reply) => (serveExplorer(req, reply) ? reply : graphqlHandler.call(app, req as never, reply as never)),
   });
   return app;
 }

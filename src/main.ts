@@ -1,9 +1,9 @@
 import 'reflect-metadata';
-import pino from 'pino';
 import { loadConfig, ConfigError } from './config/env';
 import { startRuntime } from './app/bootstrap';
 import { buildServer } from './app/server';
 import { modules } from './app/registry';
+import { createLogger } from './app/log';
 
 async function main(): Promise<void> {
   let config;
@@ -16,7 +16,7 @@ async function main(): Promise<void> {
     }
     throw e;
   }
-  const log = pino({ level: config.logLevel });
+  const log = createLogger(config);
   const runtime = await startRuntime(config, log);
   const app = await buildServer(runtime.deps);
   const stops = modules.map((m) => m.start?.(runtime.deps)).filter((s): s is () => Promise<void> => typeof s === 'function');
@@ -35,6 +35,7 @@ async function main(): Promise<void> {
     } catch (err) {
       log.error({ err }, 'error during shutdown');
     }
+    log.info('server stopped');
     process.exit(0);
   };
   process.once('SIGINT', () => void shutdown('SIGINT'));

@@ -6,7 +6,7 @@ import type { AppDeps, Actor } from '../kernel/context';
 import { createCtx } from '../kernel/context';
 import { installErrorHandlers } from './errors';
 import { clientErrorHandler, frameworkErrors, installInputGuards } from './input-guards';
-import { redactUrl } from './log';
+import { logStream, redactUrl } from './log';
 import { createApollo } from './graphql';
 import { explorerRoutes, serveExplorer } from './explorer';
 import { createMetrics } from './metrics';
@@ -24,6 +24,7 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
   const app = Fastify({
     logger: opts.logger ?? {
       level: deps.config.logLevel,
+      stream: logStream(deps.config.logFormat),
       // Credentials never reach the log, whatever the serialisers print.
       redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', '*.signing_secret', '*.password'], censor: '[redacted]' },
       serializers: {

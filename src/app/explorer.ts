@@ -77,9 +77,13 @@ const EXPLORER_JS = `(function () {
 })();
 `;
 
+/**
+ * A browser navigating to /graphql (Accept: text/html, no JSON media type), whatever the query
+ * string (the explorer reads ?query= itself); GraphQL clients ask for JSON.
+ */
 function wantsHtml(req: FastifyRequest): boolean {
   const accept = req.headers.accept ?? '';
-  return req.method === 'GET' && accept.includes('text/html') && !(req.query as Record<string, unknown>)?.query;
+  return req.method === 'GET' && accept.includes('text/html') && !/application\/(graphql-response\+)?json/.test(accept);
 }
 
 /** Answers a browser's GET /graphql with the explorer page; returns false when the request is for the API. */

@@ -4,6 +4,8 @@ import tseslint from 'typescript-eslint';
 import { importX } from 'eslint-plugin-import-x';
 import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
 import prettier from 'eslint-config-prettier';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 
 /**
  * The module graph points one way: entry -> app (composition root) -> modules -> kernel ->
@@ -12,7 +14,19 @@ import prettier from 'eslint-config-prettier';
  */
 const below = (target, from, message, except) => ({ target, from, message, ...(except ? { except } : {}) });
 const MAX_LEN = ['error', { code: 140, ignoreUrls: true, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true }];
-const ITEM_OWNERS = ['booking', 'catalog', 'client', 'availability', 'scheduling', 'pricing'].map((m) => `./src/modules/${m}`);
+const ITEM_OWNERS = ['booking', 'catalog', 'client', 'availability', 'scheduling', 'pricing', 'promocode', 'giftcard'].map(
+  (m) => `./src/modules/${m}`,
+);
+/** Plugins: reached only through the registry and the kernel's contracts (codes, payables), never imported by another module. */
+const PLUGINS = ['promocode', 'giftcard', 'document'];
+const MODULES = readdirSync(join(import.meta.dirname, 'src', 'modules'), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+const pluginZones = PLUGINS.map((plugin) => ({
+  target: MODULES.filter((m) => m !== plugin).map((m) => `./src/modules/${m}`),
+  from: `./src/modules/${plugin}`,
+  message: `nothing but the registry imports the ${plugin} module; other modules reach it through kernel contracts`,
+}));
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.data/**', 'coverage/**'] },
@@ -67,6 +81,7 @@ export default tseslint.config(
               ITEM_OWNERS,
               'payment settles items through the handlers their modules register (kernel/payable.ts)',
             ),
+            ...pluginZones,
           ],
         },
       ],

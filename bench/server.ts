@@ -8,7 +8,7 @@ import { loadConfig } from '../src/config/env';
 import { createOrm } from '../src/db/orm';
 import { startEmbeddedPostgres } from '../src/db/embedded';
 import { buildServer } from '../src/app/server';
-import { allEntities, payablesOf } from '../src/app/registry';
+import { allEntities, codeHandlersOf, documentsOf, payablesOf } from '../src/app/registry';
 import { createMerchant } from '../src/modules/company/apikey.service';
 import type { AppDeps } from '../src/kernel/context';
 
@@ -50,6 +50,8 @@ export async function startBenchServer(): Promise<{
     encryptionKey: Buffer.alloc(32, 1),
     jwtKey: new TextEncoder().encode(config.jwtSecret!),
     payables: payablesOf(),
+    documents: documentsOf(),
+    codes: codeHandlersOf(),
   };
   const app = await buildServer(deps, { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -61,7 +61,7 @@ describeIfChromium('in a real browser', () => {
     await page.goto(`${base}/graphql?query=${query}&headers=${headers}`, { headers: undefined } as never);
     await page.waitForSelector('.graphiql-execute-button', { timeout: 20_000 });
     await page.click('.graphiql-execute-button');
-    await page.waitForFunction(() => document.querySelector('.result-window')?.textContent?.includes('Browser Co'), undefined, {
+    await page.waitForFunction("document.querySelector('.result-window')?.textContent?.includes('Browser Co')", undefined, {
       timeout: 20_000,
     });
     await page.screenshot({ path: join(ARTIFACTS, 'graphql-explorer.png') });

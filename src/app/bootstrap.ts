@@ -9,7 +9,7 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded';
 import { bootstrapAdminKey } from '../modules/company/apikey.service';
 import { systemClock, type AppDeps, type Clock } from '../kernel/context';
 import { resolveEncryptionKey } from './encryption-key';
-import { allEntities, payablesOf } from './registry';
+import { allEntities, codeHandlersOf, documentsOf, payablesOf } from './registry';
 
 /**
  * The HMAC key of client access tokens: JWT_SECRET, or a random secret kept in the data
@@ -57,7 +57,17 @@ export async function startRuntime(config: Config, log: FastifyBaseLogger, clock
     await embedded?.stop();
     throw err;
   }
-  const deps: AppDeps = { config, orm, clock, log, encryptionKey, jwtKey: jwtKeyFrom(config, log), payables: payablesOf() };
+  const deps: AppDeps = {
+    config,
+    orm,
+    clock,
+    log,
+    encryptionKey,
+    jwtKey: jwtKeyFrom(config, log),
+    payables: payablesOf(),
+    documents: documentsOf(),
+    codes: codeHandlersOf(),
+  };
   return {
     deps,
     embedded,

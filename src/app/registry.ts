@@ -1,4 +1,6 @@
 import type { AppModule } from '../kernel/module';
+import type { DocumentEntityType, DocumentSource, DocumentSources } from '../kernel/documents';
+import { orderCodeHandlers, type CodeHandlers } from '../kernel/codes';
 import type { PayableItems, Payables } from '../kernel/payable';
 import { companyModule } from '../modules/company';
 import { clientModule } from '../modules/client';
@@ -8,6 +10,9 @@ import { schedulingModule } from '../modules/scheduling';
 import { pricingModule } from '../modules/pricing';
 import { paymentModule } from '../modules/payment';
 import { bookingModule } from '../modules/booking';
+import { documentModule } from '../modules/document';
+import { promoCodeModule } from '../modules/promocode';
+import { giftCardModule } from '../modules/giftcard';
 
 /** Every bounded context, in registration order. */
 export const modules: AppModule[] = [
@@ -19,6 +24,9 @@ export const modules: AppModule[] = [
   pricingModule,
   paymentModule,
   bookingModule,
+  documentModule,
+  promoCodeModule,
+  giftCardModule,
 ];
 
 export const allEntities = (): Function[] => modules.flatMap((m) => m.entities);
@@ -34,4 +42,22 @@ export function payablesOf(list: readonly AppModule[] = modules): Payables {
     }
   }
   return out;
+}
+
+/** Every module's document sources by entity type; an entity type claimed twice is a wiring error. */
+export function documentsOf(list: readonly AppModule[] = modules): DocumentSources {
+  const out = new Map<DocumentEntityType, DocumentSource>();
+  for (const m of list) {
+    for (const [entityType, source] of Object.entries(m.documents ?? {}) as [DocumentEntityType, DocumentSource | undefined][]) {
+      if (!source) continue;
+      if (out.has(entityType)) throw new Error(`entity type ${entityType} is registered by two modules`);
+      out.set(entityType, source);
+    }
+  }
+  return out;
+}
+
+/** Every module's code handlers in the contract's lookup order (promo codes, gift cards, subscriptions, then others). */
+export function codeHandlersOf(list: readonly AppModule[] = modules): CodeHandlers {
+  return orderCodeHandlers(list.flatMap((m) => m.codes ?? []));
 }

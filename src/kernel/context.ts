@@ -2,6 +2,8 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
 import type DataLoader from 'dataloader';
 import type { Config } from '../config/env';
+import type { DocumentSources } from './documents';
+import type { CodeHandlers } from './codes';
 import type { Payables } from './payable';
 
 /** `{companyID | "*": ["area.action", "area.*", "*"]}` */
@@ -41,6 +43,10 @@ export interface AppDeps {
   jwtKey: Uint8Array;
   /** Settlement handlers of every module that owns payable items, by item type. */
   payables: Payables;
+  /** Sources of printable items (gift card purchases, membership contracts), by entity type. */
+  documents: DocumentSources;
+  /** Handlers of the codes a booking request may carry, in the contract's lookup order. */
+  codes: CodeHandlers;
 }
 
 /** Per-request context handed first to every service method. */

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps, ClientActor } from './context';
+import type { DocumentEntityType, DocumentSource } from './documents';
+import type { CodeHandler } from './codes';
 import type { PayableItems } from './payable';
 
 /** What a bounded context contributes to the application. */
@@ -14,4 +16,8 @@ export interface AppModule {
   start?: (deps: AppDeps) => (() => Promise<void>) | void;
   /** How this module's payable items settle, keyed by the `itemType` their payments carry. */
   payables?: Record<string, PayableItems>;
+  /** How this module's printable items are read for their PDF, keyed by entity type (kernel/documents.ts). */
+  documents?: Partial<Record<DocumentEntityType, DocumentSource>>;
+  /** Codes this module recognises on booking requests (promo codes, gift cards, ...). */
+  codes?: CodeHandler[];
 }

@@ -4,8 +4,11 @@ import { Migration20261122000200Catalog } from './Migration20261122000200Catalog
 import { Migration20261122000400Booking } from './Migration20261122000400Booking';
 import { Migration20261122000500Payment } from './Migration20261122000500Payment';
 import { Migration20261122000600AvailabilitySnapshot } from './Migration20261122000600AvailabilitySnapshot';
+import { Migration20261122000700PromoCode } from './Migration20261122000700PromoCode';
+import { Migration20261122000800GiftCard } from './Migration20261122000800GiftCard';
 import { Migration20261122000250Client } from './Migration20261122000250Client';
 import { Migration20261122000300Rules } from './Migration20261122000300Rules';
+import { Migration20261122001500Document } from './Migration20261122001500Document';
 
 /**
  * Every migration in order. Listed explicitly (not discovered from files) so that the
@@ -19,4 +22,7 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122000400Booking', class: Migration20261122000400Booking },
   { name: 'Migration20261122000500Payment', class: Migration20261122000500Payment },
   { name: 'Migration20261122000600AvailabilitySnapshot', class: Migration20261122000600AvailabilitySnapshot },
+  { name: 'Migration20261122000700PromoCode', class: Migration20261122000700PromoCode },
+  { name: 'Migration20261122000800GiftCard', class: Migration20261122000800GiftCard },
+  { name: 'Migration20261122001500Document', class: Migration20261122001500Document },
 ];

@@ -5,9 +5,10 @@ import pino from 'pino';
 import type { AddressInfo } from 'node:net';
 import { loadConfig, type Config } from '../../src/config/env';
 import { createOrm } from '../../src/db/orm';
-import { allEntities, payablesOf } from '../../src/app/registry';
+import { allEntities, codeHandlersOf, documentsOf, payablesOf } from '../../src/app/registry';
 import { buildServer } from '../../src/app/server';
 import type { AppDeps, Clock } from '../../src/kernel/context';
+import type { DocumentEntityType, DocumentSource } from '../../src/kernel/documents';
 import { createMerchant } from '../../src/modules/company/apikey.service';
 import { sqlStats } from '../../src/db/stats';
 import { checkUnrouted, installResponseCheck } from './response-check';
@@ -17,6 +18,8 @@ export interface Res<T = any> {
   body: T;
   headers: Record<string, string | string[] | undefined>;
   text: string;
+  /** the body's bytes (a PDF download) */
+  raw: Buffer;
 }
 
 export interface CallOpts {
@@ -68,7 +71,14 @@ export interface TestApp {
 let counter = 0;
 
 export async function createTestApp(
-  opts: { clock?: Clock; config?: Partial<Config>; logStream?: NodeJS.WritableStream; routes?: (app: FastifyInstance) => void } = {},
+  opts: {
+    clock?: Clock;
+    config?: Partial<Config>;
+    logStream?: NodeJS.WritableStream;
+    routes?: (app: FastifyInstance) => void;
+    /** Document sources the test registers in place of (or beside) the modules' own. */
+    documents?: Partial<Record<DocumentEntityType, DocumentSource>>;
+  } = {},
 ): Promise<TestApp> {
   const adminUrl = process.env.BOOKING_TEST_ADMIN_URL;
   const template = process.env.BOOKING_TEST_TEMPLATE;
@@ -98,6 +108,8 @@ export async function createTestApp(
     encryptionKey: Buffer.alloc(32, 7),
     jwtKey: new TextEncoder().encode(config.jwtSecret!),
     payables: payablesOf(),
+    documents: new Map([...documentsOf(), ...(Object.entries(opts.documents ?? {}) as [DocumentEntityType, DocumentSource][])]),
+    codes: codeHandlersOf(),
   };
   const app = await buildServer(deps, { logger: opts.logStream ? { level: 'info', stream: opts.logStream } : false });
   // Every response is checked against its route's declared response schema (test/helpers/response-check.ts).
@@ -111,9 +123,9 @@ export async function createTestApp(
     const key = o.key === undefined ? (o.token ? null : adminKey) : o.key;
     if (key) headers['x-api-key'] = key;
     if (o.token) headers.authorization = `Bearer ${o.token}`;
-    let payload: string | undefined;
+    let payload: string | Buffer | undefined;
     if (o.body !== undefined) {
-      payload = typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
+      payload = typeof o.body === 'string' || Buffer.isBuffer(o.body) ? o.body : JSON.stringify(o.body);
       headers['content-type'] ??= 'application/json';
     }
     const query = o.query
@@ -132,7 +144,7 @@ export async function createTestApp(
     } catch {
       /* not JSON */
     }
-    return { status: res.statusCode, body, headers: res.headers as Res['headers'], text: res.body };
+    return { status: res.statusCode, body, headers: res.headers as Res['headers'], text: res.body, raw: res.rawPayload };
   };
 
   const t: TestApp = {

@@ -6,12 +6,12 @@ import { idempotencyOf, type Idempotency } from './idempotency';
 import type { ClientBookingJson } from './booking.json';
 import { startBookingPayment } from './booking.payable';
 import {
+  applyBookingCodes,
   caller,
   checkRequest,
   paymentFor,
   payerOf,
   prepareClientBooking,
-  rejectCode,
   writeClientBooking,
   type Caller,
   type ParsedRequest,
@@ -104,7 +104,6 @@ export async function requestBookings(
     if (r.companyId && r.companyId !== companyId) c.fail(`${at(i)}.companyID`, 'every booking of a batch must be for the same company');
   });
   c.done('invalid booking batch');
-  await each(reqs.length, async (i) => rejectCode(reqs[i].code));
 
   const guest = input.client ?? (raw[0] as { client?: unknown }).client;
   const who = await caller(ctx, companyId!, guest);
@@ -139,14 +138,16 @@ const taxKey = (b: PreparedBooking): string =>
 async function bookAll(ctx: Ctx, who: Caller, reqs: ParsedRequest[], idem: Idempotency | undefined): Promise<BookingBatchJson> {
   const prepared = await each(reqs.length, (i) => prepareClientBooking(ctx, who, reqs[i]));
   const currency = currencyOf(prepared);
-  const totalAmount = prepared.reduce((sum, b) => sum + b.row.price, 0);
   return commitCreation(ctx, who.company.id, idem, false, async (em) => {
     const client = await payerOf(ctx, em, who);
+    // Every code is taken before any booking is written: one lock order for all bookings.
+    await each(prepared.length, (i) => applyBookingCodes(ctx, em, prepared[i], client));
+    const totalAmount = prepared.reduce((sum, b) => sum + b.due, 0);
     let payment = null;
     if (totalAmount > 0) {
       // One transaction carries one tax rate. Asked only when it matters: the check costs a query.
-      const priced = prepared.filter((b) => b.row.price > 0);
-      const mixed = prepared.findIndex((b) => b.row.price > 0 && taxKey(b) !== taxKey(priced[0]));
+      const priced = prepared.filter((b) => b.due > 0);
+      const mixed = prepared.findIndex((b) => b.due > 0 && taxKey(b) !== taxKey(priced[0]));
       if (mixed >= 0 && (await takesPayments(em, who.company.id))) {
         throw invalid('every priced booking of a batch paid at once must have the same tax settings', [
           { path: at(mixed), message: 'its service has other tax settings than the first priced booking' },

@@ -19,6 +19,7 @@ import {
 } from './booking.store';
 import { holds, transition } from './booking.status';
 import type { Placement } from './booking.store';
+import { followCodes } from './booking-codes.service';
 
 /**
  * Applies changes to existing bookings in one transaction: the rows are locked and compared
@@ -161,6 +162,14 @@ export async function applyChanges(ctx: Ctx, changes: BookingChange[], alongside
       if (c.before.status !== c.after.status)
         await insertStatusChange(em, companyId, c.after.id, c.before.status, c.after.status, ctx.now, c.statusMeta ?? {});
     }
+    const statusChanges = changes.filter((c) => c.before.status !== c.after.status);
+    await followCodes(
+      ctx.deps.codes,
+      em,
+      companyId,
+      statusChanges.map((c) => ({ id: c.after.id, code: c.before.code, from: c.before.status, to: c.after.status })),
+      ctx.now,
+    );
     if (alongside) await alongside(em);
   });
 }

@@ -6,7 +6,8 @@ import type { ServiceType } from '../../shared/service-type';
 import type { BookedTicket } from './booking.entity';
 import { insertStatusChange, releaseCapacity, releaseOccupancy, ticketCounts, usesCapacity } from './booking.store';
 import { transition, type BookingStatus } from './booking.status';
-import type { SettlementOutcome } from '../../kernel/payable';
+import type { SettlementDeps, SettlementOutcome } from '../../kernel/payable';
+import { followCodes, type CodedStatusChange } from './booking-codes.service';
 
 /** How bookings and payments meet: starting a booking's payment, and settling bookings once it ends. */
 
@@ -58,13 +59,15 @@ interface Row {
   start_ms: number;
   spots: number;
   tickets: Record<string, BookedTicket> | string;
+  code: string | null;
 }
 
 /**
  * Applies a payment's outcome to its bookings, in the caller's transaction: `paid` confirms an
  * instant booking (a manual one stays pending for the merchant), any other outcome fails the
  * booking and gives its time and capacity back. Only bookings still pending change; the rows
- * are locked first so a concurrent cancel and a settlement cannot both win.
+ * are locked first so a concurrent cancel and a settlement cannot both win. The codes the
+ * bookings carry follow: confirmed bookings use them, failed ones give them back.
  */
 export async function settleBookings(
   em: EntityManager,
@@ -72,14 +75,16 @@ export async function settleBookings(
   bookingIds: readonly string[],
   outcome: SettlementOutcome,
   now: Date,
+  deps: SettlementDeps,
 ): Promise<void> {
   const ids = [...new Set(bookingIds.filter(isUuid).map((id) => id.toLowerCase()))];
   if (!ids.length) return;
   const rows = await em.execute<Row[]>(
-    `select id, status, booking_policy, type, service_id, resource_id, (extract(epoch from start_time) * 1000)::float8 as start_ms, spots, tickets from booking
+    `select id, status, booking_policy, type, service_id, resource_id, (extract(epoch from start_time) * 1000)::float8 as start_ms, spots, tickets, code from booking
       where company_id = ? and id = any(?::uuid[]) order by id for update`,
     [companyId, `{${ids.join(',')}}`],
   );
+  const changed: CodedStatusChange[] = [];
   for (const b of rows) {
     if (b.status !== 'pending') continue;
     const to: BookingStatus | null = outcome === 'paid' ? (b.booking_policy === 'instant' ? 'confirmed' : null) : 'failed';
@@ -104,7 +109,9 @@ export async function settleBookings(
       'run',
     );
     await insertStatusChange(em, companyId, b.id, b.status, to, now, { payment: outcome });
+    changed.push({ id: b.id, code: b.code, from: b.status, to });
   }
+  await followCodes(deps.codes, em, companyId, changed, now);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { DomainError } from '../../shared/errors';
-import { BOOKING_STATUSES, canTransition, holds, isBookingStatus, transition, type BookingStatus } from './booking.status';
+import { BOOKING_STATUSES, canTransition, codeEventOf, holds, isBookingStatus, transition, type BookingStatus } from './booking.status';
 
 const ALLOWED: [BookingStatus, BookingStatus][] = [
   ['pending', 'confirmed'],
@@ -62,5 +62,22 @@ describe('booking status transitions', () => {
   it('recognises status names', () => {
     for (const s of BOOKING_STATUSES) expect(isBookingStatus(s)).toBe(true);
     for (const v of ['', 'CONFIRMED', 'done', null, 1, undefined]) expect(isBookingStatus(v)).toBe(false);
+  });
+});
+
+describe('what codes learn from a booking status change', () => {
+  it.each([
+    [null, 'confirmed', 'confirmed'],
+    [null, 'pending', null],
+    ['pending', 'confirmed', 'confirmed'],
+    ['pending', 'failed', 'released'],
+    ['pending', 'cancelled', 'released'],
+    ['pending', 'rejected', 'released'],
+    ['confirmed', 'cancelled', 'released'],
+    ['confirmed', 'finished', null],
+    ['confirmed', 'no_show', null],
+    ['finished', 'no_show', null],
+  ] as [BookingStatus | null, BookingStatus, string | null][])('%s -> %s: %s', (from, to, event) => {
+    expect(codeEventOf(from, to)).toBe(event);
   });
 });

@@ -39,3 +39,17 @@ export function transition(from: BookingStatus, to: BookingStatus): Transition {
   if (!canTransition(from, to)) throw conflict(`a ${from} booking cannot become ${to}`);
   return { from, to, releases: holds(from) && !holds(to) };
 }
+
+/** Ends of a booking that did not take place as booked: what its codes took is given back. */
+const UNDONE: readonly BookingStatus[] = ['cancelled', 'rejected', 'failed'];
+
+/**
+ * What the codes a booking carries learn from a status change (`from` null: the booking was
+ * just written): becoming confirmed turns their reservations into uses; being cancelled,
+ * rejected or failing gives back what they took. A finished or no-show booking keeps them.
+ */
+export function codeEventOf(from: BookingStatus | null, to: BookingStatus): 'confirmed' | 'released' | null {
+  if (to === 'confirmed' && from !== 'confirmed') return 'confirmed';
+  if (from !== null && holds(from) && UNDONE.includes(to)) return 'released';
+  return null;
+}

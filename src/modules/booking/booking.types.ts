@@ -174,7 +174,8 @@ export class BookingBatchType {
   @Field(() => [ClientBookingType], { description: 'in request order' }) bookings!: ClientBookingType[];
   @Field(() => String, { nullable: true }) currency!: string | null;
   @Field(() => String, { nullable: true, description: 'null when no payment is taken' }) paymentURL!: string | null;
-  @Field(() => Int, { description: "sum of the bookings' prices" }) totalAmount!: number;
+  @Field(() => Int, { description: "what the payment takes: the bookings' prices after discounts, less what gift cards pay" })
+  totalAmount!: number;
   @Field(() => ID, { nullable: true, description: 'the payment transaction covering every booking' }) transactionID!: string | null;
 }
 

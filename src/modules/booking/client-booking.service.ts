@@ -17,7 +17,6 @@ import { amountsFor, checkPlacement, checkPluginData, type PlacementInput } from
 import { clientBookingJson, type ClientBookingJson } from './booking.json';
 import { startBookingPayment, type BookingPaymentInput } from './booking.payable';
 import { newRow, placeAt, serviceAndResource, commitCreation, needsTransaction, replayOr } from './booking-placement.service';
-import {} from './booking.store';
 import { isUuid } from '../../shared/ids';
 import { parsePage } from '../../shared/pagination';
 import { verifyBookingAccessToken } from './access-token';
@@ -25,6 +24,7 @@ import { applyChanges, copyOf } from './booking-changes.service';
 import { Booking } from './booking.entity';
 import { BOOKINGS_MAX_LIMIT } from './booking-query.service';
 import { transition } from './booking.status';
+import { applyCodes, checkCodes, followCodes, resolveCodes, type BookingCode } from './booking-codes.service';
 
 /**
  * Client booking requests. The single request and the batch share every rule here: the
@@ -93,11 +93,6 @@ export function checkRequest(c: Check, input: unknown, self = 'body'): ParsedReq
   };
 }
 
-/** Codes are applied by the promo code, gift card and subscription work; none exists yet. */
-export function rejectCode(code: string | undefined): void {
-  if (code) throw invalid('unknown code', [{ path: 'code', message: 'unknown code' }]);
-}
-
 /**
  * Client interface: requests a booking at a time the availability endpoints offer (never in
  * the past, schedule always applied). Without `resourceID` the first available linked resource
@@ -112,7 +107,6 @@ export async function requestBooking(
   const c = new Check();
   const req = checkRequest(c, input);
   c.done('invalid booking request');
-  rejectCode(req.code);
 
   const who = await caller(ctx, req.companyId!, input.client);
   const idem = idempotencyOf(opts.idempotencyKey, 'booking.request', who.id, input ?? {});
@@ -121,10 +115,11 @@ export async function requestBooking(
 
 async function book(ctx: Ctx, who: Caller, req: ParsedRequest, idem: Idempotency | undefined): Promise<ClientBookingJson> {
   const b = await prepareClientBooking(ctx, who, req);
-  const single = !needsTransaction(b.row.type, b.placement) && !who.guest && b.row.price <= 0;
+  const single = !needsTransaction(b.row.type, b.placement) && !who.guest && b.row.price <= 0 && !b.codes.length;
   return commitCreation(ctx, who.company.id, idem, single, async (em) => {
     const client = await payerOf(ctx, em, who);
-    const payment = b.row.price > 0 ? await startBookingPayment(ctx, em, paymentFor(who.company.id, [b], client)) : null;
+    await applyBookingCodes(ctx, em, b, client);
+    const payment = b.due > 0 ? await startBookingPayment(ctx, em, paymentFor(who.company.id, [b], client)) : null;
     return writeClientBooking(ctx, em, b, client, payment);
   });
 }
@@ -136,6 +131,12 @@ export interface PreparedBooking {
   placement: Placement;
   /** what the payment provider shows for this booking */
   description: string;
+  /** the codes of the request, in lookup order */
+  codes: BookingCode[];
+  /** the price before codes */
+  basePrice: number;
+  /** what is left to pay once the codes apply (`row.price` is the price after discounts) */
+  due: number;
 }
 
 /**
@@ -166,7 +167,30 @@ export async function prepareClientBooking(
     code: code || null,
     customPurchaseDescription: description ?? null,
   });
-  return { service, row, placement, description: description ?? `${service.name}, ${formatLocalTime(row.start, company.timeZone)}` };
+  const codes = await resolveCodes(ctx, company.id, code);
+  const priced = codes.length ? await checkCodes(ctx, codes, row, who.client?.id ?? null) : { price: row.price, due: row.price };
+  const basePrice = row.price;
+  row.price = priced.price;
+  return {
+    service,
+    row,
+    placement,
+    description: description ?? `${service.name}, ${formatLocalTime(row.start, company.timeZone)}`,
+    codes,
+    basePrice,
+    due: priced.due,
+  };
+}
+
+/**
+ * Applies a prepared booking's codes in its transaction, with the paying client: the price
+ * and what is due are what the codes' locked records allow now (the pre-check may be stale).
+ */
+export async function applyBookingCodes(ctx: Ctx, em: EntityManager, b: PreparedBooking, client: Client | null): Promise<void> {
+  if (!b.codes.length) return;
+  const priced = await applyCodes(ctx, em, b.codes, b.row, b.basePrice, client?.id ?? null);
+  b.row.price = priced.price;
+  b.due = priced.due;
 }
 
 /** The paying client: the token's client, or the guest, found or created in the booking's transaction. */
@@ -182,14 +206,14 @@ const MAX_DESCRIPTION = 1000;
  * else the bookings' own descriptions.
  */
 export function paymentFor(companyId: string, bookings: PreparedBooking[], client: Client | null): BookingPaymentInput {
-  const first = bookings.find((b) => b.row.price > 0) ?? bookings[0];
+  const first = bookings.find((b) => b.due > 0) ?? bookings[0];
   const tax = first.service.settings?.tax;
   const custom = bookings.find((b) => b.row.customPurchaseDescription !== null)?.row.customPurchaseDescription;
   let description = custom ?? bookings.map((b) => b.description).join('; ');
   if (description.length > MAX_DESCRIPTION) description = `${description.slice(0, MAX_DESCRIPTION - 3)}...`;
   return {
     companyId,
-    bookings: bookings.map((b) => ({ id: b.row.id, amount: b.row.price })),
+    bookings: bookings.map((b) => ({ id: b.row.id, amount: b.due })),
     clientId: client?.id ?? null,
     email: client?.email ?? null,
     currency: first.row.currency ?? 'EUR',
@@ -215,6 +239,9 @@ export async function writeClientBooking(
   row.clientId = client?.id ?? null;
   if (payment) Object.assign(row, { status: 'pending', paymentUrl: payment.paymentURL, paymentTransactionId: payment.transactionId });
   await writeBooking(em, row, b.placement);
+  // Usages start reserved; a booking confirmed at once uses them at once.
+  if (b.codes.length)
+    await followCodes(ctx.deps.codes, em, row.companyId, [{ id: row.id, code: row.code, from: null, to: row.status }], ctx.now);
   return clientBookingJson(bookingOf(row), ctx.deps.jwtKey);
 }
 

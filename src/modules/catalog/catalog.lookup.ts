@@ -33,6 +33,20 @@ export async function getServiceInCompany(ctx: Ctx, companyId: string, serviceId
   return s;
 }
 
+/** The ids among `serviceIds` that name no service of the company (one query). */
+export async function unknownServices(ctx: Ctx, companyId: string, serviceIds: readonly string[]): Promise<string[]> {
+  const wanted = [...new Set(serviceIds.map((id) => id.toLowerCase()))];
+  if (!wanted.length) return [];
+  const found = await ctx.em
+    .getConnection()
+    .execute<{ id: string }[]>('select id from service where company_id = ? and id = any(?::uuid[])', [
+      companyId.toLowerCase(),
+      `{${wanted.join(',')}}`,
+    ]);
+  const known = new Set(found.map((s) => s.id));
+  return wanted.filter((id) => !known.has(id));
+}
+
 /** A resource of the company; 400 for a malformed id, 404 when it is not in the company. */
 export async function getResourceInCompany(ctx: Ctx, companyId: string, resourceId: unknown, path = 'resourceID'): Promise<Resource> {
   const id = parseId(resourceId, path);

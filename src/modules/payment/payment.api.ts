@@ -6,7 +6,8 @@
 
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../kernel/context';
-import { PaymentSettings, PaymentTransaction } from './payment.entity';
+import { PaymentSettings, PaymentTransaction, Refund } from './payment.entity';
+import type { PaymentStatus, RefundStatus } from './payment.status';
 import { providerFor, requireAvailable } from './providers/registry';
 import { checkRedirects } from './redirects';
 import { loadRedirectSettings } from './settings.service';
@@ -102,4 +103,67 @@ export async function transactionForItem(em: EntityManager, companyId: string, i
     [companyId, JSON.stringify([itemId])],
   );
   return rows.length ? em.findOne(PaymentTransaction, { id: rows[0].id, companyId }) : null;
+}
+
+/** What a receipt shows of a transaction: the transaction, its items and its refunds. */
+export interface ReceiptFacts {
+  id: string;
+  companyId: string;
+  clientId: string | null;
+  email: string | null;
+  status: PaymentStatus;
+  providerType: string;
+  itemType: string;
+  purchaseName: string | null;
+  /** every item in the transaction's order, with its share of `amount` */
+  items: { id: string; amount: number }[];
+  /** smallest currency unit */
+  amount: number;
+  currency: string;
+  taxInclusive: boolean;
+  taxRate: number;
+  createdAt: Date;
+  refunds: { id: string; itemId: string; amount: number; status: RefundStatus; reason: string | null; createdAt: Date }[];
+}
+
+export { RECEIPT_STATUSES } from './payment.status';
+
+/**
+ * A transaction of the company for its receipt (any status; the caller decides), with its
+ * refunds oldest first; null when the company has no such transaction, or when `clientId` is
+ * given and the transaction is not that client's.
+ */
+export async function receiptFacts(
+  em: EntityManager,
+  companyId: string,
+  transactionId: string,
+  clientId: string | null = null,
+): Promise<ReceiptFacts | null> {
+  const t = await em.findOne(PaymentTransaction, { id: transactionId, companyId, ...(clientId ? { clientId } : {}) });
+  if (!t) return null;
+  const refunds = await em.find(Refund, { companyId, transactionId: t.id }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  return {
+    id: t.id,
+    companyId: t.companyId,
+    clientId: t.clientId,
+    email: t.email,
+    status: t.status,
+    providerType: t.providerType,
+    itemType: t.itemType,
+    purchaseName: t.purchaseName,
+    items: t.itemIds.map((id) => ({ id, amount: t.perItemAmounts[id] ?? 0 })),
+    amount: t.amount,
+    currency: t.currency,
+    taxInclusive: t.taxInclusive,
+    taxRate: t.taxRate,
+    createdAt: t.createdAt,
+    refunds: refunds.map((r) => ({
+      id: r.id,
+      itemId: r.itemId,
+      amount: r.amount,
+      status: r.status,
+      reason: r.reason,
+      createdAt: r.createdAt,
+    })),
+  };
 }

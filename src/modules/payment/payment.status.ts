@@ -4,6 +4,9 @@ import { conflict } from '../../shared/errors';
 export const PAYMENT_STATUSES = ['pending', 'paid', 'failed', 'cancelled', 'refunded', 'partially_refunded'] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
+/** Statuses of a transaction that was paid (a refund keeps it paid): those have a receipt. */
+export const RECEIPT_STATUSES: readonly PaymentStatus[] = ['paid', 'partially_refunded', 'refunded'];
+
 export const REFUND_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
 

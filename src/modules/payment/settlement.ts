@@ -18,5 +18,5 @@ export async function settleItems(
   const items = deps.payables.get(tx.itemType);
   // Only a module can start a payment for its item type, so a missing handler is a wiring error.
   if (!items) throw new Error(`no module settles items of type ${tx.itemType}`);
-  await items.settle(em, tx.companyId, tx.itemIds, outcome, now);
+  await items.settle(em, tx.companyId, tx.itemIds, outcome, now, deps);
 }

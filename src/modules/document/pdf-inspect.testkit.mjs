@@ -1,0 +1,58 @@
+// Test support: reads a PDF (stdin) with PDF.js and prints what a reader sees, as JSON:
+// every page's size and its text runs with position, size, rotation, fill colour and opacity.
+// PDF.js ships ES modules only, so the tests run this in a child process (testkit.ts).
+import { Buffer } from 'node:buffer';
+import process from 'node:process';
+import { getDocument, OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
+
+const chunks = [];
+for await (const c of process.stdin) chunks.push(c);
+const data = new Uint8Array(Buffer.concat(chunks));
+
+const doc = await getDocument({ data, isEvalSupported: false, useSystemFonts: false, verbosity: 0 }).promise;
+const pages = [];
+for (let n = 1; n <= doc.numPages; n++) {
+  const page = await doc.getPage(n);
+  const [x0, y0, x1, y1] = page.view;
+  const content = await page.getTextContent();
+  const items = content.items
+    .filter((it) => 'str' in it && it.str.length > 0)
+    .map((it) => {
+      const [a, b, , , e, f] = it.transform;
+      return {
+        str: it.str,
+        x: e,
+        y: f,
+        width: it.width,
+        fontSize: Math.hypot(a, b),
+        rotation: (Math.atan2(b, a) * 180) / Math.PI,
+        fontFamily: content.styles[it.fontName]?.fontFamily ?? null,
+      };
+    });
+  // Fill colour and opacity in force at each text drawing, in drawing order.
+  const ops = await page.getOperatorList();
+  const runs = [];
+  let color = '#000000';
+  let opacity = 1;
+  const stack = [];
+  for (let i = 0; i < ops.fnArray.length; i++) {
+    const fn = ops.fnArray[i];
+    const args = ops.argsArray[i];
+    if (fn === OPS.save) stack.push([color, opacity]);
+    else if (fn === OPS.restore) [color, opacity] = stack.pop() ?? ['#000000', 1];
+    else if (fn === OPS.setFillRGBColor) color = typeof args[0] === 'string' ? args[0] : toHex(args);
+    else if (fn === OPS.setFillGray) color = toHex([args[0] * 255, args[0] * 255, args[0] * 255]);
+    else if (fn === OPS.setGState) {
+      for (const [k, v] of args[0]) if (k === 'ca') opacity = v;
+    } else if (fn === OPS.showText) {
+      const text = args[0].map((g) => (typeof g === 'object' && g !== null && 'unicode' in g ? g.unicode : '')).join('');
+      if (text.trim()) runs.push({ text, color, opacity });
+    }
+  }
+  pages.push({ width: x1 - x0, height: y1 - y0, items, runs });
+}
+process.stdout.write(JSON.stringify({ pages, info: (await doc.getMetadata()).info ?? null }));
+
+function toHex(rgb) {
+  return `#${rgb.map((v) => Math.round(v).toString(16).padStart(2, '0')).join('')}`;
+}

@@ -14,8 +14,8 @@ module.exports = {
       displayName: 'integration',
       testMatch: ['<rootDir>/test/**/*.int.test.ts'],
       transform: { '^.+\\.[tj]s$': swc },
-      // light-my-request (fastify.inject) depends on `cookie`, which ships ES modules only.
-      transformIgnorePatterns: ['/node_modules/(?!cookie/)'],
+      // ES-module-only packages: `cookie` (light-my-request, behind fastify.inject) and `auto-bind` (graphql-codegen).
+      transformIgnorePatterns: ['/node_modules/(?!(cookie|auto-bind)/)'],
       testEnvironment: 'node',
       globalSetup: '<rootDir>/test/helpers/global-setup.ts',
       globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',

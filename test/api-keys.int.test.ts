@@ -13,8 +13,8 @@ afterAll(async () => t?.close());
 
 const prefixes = async (key: string, gql = false): Promise<string[]> => {
   if (gql) {
-    const r = await t.gql('{ apiKeys { keyPrefix } }', {}, { key });
-    return r.body.data.apiKeys.map((k: { keyPrefix: string }) => k.keyPrefix);
+    const r = await t.gql('{ apiKeys { apiKeys { keyPrefix } } }', {}, { key });
+    return r.body.data.apiKeys.apiKeys.map((k: { keyPrefix: string }) => k.keyPrefix);
   }
   const r = await t.call('GET', '/v1/api-keys', { key });
   expect(r.status).toBe(200);

@@ -302,12 +302,15 @@ describe('request validation and tenancy', () => {
   it('answers over GraphQL with the same entries', async () => {
     const rest = await times(riga, sid, day('2026-03-02'));
     const g = await t.gql(
-      'query($c: ID!, $s: ID!, $i: AvailableTimesInput!) { availableTimes(companyID: $c, serviceID: $s, input: $i) { timeZone times resources { resourceID times { startTime duration price { amount currency } } } } }',
+      'query($c: ID!, $s: ID!, $i: AvailableTimesInput!) { availableTimes(companyID: $c, serviceID: $s, input: $i) { timeZone resources { resourceID times { startTime duration price { amount comparedAmount currency } } } } }',
       { c: riga.companyId, s: sid, i: day('2026-03-02') },
     );
     expect(g.body.errors).toBeUndefined();
-    expect(g.body.data.availableTimes.times).toEqual(rest.times);
-    expect(g.body.data.availableTimes.resources[0].times).toHaveLength(3);
+    // One rendering of instants in both APIs: `...:00Z`, as REST sends them.
+    const [only] = g.body.data.availableTimes.resources;
+    expect(only.times).toHaveLength(3);
+    expect(only.times).toEqual(rest.times[only.resourceID].map((e) => ({ startTime: e.startTime, duration: e.duration, price: e.price })));
+    expect(only.times[0].startTime).toBe('2026-03-02T07:00:00Z');
   });
 });
 

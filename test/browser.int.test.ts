@@ -56,7 +56,7 @@ describeIfChromium('in a real browser', () => {
     page.on('request', (r) => {
       if (!r.url().startsWith(base) && !r.url().startsWith('data:')) external.push(r.url());
     });
-    const query = encodeURIComponent('{ companies { name } }');
+    const query = encodeURIComponent('{ companies { companies { name } } }');
     const headers = encodeURIComponent(JSON.stringify({ 'X-API-Key': t.adminKey }));
     await page.goto(`${base}/graphql?query=${query}&headers=${headers}`, { headers: undefined } as never);
     await page.waitForSelector('.graphiql-execute-button', { timeout: 20_000 });
@@ -67,6 +67,37 @@ describeIfChromium('in a real browser', () => {
     await page.screenshot({ path: join(ARTIFACTS, 'graphql-explorer.png') });
     expect(external).toEqual([]);
     await page.close();
+  });
+
+  it('a widget on another origin calls the API when CORS_ORIGINS allows it, and is blocked when it does not', async () => {
+    const open = await createTestApp({ config: { corsOrigins: ['*'] } });
+    try {
+      const openBase = await open.listen();
+      const page = await browser.newPage();
+      // the page's origin is localhost:<port>; the API is called on 127.0.0.1:<port>, another origin
+      await page.goto(`${base.replace('127.0.0.1', 'localhost')}/health`);
+      const call = (api: string, key: string) =>
+        page.evaluate(
+          async ([url, apiKey]) => {
+            try {
+              const r = await fetch(`${url}/graphql`, {
+                method: 'POST',
+                headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+                body: JSON.stringify({ query: '{ __typename }' }),
+              });
+              return `${r.status} ${await r.text()}`;
+            } catch (err) {
+              return `blocked: ${String(err)}`;
+            }
+          },
+          [api, key],
+        );
+      expect(await call(openBase, open.adminKey)).toMatch(/^200 .*"__typename":"Query"/);
+      expect(await call(base, t.adminKey)).toMatch(/^blocked/);
+      await page.close();
+    } finally {
+      await open.close();
+    }
   });
 
   it('the test checkout page shows the amount and local time, and Pay leads to the signed redirect', async () => {

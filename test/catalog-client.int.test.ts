@@ -112,10 +112,10 @@ describe('tickets', () => {
     );
     expect(u.body.data.updateTicket.enabled).toBe(false);
     const q = await t.gql(
-      `query($c: ID!, $s: ID!, $id: ID!) { tickets(companyID: $c, serviceID: $s) { id } ticket(companyID: $c, serviceID: $s, id: $id) { name } }`,
+      `query($c: ID!, $s: ID!, $id: ID!) { tickets(companyID: $c, serviceID: $s) { tickets { id } } ticket(companyID: $c, serviceID: $s, id: $id) { name } }`,
       { c: cid, s: svc.id, id },
     );
-    expect(q.body.data).toEqual({ tickets: [{ id }], ticket: { name: 'Balcony' } });
+    expect(q.body.data).toEqual({ tickets: { tickets: [{ id }] }, ticket: { name: 'Balcony' } });
     const group = await post(`${base}/services`, { name: 'Group', type: 'group' });
     const bad = await t.gql(`mutation($c: ID!, $s: ID!) { createTicket(companyID: $c, serviceID: $s, input: { name: "X" }) { id } }`, {
       c: cid,
@@ -257,23 +257,23 @@ describe('client interface catalog', () => {
     expect((await t.call('GET', `${cbase()}/resources/${stage.id}`, { token })).status).toBe(200);
     const otherToken = await login(otherCid);
     expect((await t.call('GET', `${cbase()}/services`, { token: otherToken })).status).toBe(403);
-    const g = await t.gql(`query($c: ID!) { clientServices(companyID: $c) { id } }`, { c: vcid }, { token });
-    expect(g.body.data.clientServices).toHaveLength(2);
+    const g = await t.gql(`query($c: ID!) { clientServices(companyID: $c) { total } }`, { c: vcid }, { token });
+    expect(g.body.data.clientServices.total).toBe(2);
   });
 
   it('answers the same over GraphQL', async () => {
     const q = await t.gql(
       `query($c: ID!, $s: ID!, $r: ID!) {
-      clientServices(companyID: $c) { id name timeZone resources { id name color } tickets { id name } settings { duration } }
+      clientServices(companyID: $c) { services { id name timeZone resources { id name color } tickets { id name } settings { duration } } }
       clientService(companyID: $c, id: $s) { id tickets { name } }
-      clientResources(companyID: $c) { id services { id type } }
+      clientResources(companyID: $c) { resources { id services { id type } } }
       clientResource(companyID: $c, id: $r) { name services { name } }
     }`,
       { c: vcid, s: show.id, r: stage.id },
       { key: clientKey },
     );
     expect(q.body.errors).toBeUndefined();
-    expect(q.body.data.clientServices[0]).toEqual({
+    expect(q.body.data.clientServices.services[0]).toEqual({
       id: show.id,
       name: 'Show',
       timeZone: 'America/New_York',
@@ -282,7 +282,7 @@ describe('client interface catalog', () => {
       settings: { duration: null },
     });
     expect(q.body.data.clientService).toEqual({ id: show.id, tickets: [{ name: 'Adult' }] });
-    expect(q.body.data.clientResources).toHaveLength(2);
+    expect(q.body.data.clientResources.resources).toHaveLength(2);
     expect(q.body.data.clientResource).toEqual({ name: 'Stage', services: [{ name: 'Show' }, { name: 'Lesson' }] });
     const gone = await t.gql(
       `query($c: ID!, $s: ID!) { clientService(companyID: $c, id: $s) { id } }`,

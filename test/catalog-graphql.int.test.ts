@@ -40,7 +40,8 @@ async function seed(name: string, n: number): Promise<string> {
   return cid;
 }
 
-const SERVICES = 'query($c: ID!) { services(companyID: $c) { id resources { id } tickets { id } } }';
+const SERVICES =
+  'query($c: ID!) { services(companyID: $c) { total services { id resources { resources { id } } tickets { tickets { id } } } } }';
 
 describe('statement counts', () => {
   it('lists services with resources and tickets in the same few statements for 5 and 50 services', async () => {
@@ -54,11 +55,11 @@ describe('statement counts', () => {
     });
     expect(smallResult.body.errors).toBeUndefined();
     expect(largeResult.body.errors).toBeUndefined();
-    expect(smallResult.body.data.services).toHaveLength(5);
-    expect(largeResult.body.data.services).toHaveLength(50);
-    for (const s of largeResult.body.data.services) {
-      expect(s.resources).toHaveLength(2);
-      expect(s.tickets).toHaveLength(2);
+    expect(smallResult.body.data.services.services).toHaveLength(5);
+    expect(largeResult.body.data.services.services).toHaveLength(50);
+    for (const s of largeResult.body.data.services.services) {
+      expect(s.resources.resources).toHaveLength(2);
+      expect(s.tickets.tickets).toHaveLength(2);
     }
     // API key, services, resources through the links, tickets (the company row is cached).
     expect(n50).toBe(n5);
@@ -68,8 +69,8 @@ describe('statement counts', () => {
   it('keeps deeper relations and the company entry point constant too', async () => {
     const q = `query($c: ID!) {
       company(id: $c) {
-        services { id links { id } resources { id services { id } } tickets { id } }
-        resources { id services { id } }
+        services { services { id links { links { id } } resources { resources { id services { services { id } } } } tickets { tickets { id } } } }
+        resources { resources { id services { services { id } } } }
       }
     }`;
     const n5 = await t.countStatements(() => t.gql(q, { c: small }));
@@ -78,9 +79,9 @@ describe('statement counts', () => {
       result = await t.gql(q, { c: large });
     });
     expect(result.body.errors).toBeUndefined();
-    expect(result.body.data.company.services).toHaveLength(50);
-    expect(result.body.data.company.resources).toHaveLength(4);
-    expect(result.body.data.company.services[0].resources[0].services.length).toBeGreaterThan(0);
+    expect(result.body.data.company.services.services).toHaveLength(50);
+    expect(result.body.data.company.resources.resources).toHaveLength(4);
+    expect(result.body.data.company.services.services[0].resources.resources[0].services.services.length).toBeGreaterThan(0);
     expect(n50).toBe(n5);
   });
 
@@ -102,34 +103,53 @@ describe('statement counts', () => {
 
 describe('nested fields', () => {
   it('resolves each relation to the right records', async () => {
-    const r = await t.gql(`query($c: ID!) { services(companyID: $c) { name resources { name } tickets { name } links { resourceID } } }`, {
-      c: small,
-    });
-    const s0 = r.body.data.services[0];
+    const r = await t.gql(
+      `query($c: ID!) { services(companyID: $c) { services { name resources { resources { name } } tickets { tickets { name } } links { links { resourceID } } } } }`,
+      {
+        c: small,
+      },
+    );
+    const s0 = r.body.data.services.services[0];
     expect(s0).toEqual({
       name: 'S00',
-      resources: [{ name: 'R0' }, { name: 'R1' }],
-      tickets: [{ name: 'Adult' }, { name: 'Child' }],
-      links: [{ resourceID: expect.any(String) }, { resourceID: expect.any(String) }],
+      resources: { resources: [{ name: 'R0' }, { name: 'R1' }] },
+      tickets: { tickets: [{ name: 'Adult' }, { name: 'Child' }] },
+      links: { links: [{ resourceID: expect.any(String) }, { resourceID: expect.any(String) }] },
     });
-    const res = await t.gql(`query($c: ID!) { resources(companyID: $c) { name services { name } } }`, { c: small });
-    expect(res.body.data.resources[0]).toEqual({ name: 'R0', services: [{ name: 'S00' }, { name: 'S03' }, { name: 'S04' }] });
+    const res = await t.gql(`query($c: ID!) { resources(companyID: $c) { resources { name services { services { name } } } } }`, {
+      c: small,
+    });
+    expect(res.body.data.resources.resources[0]).toEqual({
+      name: 'R0',
+      services: { services: [{ name: 'S00' }, { name: 'S03' }, { name: 'S04' }] },
+    });
+    // A nested list is paged like any other.
+    const paged = await t.gql(
+      `query($c: ID!) { resources(companyID: $c, limit: 1) { total resources { name services(limit: 2, offset: 1) { total limit offset services { name } } } } }`,
+      { c: small },
+    );
+    expect(paged.body.data.resources).toEqual({
+      total: 4,
+      resources: [{ name: 'R0', services: { total: 3, limit: 2, offset: 1, services: [{ name: 'S03' }, { name: 'S04' }] } }],
+    });
   });
 
   it('checks the nested area’s permission and the company’s owner', async () => {
     const servicesOnly = await t.keyWith({ [small]: ['services.read'] });
     const r = await t.gql(
-      `query($c: ID!) { services(companyID: $c) { id tickets { id } resources { id } } }`,
+      `query($c: ID!) { services(companyID: $c) { services { id tickets { total } resources { total } } } }`,
       { c: small },
       { key: servicesOnly },
     );
     expect(r.body.errors[0].extensions.code).toBe('forbidden');
-    expect(r.body.errors[0].path).toEqual(['services', 0, 'resources']);
+    expect(r.body.errors[0].path).toEqual(['services', 'services', 0, 'resources']);
     const stranger = await t.newMerchant();
-    const denied = await t.gql(`query($c: ID!) { company(id: $c) { services { id } } }`, { c: small }, { key: stranger });
+    const denied = await t.gql(`query($c: ID!) { company(id: $c) { services { total } } }`, { c: small }, { key: stranger });
     expect(denied.body.errors[0].extensions.code).toBe('forbidden');
-    const mine = await t.gql(`query { companies { id services { id } } }`);
-    const counts = Object.fromEntries(mine.body.data.companies.map((c: { id: string; services: unknown[] }) => [c.id, c.services.length]));
+    const mine = await t.gql(`query { companies { companies { id services { total } } } }`);
+    const counts = Object.fromEntries(
+      mine.body.data.companies.companies.map((c: { id: string; services: { total: number } }) => [c.id, c.services.total]),
+    );
     expect(counts).toMatchObject({ [small]: 5, [large]: 50 });
   });
 });

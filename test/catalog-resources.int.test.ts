@@ -294,16 +294,16 @@ describe('resources and links over GraphQL', () => {
       `query($c: ID!, $s: ID!, $r: ID!) {
       serviceLinks(companyID: $c, serviceID: $s) { links { id } resources { id name } }
       resourceLinks(companyID: $c, resourceID: $r) { links { id } services { id name } }
-      resource(companyID: $c, id: $r) { id services { id } }
-      service(companyID: $c, id: $s) { resources { id } links { id } }
+      resource(companyID: $c, id: $r) { id services { services { id } } }
+      service(companyID: $c, id: $s) { resources { resources { id } } links { links { id } } }
     }`,
       { c: cid, s: svc.id, r: r.id },
     );
     expect(q.body.errors).toBeUndefined();
     expect(q.body.data.serviceLinks).toEqual({ links: [{ id: linkId }], resources: [{ id: r.id, name: 'Bay 1' }] });
     expect(q.body.data.resourceLinks).toEqual({ links: [{ id: linkId }], services: [{ id: svc.id, name: 'Tyre change' }] });
-    expect(q.body.data.resource.services).toEqual([{ id: svc.id }]);
-    expect(q.body.data.service).toEqual({ resources: [{ id: r.id }], links: [{ id: linkId }] });
+    expect(q.body.data.resource.services.services).toEqual([{ id: svc.id }]);
+    expect(q.body.data.service).toEqual({ resources: { resources: [{ id: r.id }] }, links: { links: [{ id: linkId }] } });
 
     const off = await t.gql(
       `mutation($c: ID!, $r: ID!) { updateResource(companyID: $c, id: $r, input: { enabled: false, metaDataUpdate: { expectedVersion: 1, path: "lift", value: false } }) { disabledAt metaData metaDataVersion } }`,
@@ -315,8 +315,8 @@ describe('resources and links over GraphQL', () => {
       { c: cid, r: r.id },
     );
     expect(on.body.data.updateResource).toEqual({ name: 'Bay one', disabledAt: null });
-    const list = await t.gql(`query($c: ID!) { resources(companyID: $c) { name } }`, { c: cid });
-    expect(list.body.data.resources.map((x: { name: string }) => x.name)).toContain('Bay one');
+    const list = await t.gql(`query($c: ID!) { resources(companyID: $c) { resources { name } } }`, { c: cid });
+    expect(list.body.data.resources.resources.map((x: { name: string }) => x.name)).toContain('Bay one');
     const foreign = await t.gql(`query($c: ID!, $r: ID!) { resource(companyID: $c, id: $r) { id } }`, { c: otherCid, r: r.id });
     expect(foreign.body.errors[0].extensions.code).toBe('not_found');
   });

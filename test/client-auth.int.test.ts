@@ -175,7 +175,7 @@ describe('access tokens', () => {
       expect(res.status).toBe(403);
       expect(res.body.code).toBe('forbidden');
     }
-    const gql = await t.gql('{ companies { id } }', {}, { token });
+    const gql = await t.gql('{ companies { total } }', {}, { token });
     expect(gql.body.errors[0].extensions.code).toBe('forbidden');
   });
 });

@@ -269,7 +269,7 @@ describe('clients over GraphQL', () => {
       {
         c: cid,
         id: client.id,
-        i: { lastName: 'Q', state: 'blocked', metaDataUpdate: { path: 'k', value: 'ql' } },
+        i: { lastName: 'Q', state: 'blocked', metaDataUpdate: { expectedVersion: 1, path: 'k', value: 'ql' } },
       },
     );
     expect(updated.body.data.updateClient).toEqual({ lastName: 'Q', state: 'blocked', metaDataVersion: 2 });
@@ -280,8 +280,10 @@ describe('clients over GraphQL', () => {
     expect(page.body.data.clients.total).toBeGreaterThan(2);
     const one = await t.gql(`query($c: ID!, $id: ID!) { client(companyID: $c, id: $id) { email } }`, { c: cid, id: client.id });
     expect(one.body.data.client.email).toBe('gql@example.com');
-    const found = await t.gql(`query($c: ID!) { searchClients(companyID: $c, filter: {query: "QL"}) { id } }`, { c: cid });
-    expect(found.body.data.searchClients).toEqual([{ id: client.id }]);
+    const found = await t.gql(`query($c: ID!) { searchClients(companyID: $c, filter: {query: "QL"}) { total clients { id } } }`, {
+      c: cid,
+    });
+    expect(found.body.data.searchClients).toEqual({ total: 1, clients: [{ id: client.id }] });
   });
   it('reports validation, conflicts and paging errors with REST codes', async () => {
     const bad = await t.gql(`mutation($c: ID!) { createClient(companyID: $c, input: {email: "nope", externalUserID: "g-2"}) { id } }`, {

@@ -9,10 +9,10 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
+// Refused before execution: errors and no `data` (HTTP 200 under application/json, GraphQL over HTTP).
 const refused = (r: { status: number; body: { data?: unknown; errors?: { message: string; extensions: { code: string } }[] } }) => {
   expect(r.body.data).toBeUndefined();
   expect(r.body.errors?.[0]?.extensions.code).toBe('invalid_request');
-  expect(r.status).toBe(400);
 };
 
 describe('GraphQL query cost', () => {
@@ -62,9 +62,12 @@ describe('GraphQL query cost', () => {
 
   it('list fields cost ten times their selection, and aliases add up', async () => {
     const cid = (await t.company('Cost check')).id;
-    const ok = await t.gql(`query($c: ID!) { services(companyID: $c) { id } }`, { c: cid });
+    const ok = await t.gql(`query($c: ID!) { services(companyID: $c) { services { id } } }`, { c: cid });
     expect(ok.body.errors).toBeUndefined();
-    const aliases = Array.from({ length: 60 }, (_, i) => `s${i}: services(companyID: $c) { id name resources { id name } }`).join(' ');
+    const aliases = Array.from(
+      { length: 60 },
+      (_, i) => `s${i}: services(companyID: $c) { services { id name resources { resources { id name } } } }`,
+    ).join(' ');
     refused(await t.gql(`query($c: ID!) { ${aliases} }`, { c: cid }));
   });
 

@@ -87,7 +87,7 @@ describe('parallel metaDataUpdate with the same expectedVersion', () => {
   it('over GraphQL', async () => {
     const rid = await s.resource('Graph room');
     const q =
-      'mutation($c: ID!, $r: ID!, $u: JSONObject!) { updateResource(companyID: $c, id: $r, input: { metaDataUpdate: $u }) { metaDataVersion } }';
+      'mutation($c: ID!, $r: ID!, $u: MetaDataUpdateInput!) { updateResource(companyID: $c, id: $r, input: { metaDataUpdate: $u }) { metaDataVersion } }';
     const results = await Promise.all(
       Array.from({ length: N }, async (_, i) => {
         const r = await send('POST', '/graphql', {

@@ -323,11 +323,11 @@ describe('GraphQL', () => {
       { c: cid, r: hall, id: rule.id },
     );
     expect(updated.body.data.updateWorkingHours).toMatchObject({ id: rule.id, priority: 7, workingHours: [], startTime: null });
-    const listed = await t.gql(`query($c: ID!, $r: ID!) { workingHours(companyID: $c, resourceID: $r) { id priority } }`, {
+    const listed = await t.gql(`query($c: ID!, $r: ID!) { workingHours(companyID: $c, resourceID: $r) { workingHours { id priority } } }`, {
       c: cid,
       r: hall,
     });
-    expect(listed.body.data.workingHours).toEqual([{ id: rule.id, priority: 7 }]);
+    expect(listed.body.data.workingHours.workingHours).toEqual([{ id: rule.id, priority: 7 }]);
     const deleted = await t.gql(
       `mutation($c: ID!, $r: ID!, $ids: [ID!]) { deleteWorkingHours(companyID: $c, resourceID: $r, ids: $ids) }`,
       { c: cid, r: hall, ids: [rule.id] },
@@ -340,13 +340,18 @@ describe('GraphQL', () => {
       { c: cid, r: hall },
     );
     expect(period.body.data.createClosingPeriod).toMatchObject({ resourceID: hall, serviceIDs: [spa], priority: 0 });
-    const periods = await t.gql(`query($c: ID!, $r: ID!) { closingPeriods(companyID: $c, resourceID: $r) { id } }`, { c: cid, r: hall });
-    expect(periods.body.data.closingPeriods.map((p: any) => p.id)).toContain(period.body.data.createClosingPeriod.id);
+    const periods = await t.gql(`query($c: ID!, $r: ID!) { closingPeriods(companyID: $c, resourceID: $r) { closingPeriods { id } } }`, {
+      c: cid,
+      r: hall,
+    });
+    expect(periods.body.data.closingPeriods.closingPeriods.map((p: any) => p.id)).toContain(period.body.data.createClosingPeriod.id);
     const found = await t.gql(
-      `query($c: ID!) { searchClosingPeriods(companyID: $c, input: {from: "2026-07-01T12:00:00Z", to: "2026-07-03T00:00:00Z"}) { id resourceID } }`,
+      `query($c: ID!) { searchClosingPeriods(companyID: $c, input: {from: "2026-07-01T12:00:00Z", to: "2026-07-03T00:00:00Z"}) { closingPeriods { id resourceID } } }`,
       { c: cid },
     );
-    expect(found.body.data.searchClosingPeriods).toEqual([{ id: period.body.data.createClosingPeriod.id, resourceID: hall }]);
+    expect(found.body.data.searchClosingPeriods.closingPeriods).toEqual([
+      { id: period.body.data.createClosingPeriod.id, resourceID: hall },
+    ]);
   });
 });
 
@@ -374,7 +379,7 @@ describe('isolation and permissions', () => {
       ).status,
     ).toBe(403);
     const g = await t.gql(
-      `query($c: ID!, $r: ID!) { workingHours(companyID: $c, resourceID: $r) { id } }`,
+      `query($c: ID!, $r: ID!) { workingHours(companyID: $c, resourceID: $r) { total } }`,
       { c: cid, r: room },
       { key: otherKey },
     );

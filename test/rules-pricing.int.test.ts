@@ -269,24 +269,28 @@ describe('discounts', () => {
 describe('GraphQL', () => {
   it('creates and lists capacity rules, price rules and discounts', async () => {
     const cap = await t.gql(
-      `mutation($c: ID!, $s: ID!, $l: JSONObject) { createCapacityRule(companyID: $c, serviceID: $s, input: {type: "ticket", spots: 10, priority: 5, limitation: $l, spotsPerTicket: {}}) { id type spots priority limitation spotsPerTicket } }`,
-      { c: cid, s: classes, l: { times: [{ startTime: '18:00', endTime: '20:00' }] } },
+      `mutation($c: ID!, $s: ID!, $l: LimitationInput) { createCapacityRule(companyID: $c, serviceID: $s, input: {type: ticket, spots: 10, priority: 5, limitation: $l, spotsPerTicket: []}) { id type spots priority limitation { times { start end } daysOfWeek } spotsPerTicket { ticketID spots } } }`,
+      { c: cid, s: classes, l: { times: [{ start: '18:00', end: '20:00' }] } },
     );
     expect(cap.body.errors).toBeUndefined();
     expect(cap.body.data.createCapacityRule).toMatchObject({
       type: 'ticket',
       spots: 10,
       priority: 5,
-      limitation: { times: [{ start: '18:00', end: '20:00' }] },
+      limitation: { times: [{ start: '18:00', end: '20:00' }], daysOfWeek: null },
+      spotsPerTicket: [],
     });
-    const caps = await t.gql(`query($c: ID!, $s: ID!) { capacityRules(companyID: $c, serviceID: $s, type: "ticket") { id } }`, {
-      c: cid,
-      s: classes,
-    });
-    expect(caps.body.data.capacityRules[0].id).toBe(cap.body.data.createCapacityRule.id);
+    const caps = await t.gql(
+      `query($c: ID!, $s: ID!) { capacityRules(companyID: $c, serviceID: $s, type: ticket) { capacityRules { id } } }`,
+      {
+        c: cid,
+        s: classes,
+      },
+    );
+    expect(caps.body.data.capacityRules.capacityRules[0].id).toBe(cap.body.data.createCapacityRule.id);
 
     const price = await t.gql(
-      `mutation($c: ID!, $s: ID!, $t: ID) { createPriceRule(companyID: $c, serviceID: $s, input: {type: "ticket", priority: 3, price: {price: 700}, ticketID: $t}) { id priority price { price comparedPrice } ticketID duration } }`,
+      `mutation($c: ID!, $s: ID!, $t: ID) { createPriceRule(companyID: $c, serviceID: $s, input: {type: ticket, priority: 3, price: {price: 700}, ticketID: $t}) { id priority price { price comparedPrice } ticketID duration } }`,
       { c: cid, s: classes, t: child },
     );
     expect(price.body.data.createPriceRule).toMatchObject({
@@ -297,21 +301,24 @@ describe('GraphQL', () => {
     });
     const id = price.body.data.createPriceRule.id;
     const upd = await t.gql(
-      `mutation($c: ID!, $s: ID!, $id: ID!) { updatePriceRule(companyID: $c, serviceID: $s, id: $id, input: {type: "ticket", price: {price: 800, comparedPrice: 900}}) { priority price { price comparedPrice } } }`,
+      `mutation($c: ID!, $s: ID!, $id: ID!) { updatePriceRule(companyID: $c, serviceID: $s, id: $id, input: {type: ticket, price: {price: 800, comparedPrice: 900}}) { priority price { price comparedPrice } } }`,
       { c: cid, s: classes, id },
     );
     expect(upd.body.data.updatePriceRule).toEqual({ priority: 3, price: { price: 800, comparedPrice: 900 } });
     const bad = await t.gql(
-      `mutation($c: ID!, $s: ID!, $t: ID) { createPriceRule(companyID: $c, serviceID: $s, input: {type: "ticket", priority: 3, price: {price: 700}, ticketID: $t}) { id } }`,
+      `mutation($c: ID!, $s: ID!, $t: ID) { createPriceRule(companyID: $c, serviceID: $s, input: {type: ticket, priority: 3, price: {price: 700}, ticketID: $t}) { id } }`,
       { c: cid, s: classes, t: foreignTicket },
     );
     expect(bad.body.errors[0].extensions.code).toBe('invalid_request');
-    const prices = await t.gql(`query($c: ID!, $s: ID!) { priceRules(companyID: $c, serviceID: $s) { id } }`, { c: cid, s: classes });
+    const prices = await t.gql(`query($c: ID!, $s: ID!) { priceRules(companyID: $c, serviceID: $s) { priceRules { id } } }`, {
+      c: cid,
+      s: classes,
+    });
     // chosen order: the rule patched to priority 9 first, then this one
-    expect(prices.body.data.priceRules.map((r: any) => r.id)[1]).toBe(id);
+    expect(prices.body.data.priceRules.priceRules.map((r: any) => r.id)[1]).toBe(id);
 
     const disc = await t.gql(
-      `mutation($c: ID!, $s: ID!) { createDiscount(companyID: $c, serviceID: $s, input: {type: "spots", priority: 7, rules: [{from: 2, to: 10, price: 500}]}) { id type sumsUp rules { from to price ticketID } } }`,
+      `mutation($c: ID!, $s: ID!) { createDiscount(companyID: $c, serviceID: $s, input: {type: spots, priority: 7, rules: [{from: 2, to: 10, price: 500}]}) { id type sumsUp rules { from to price ticketID } } }`,
       { c: cid, s: classes },
     );
     expect(disc.body.data.createDiscount).toMatchObject({
@@ -319,11 +326,11 @@ describe('GraphQL', () => {
       sumsUp: false,
       rules: [{ from: 2, to: 10, price: 500, ticketID: null }],
     });
-    const discs = await t.gql(`query($c: ID!, $s: ID!) { discounts(companyID: $c, serviceID: $s, type: "spots") { id } }`, {
+    const discs = await t.gql(`query($c: ID!, $s: ID!) { discounts(companyID: $c, serviceID: $s, type: spots) { discounts { id } } }`, {
       c: cid,
       s: classes,
     });
-    expect(discs.body.data.discounts[0].id).toBe(disc.body.data.createDiscount.id);
+    expect(discs.body.data.discounts.discounts[0].id).toBe(disc.body.data.createDiscount.id);
   });
 });
 
@@ -352,7 +359,7 @@ describe('isolation and permissions', () => {
       expect([r.status, r.body.code]).toEqual([403, 'forbidden']);
     }
     const g = await t.gql(
-      `query($c: ID!, $s: ID!) { priceRules(companyID: $c, serviceID: $s) { id } }`,
+      `query($c: ID!, $s: ID!) { priceRules(companyID: $c, serviceID: $s) { total } }`,
       { c: cid, s: classes },
       { key: otherKey },
     );

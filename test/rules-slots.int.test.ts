@@ -420,13 +420,13 @@ describe('GraphQL', () => {
       { c: cid, s: sid },
     );
     expect(bad.body.errors[0].extensions.code).toBe('invalid_request');
-    const listed = await t.gql(`query($c: ID!, $s: ID!) { slots(companyID: $c, serviceID: $s) { id } }`, { c: cid, s: sid });
-    expect(listed.body.data.slots).toEqual([{ id: created.body.data.createSlot.id }]);
+    const listed = await t.gql(`query($c: ID!, $s: ID!) { slots(companyID: $c, serviceID: $s) { slots { id } } }`, { c: cid, s: sid });
+    expect(listed.body.data.slots.slots).toEqual([{ id: created.body.data.createSlot.id }]);
 
-    const SCHEDULE = `query($c: ID!, $s: [ID!]!) { slotSchedule(companyID: $c, serviceIDs: $s, from: "2026-03-26T00:00:00Z", to: "2026-04-01T00:00:00Z") { startTime resourceID } }`;
+    const SCHEDULE = `query($c: ID!, $s: [ID!]!) { slotSchedule(companyID: $c, serviceIDs: $s, from: "2026-03-26T00:00:00Z", to: "2026-04-01T00:00:00Z") { slots { startTime resourceID } } }`;
     const iso = (v: string) => new Date(v).toISOString().replace('.000Z', 'Z');
     const before = await t.gql(SCHEDULE, { c: cid, s: [sid] });
-    expect(before.body.data.slotSchedule.map((s: any) => iso(s.startTime))).toEqual([
+    expect(before.body.data.slotSchedule.slots.map((s: any) => iso(s.startTime))).toEqual([
       '2026-03-27T07:00:00Z',
       '2026-03-28T07:00:00Z',
       '2026-03-29T06:00:00Z',
@@ -434,17 +434,17 @@ describe('GraphQL', () => {
     ]);
 
     const upd = await t.gql(
-      `mutation($c: ID!, $s: ID!) { updateSlot(companyID: $c, serviceID: $s, input: {resourceID: "${room}", startTime: "2026-03-28T07:00:00Z", updateStrategy: "single", newStartTime: "2026-03-28T12:00:00Z"}) { type startTime } }`,
+      `mutation($c: ID!, $s: ID!) { updateSlot(companyID: $c, serviceID: $s, input: {resourceID: "${room}", startTime: "2026-03-28T07:00:00Z", updateStrategy: single, newStartTime: "2026-03-28T12:00:00Z"}) { type startTime } }`,
       { c: cid, s: sid },
     );
     expect(upd.body.data.updateSlot.type).toBe('single');
     const del = await t.gql(
-      `mutation($c: ID!, $s: ID!) { deleteSlot(companyID: $c, serviceID: $s, input: {resourceID: "${room}", startTime: "2026-03-30T06:00:00Z", deleteStrategy: "upcoming"}) }`,
+      `mutation($c: ID!, $s: ID!) { deleteSlot(companyID: $c, serviceID: $s, input: {resourceID: "${room}", startTime: "2026-03-30T06:00:00Z", deleteStrategy: upcoming}) }`,
       { c: cid, s: sid },
     );
     expect(del.body.data.deleteSlot).toBe(true);
     const after = await t.gql(SCHEDULE, { c: cid, s: [sid] });
-    expect(after.body.data.slotSchedule.map((s: any) => iso(s.startTime))).toEqual([
+    expect(after.body.data.slotSchedule.slots.map((s: any) => iso(s.startTime))).toEqual([
       '2026-03-27T07:00:00Z',
       '2026-03-28T12:00:00Z',
       '2026-03-29T06:00:00Z',

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { DomainError, toDomainError } from '../shared/errors';
+import { isGraphqlRequest, sendGraphqlError } from './graphql-http';
 
 /** The one REST error mapper: every failure becomes `{code, message, details?}`. */
 export function installErrorHandlers(app: FastifyInstance): void {
@@ -37,6 +38,9 @@ export function installErrorHandlers(app: FastifyInstance): void {
         domain = toDomainError(err);
       }
       if (domain.code === 'internal_error') req.log.error({ err }, 'unexpected error');
+      // A request to /graphql gets a GraphQL response; failures the services or hooks raise
+      // (credentials, rate limit) concern a well-formed request, parser failures do not.
+      if (isGraphqlRequest(req.url)) return sendGraphqlError(req, reply, domain, err instanceof DomainError);
       reply
         .code(domain.status)
         .type('application/json')
@@ -45,6 +49,16 @@ export function installErrorHandlers(app: FastifyInstance): void {
   );
 
   app.setNotFoundHandler((req, reply) => {
+    // GraphQL is served on GET and POST only (GraphQL-over-HTTP: 405 with Allow).
+    if (isGraphqlRequest(req.url)) {
+      reply.header('allow', 'GET, POST');
+      return sendGraphqlError(
+        req,
+        reply,
+        { code: 'invalid_request', message: `GraphQL is served on GET and POST, not ${req.method}`, status: 405 },
+        false,
+      );
+    }
     reply.code(404).send({ code: 'not_found', message: `no route ${req.method} ${req.url.split('?')[0].slice(0, 200)}` });
   });
 }

@@ -64,7 +64,7 @@ const EXPLORER_JS = `(function () {
   ReactDOM.createRoot(document.getElementById('explorer')).render(
     React.createElement(GraphiQL, {
       fetcher: fetcher,
-      defaultQuery: '# Put your API key in the Headers tab below, then run a query:\\n{ companies { id name timeZone } }\\n',
+      defaultQuery: '# Put your API key in the Headers tab below, then run a query:\\n{ companies { total companies { id name timeZone } } }\\n',
       query: params.get('query') || undefined,
       variables: params.get('variables') || undefined,
       headers: params.get('headers') || undefined,

@@ -89,6 +89,8 @@ export function costEstimators(schema: GraphQLSchema, introspectionScale = () =>
   };
   const data: ComplexityEstimator = ({ field, args, childComplexity }: ComplexityEstimatorArgs) => {
     if (AVAILABILITY_FIELDS.has(field.name)) return 1 + availabilityCost(args) + childComplexity;
+    // a list that is part of one record (its items bounded by that record) declares a fixed complexity
+    if (typeof field.extensions?.complexity === 'number') return field.extensions.complexity + childComplexity;
     const list = isListType(getNullableType(field.type)) && isCompositeType(getNamedType(field.type));
     return 1 + (list ? LIST_FACTOR : 1) * childComplexity;
   };

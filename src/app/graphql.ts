@@ -13,10 +13,11 @@ import {
   lexicographicSortSchema,
   printSchema,
 } from 'graphql';
-import { DateTimeResolver, DurationResolver, JSONObjectResolver, JSONResolver, UUIDResolver } from 'graphql-scalars';
+import { DateTimeScalar } from '../kernel/graphql-scalars';
 import { buildSchemaSync, type NonEmptyArray } from 'type-graphql';
 import type { Ctx } from '../kernel/context';
 import { noNulStringsRule } from './graphql-input-rule';
+import { APPLICATION_JSON, graphqlMediaType } from './graphql-http';
 import { allResolvers } from './registry';
 import { toDomainError } from '../shared/errors';
 import { createCostModel, MAX_COMPLEXITY, tooComplex } from './graphql-cost';
@@ -31,9 +32,14 @@ export function buildGraphqlSchema(): GraphQLSchema {
     cached = buildSchemaSync({
       resolvers: allResolvers() as unknown as NonEmptyArray<Function>,
       validate: false,
-      scalarsMap: [{ type: Date, scalar: DateTimeResolver }],
+      scalarsMap: [{ type: Date, scalar: DateTimeScalar }],
       emitSchemaFile: false,
     });
+    // type-graphql names the root types without a description; the schema documents everything.
+    const query = cached.getQueryType();
+    const mutation = cached.getMutationType();
+    if (query) query.description = 'Reads. Every field is nullable, so one failing field leaves the others their data.';
+    if (mutation) mutation.description = 'Changes; each returns the record it changed.';
   }
   return cached;
 }
@@ -42,14 +48,6 @@ export function buildGraphqlSchema(): GraphQLSchema {
 export function printGraphqlSchema(): string {
   return `${printSchema(lexicographicSortSchema(buildGraphqlSchema()))}\n`;
 }
-
-export {
-  DateTimeResolver as DateTimeScalar,
-  DurationResolver as DurationScalar,
-  JSONObjectResolver as JSONObjectScalar,
-  JSONResolver as JSONScalar,
-  UUIDResolver as UUIDScalar,
-};
 
 type Fragments = Record<string, FragmentDefinitionNode>;
 
@@ -166,6 +164,21 @@ export function createApollo(opts: { introspection: boolean; onInternalError: (e
       };
     },
   };
+  // GraphQL-over-HTTP: `application/json` answers a well-formed request with 200 whatever its
+  // errors (Apollo sends 400 for documents that fail to parse or validate);
+  // `application/graphql-response+json` keeps Apollo's statuses (graphql-http.ts).
+  const httpStatus: ApolloServerPlugin<Ctx> = {
+    async requestDidStart() {
+      return {
+        async willSendResponse({ request, response }) {
+          const media = graphqlMediaType(request.http?.headers.get('accept') ?? undefined);
+          if (!media) return;
+          response.http.headers.set('content-type', `${media}; charset=utf-8`);
+          if (media === APPLICATION_JSON && (response.http.status ?? 200) < 500) response.http.status = 200;
+        },
+      };
+    },
+  };
   const schema = buildGraphqlSchema();
   return new ApolloServer<Ctx>({
     schema,
@@ -177,6 +190,12 @@ export function createApollo(opts: { introspection: boolean; onInternalError: (e
     includeStacktraceInErrorResponses: false,
     // No cache hints are used; the cache-control plugin would otherwise wrap every field resolver.
     // The explorer page is this server's own (src/app/explorer.ts), not Apollo's CDN-loaded Sandbox.
-    plugins: [costPlugin(schema), reportInternal, ApolloServerPluginCacheControlDisabled(), ApolloServerPluginLandingPageDisabled()],
+    plugins: [
+      costPlugin(schema),
+      reportInternal,
+      httpStatus,
+      ApolloServerPluginCacheControlDisabled(),
+      ApolloServerPluginLandingPageDisabled(),
+    ],
   });
 }

@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError } from '../shared/errors';
+import { isGraphqlRequest, sendGraphqlError } from './graphql-http';
 
 /**
  * Checks every request passes before any route sees it (contract, section 3):
@@ -65,25 +66,23 @@ export function installInputGuards(app: FastifyInstance): void {
     json(req, body as string, done);
   });
 
-  app.addHook('preValidation', async (req, reply) => {
+  app.addHook('preValidation', async (req) => {
     const odd = oddRequest(req);
     if (!odd) return;
     const path = odd.path || 'body';
     const message = `invalid request: ${path} ${odd.message}`;
-    if (req.routeOptions.url === '/graphql') {
-      // GraphQL clients read errors from `errors`; the code sits where every GraphQL error has it.
-      return reply
-        .code(400)
-        .type('application/json')
-        .send({ errors: [{ message, extensions: { code: 'invalid_request', details: [{ path, message: odd.message }] } }] });
-    }
+    // On /graphql the error handler answers it as a GraphQL response (graphql-http.ts).
     throw new DomainError('invalid_request', message, [{ path, message: odd.message }]);
   });
 }
 
-/** Fastify's `frameworkErrors`: router errors in the contract's body. */
-export function frameworkErrors(err: FastifyError, _req: FastifyRequest, reply: FastifyReply): void {
+/** Fastify's `frameworkErrors`: router errors in the contract's body (a GraphQL response on /graphql). */
+export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
   const message = err.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a path parameter is too long' : 'the URL is malformed';
+  if (isGraphqlRequest(req.url)) {
+    sendGraphqlError(req, reply, new DomainError('invalid_request', message), false);
+    return;
+  }
   reply.code(400).type('application/json').send({ code: 'invalid_request', message });
 }
 

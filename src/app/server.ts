@@ -7,6 +7,7 @@ import { createCtx } from '../kernel/context';
 import { installErrorHandlers } from './errors';
 import { clientErrorHandler, frameworkErrors, installInputGuards } from './input-guards';
 import { logStream, redactUrl } from './log';
+import { installCors } from './cors';
 import { createApollo } from './graphql';
 import { explorerRoutes, serveExplorer } from './explorer';
 import { createMetrics } from './metrics';
@@ -81,6 +82,7 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
   await explorerRoutes(app);
   installErrorHandlers(app);
   installInputGuards(app);
+  await installCors(app, deps.config.corsOrigins);
   // Every route, as registered; the OpenAPI test compares it with the generated document.
   const registered: { method: string; url: string }[] = [];
   app.decorate('registeredRoutes', registered);
@@ -159,7 +161,7 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
   // A browser's GET (Accept: text/html, no query) gets the explorer page; everything else is the API.
   app.route({
     url: '/graphql',
-    method: ['GET', 'POST', 'OPTIONS'],
+    method: ['GET', 'POST'],
     config: { auth: 'optional' },
     schema: { hide: true } as object,
     handler: async (req, reply) => (serveExplorer(req, reply) ? reply : graphqlHandler.call(app, req as never, reply as never)),

@@ -22,6 +22,8 @@ export interface Config {
   graphqlIntrospection: boolean;
   accessTokenTtlSec: number;
   dbPoolMax: number;
+  /** Origins whose browsers may call `/graphql` and `/v1/*` (`['*']`: any); empty: none. */
+  corsOrigins: string[];
 }
 
 export class ConfigError extends Error {}
@@ -37,6 +39,28 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0, ma
 function str(env: NodeJS.ProcessEnv, name: string): string | null {
   const v = env[name];
   return v === undefined || v.trim() === '' ? null : v.trim();
+}
+
+const ORIGIN = /^https?:\/\/[^/?#\s*]+$/i;
+
+/**
+ * `CORS_ORIGINS`: `*` alone, or a comma-separated list of origins (`https://shop.example`,
+ * `http://localhost:3000`), each a scheme and host with an optional port and nothing else.
+ */
+export function parseCorsOrigins(raw: string | null): string[] {
+  if (raw === null) return [];
+  const list = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (list.includes('*')) {
+    if (list.length > 1) throw new ConfigError('CORS_ORIGINS must be * alone or a list of origins, not both');
+    return ['*'];
+  }
+  for (const o of list) {
+    if (!ORIGIN.test(o)) throw new ConfigError(`CORS_ORIGINS: ${o} is not an origin (scheme://host[:port], no path)`);
+  }
+  return [...new Set(list.map((o) => o.toLowerCase().replace(/\/+$/, '')))];
 }
 
 function trustProxy(env: NodeJS.ProcessEnv): boolean | number | string[] {
@@ -88,5 +112,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphqlIntrospection: (str(env, 'GRAPHQL_INTROSPECTION') ?? 'true') !== 'false',
     accessTokenTtlSec: int(env, 'ACCESS_TOKEN_TTL', 900, 1),
     dbPoolMax: int(env, 'DB_POOL_MAX', 20, 1, 1000),
+    corsOrigins: parseCorsOrigins(str(env, 'CORS_ORIGINS')),
   };
 }

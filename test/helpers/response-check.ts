@@ -150,6 +150,8 @@ export function installResponseCheck(app: FastifyInstance): ResponseCheck {
         typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : payload == null ? undefined : null;
       if (text === null)
         problem = null; // a stream (file download): not a JSON answer
+      else if (req.url.split('?')[0] === '/graphql')
+        problem = null; // GraphQL answers in its own shape (errors[]), whichever layer refused the request
       else {
         const schema = req.routeOptions.schema as { response?: Record<string, JsonSchema> } | undefined;
         const type = reply.getHeader('content-type');

@@ -1,6 +1,8 @@
 import { Arg, Ctx as GqlCtx, ID, Query, Resolver } from 'type-graphql';
 import type { Ctx } from '../../kernel/context';
 import { adminDates, adminTimes, clientDates, clientTimes } from './availability.service';
+import { DOC } from '../../kernel/graphql-types';
+import { ticketMap } from '../catalog/catalog.types';
 import { AvailableDatesType, AvailableTimesInput, AvailableTimesType } from './availability.types';
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -12,7 +14,7 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const withTimeList = (r: { timeZone: string; times: Record<string, { startTime: string }[]> }) => {
   let turn = Promise.resolve();
   return {
-    ...r,
+    timeZone: r.timeZone,
     resources: Object.entries(r.times).map(([resourceID, times]) => ({
       resourceID,
       get times() {
@@ -24,50 +26,56 @@ const withTimeList = (r: { timeZone: string; times: Record<string, { startTime: 
   };
 };
 const withDateList = (r: { timeZone: string; dates: Record<string, string[]> }) => ({
-  ...r,
+  timeZone: r.timeZone,
   resources: Object.entries(r.dates).map(([resourceID, dates]) => ({ resourceID, dates })),
 });
-// The GraphQL DateTime scalar hands over Date objects; the service accepts both forms.
-const plain = (i: AvailableTimesInput) => ({ ...i });
+// The GraphQL DateTime scalar hands over Date objects (the service accepts both forms); tickets are a list here.
+const plain = (i: AvailableTimesInput) => ({ ...i, tickets: ticketMap(i.tickets) });
 
 @Resolver()
 export class AvailabilityResolver {
-  @Query(() => AvailableTimesType)
+  @Query(() => AvailableTimesType, {
+    nullable: true,
+    description: 'Available times of a service (admin view: `includePastTimes` honoured).',
+  })
   async availableTimes(
     @GqlCtx() ctx: Ctx,
-    @Arg('companyID', () => ID) companyID: string,
-    @Arg('serviceID', () => ID) serviceID: string,
-    @Arg('input', () => AvailableTimesInput) input: AvailableTimesInput,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Arg('serviceID', () => ID, { description: DOC.serviceArg }) serviceID: string,
+    @Arg('input', () => AvailableTimesInput, { description: 'The window and what to book.' }) input: AvailableTimesInput,
   ) {
     return withTimeList(await adminTimes(ctx, companyID, serviceID, plain(input)));
   }
 
-  @Query(() => AvailableDatesType)
+  @Query(() => AvailableDatesType, { nullable: true, description: 'Dates with at least one available time (admin view).' })
   async availableDates(
     @GqlCtx() ctx: Ctx,
-    @Arg('companyID', () => ID) companyID: string,
-    @Arg('serviceID', () => ID) serviceID: string,
-    @Arg('input', () => AvailableTimesInput) input: AvailableTimesInput,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Arg('serviceID', () => ID, { description: DOC.serviceArg }) serviceID: string,
+    @Arg('input', () => AvailableTimesInput, { description: 'The window and what to book.' }) input: AvailableTimesInput,
   ) {
     return withDateList(await adminDates(ctx, companyID, serviceID, plain(input)));
   }
 
-  @Query(() => AvailableTimesType)
+  @Query(() => AvailableTimesType, {
+    nullable: true,
+    description: 'Available times of an enabled service, never in the past (client interface).',
+  })
   async clientAvailableTimes(
     @GqlCtx() ctx: Ctx,
-    @Arg('companyID', () => ID) companyID: string,
-    @Arg('serviceID', () => ID) serviceID: string,
-    @Arg('input', () => AvailableTimesInput) input: AvailableTimesInput,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Arg('serviceID', () => ID, { description: DOC.serviceArg }) serviceID: string,
+    @Arg('input', () => AvailableTimesInput, { description: 'The window and what to book.' }) input: AvailableTimesInput,
   ) {
     return withTimeList(await clientTimes(ctx, companyID, serviceID, plain(input)));
   }
 
-  @Query(() => AvailableDatesType)
+  @Query(() => AvailableDatesType, { nullable: true, description: 'Dates with at least one available time (client interface).' })
   async clientAvailableDates(
     @GqlCtx() ctx: Ctx,
-    @Arg('companyID', () => ID) companyID: string,
-    @Arg('serviceID', () => ID) serviceID: string,
-    @Arg('input', () => AvailableTimesInput) input: AvailableTimesInput,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Arg('serviceID', () => ID, { description: DOC.serviceArg }) serviceID: string,
+    @Arg('input', () => AvailableTimesInput, { description: 'The window and what to book.' }) input: AvailableTimesInput,
   ) {
     return withDateList(await clientDates(ctx, companyID, serviceID, plain(input)));
   }

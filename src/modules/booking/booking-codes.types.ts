@@ -1,5 +1,5 @@
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { DurationResolver, GraphQLJSONObject } from 'graphql-scalars';
+import { DurationScalar, JSONObjectScalar } from '../../kernel/graphql-scalars';
 import { CODE_LOOKUP_ORDER } from '../../kernel/codes';
 
 /** GraphQL types of the client's code validation. */
@@ -22,7 +22,7 @@ export class CodeValidationType {
   @Field(() => ID, { nullable: true, description: 'The calling client (null with an API key).' }) clientID!: string | null;
   @Field(() => CodePluginNamespaceEnum, { nullable: true, description: 'The kind of code; null when the code is unknown.' })
   pluginNameSpace!: string | null;
-  @Field(() => GraphQLJSONObject, { description: "The code's plugin report; errorMessage says why a code cannot apply." })
+  @Field(() => JSONObjectScalar, { description: "The code's plugin report; errorMessage says why a code cannot apply." })
   pluginResponse!: Record<string, unknown>;
   @Field(() => Int, { description: 'What the booking would cost to pay with the code (smallest currency unit).' }) price!: number;
 }
@@ -40,7 +40,7 @@ export class ValidateCodeInput {
   @Field(() => ID, { nullable: true, description: 'The resource (default: the first available linked resource by name).' })
   resourceID?: string | null;
   @Field(() => Date, { description: 'Start of the booking.' }) startTime!: Date;
-  @Field(() => DurationResolver, { nullable: true, description: 'Length, for flexible and days services.' }) duration?: string | null;
+  @Field(() => DurationScalar, { nullable: true, description: 'Length, for flexible and days services.' }) duration?: string | null;
   @Field(() => Int, { nullable: true, description: 'Spots, for group services (default 1).' }) spots?: number | null;
   @Field(() => [CodeValidationTicketInput], { nullable: true, description: 'Tickets, for ticket services.' })
   tickets?: CodeValidationTicketInput[] | null;

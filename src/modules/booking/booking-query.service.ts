@@ -139,26 +139,46 @@ function where(companyId: string, f: BookingFilter): { sql: string; params: unkn
   return { sql: parts.join(' and '), params };
 }
 
+/** One page of bookings as stored rows, with the number of matches; what both APIs list. */
+export interface BookingRowsPage {
+  companyId: string;
+  rows: Booking[];
+  limit: number;
+  offset: number;
+  total: number;
+}
+
 /**
- * Admin: a page of bookings ordered by startTime then id, with each referenced client,
- * service, resource, ticket and slot listed once and the related-resource blocked times. The
- * statements are a fixed set (page, count, one per side list), run in parallel.
+ * Admin: a page of the company's bookings ordered by startTime then id, and the number of
+ * matches, in one statement (a second one only for a page past the end, to count).
  */
-export async function listBookings(ctx: Ctx, companyId: string, f: BookingFilter): Promise<BookingPageJson> {
+export async function pageBookings(ctx: Ctx, companyId: string, f: BookingFilter): Promise<BookingRowsPage> {
   const company = await companyForMerchant(ctx, companyId, 'bookings.read');
   const page = parsePage({ limit: f.limit, offset: f.offset }, BOOKINGS_MAX_LIMIT);
   const w = where(company.id, f);
   const conn = ctx.em.getConnection();
-  const [rows, counted] = await Promise.all([
-    conn.execute<Record<string, unknown>[]>(`select * from booking where ${w.sql} order by start_time, id limit ? offset ?`, [
-      ...w.params,
-      page.limit,
-      page.offset,
-    ]),
-    conn.execute<{ n: string }[]>(`select count(*) as n from booking where ${w.sql}`, w.params),
-  ]);
-  const bookings = rows.map((r) => ctx.em.map(Booking, r));
-  const side = await sideLists(ctx, company.id, bookings);
+  const rows = await conn.execute<Record<string, unknown>[]>(
+    `select *, count(*) over () as total_matching from booking where ${w.sql} order by start_time, id limit ? offset ?`,
+    [...w.params, page.limit, page.offset],
+  );
+  let total = Number(rows[0]?.total_matching ?? 0);
+  if (!rows.length && page.offset > 0) {
+    const counted = await conn.execute<{ n: string }[]>(`select count(*) as n from booking where ${w.sql}`, w.params);
+    total = Number(counted[0]?.n ?? 0);
+  }
+  const bookings = rows.map(({ total_matching: _, ...r }) => ctx.em.map(Booking, r));
+  return { companyId: company.id, rows: bookings, limit: page.limit, offset: page.offset, total };
+}
+
+/**
+ * Admin (REST): a page of bookings ordered by startTime then id, with each referenced client,
+ * service, resource, ticket and slot listed once and the related-resource blocked times. The
+ * side lists are a fixed set of statements (one per list), run in parallel.
+ */
+export async function listBookings(ctx: Ctx, companyId: string, f: BookingFilter): Promise<BookingPageJson> {
+  const page = await pageBookings(ctx, companyId, f);
+  const bookings = page.rows;
+  const side = await sideLists(ctx, page.companyId, bookings);
   const clients = new Map(side.clients.map((c) => [c.id, c]));
   const services = new Map(side.services.map((s) => [s.id, s]));
   const resources = new Map(side.resources.map((r) => [r.id, r]));
@@ -174,66 +194,93 @@ export async function listBookings(ctx: Ctx, companyId: string, f: BookingFilter
     ),
     limit: page.limit,
     offset: page.offset,
-    total: Number(counted[0]?.n ?? 0),
+    total: page.total,
   };
 }
 
-async function sideLists(ctx: Ctx, companyId: string, bookings: Booking[]) {
-  const ids = bookings.map((b) => b.id);
-  const uniq = (xs: (string | null)[]) => [...new Set(xs.filter((x): x is string => !!x))];
-  const serviceIds = uniq(bookings.map((b) => b.serviceId));
-  const resourceIds = uniq(bookings.flatMap((b) => [b.resourceId, ...(b.relatedResourceIds ?? [])]));
-  const ticketIds = uniq(bookings.flatMap((b) => Object.keys(b.tickets ?? {})));
-  const slotted = bookings.filter((b) => usesCapacity(b.type));
-  const none = <T>(): Promise<T[]> => Promise.resolve([]);
-  const opts = { disableIdentityMap: true } as const;
-  const [changes, clients, services, resources, tickets, slots, blocked] = await Promise.all([
-    changesOf(ctx, companyId, ids),
-    loadClients(ctx, companyId, uniq(bookings.map((b) => b.clientId))),
-    serviceIds.length
-      ? ctx.em.find(Service, { companyId, id: { $in: serviceIds } }, { ...opts, orderBy: { name: 'asc', id: 'asc' } })
-      : none<Service>(),
-    resourceIds.length
-      ? ctx.em.find(Resource, { companyId, id: { $in: resourceIds } }, { ...opts, orderBy: { name: 'asc', id: 'asc' } })
-      : none<Resource>(),
-    ticketIds.length
-      ? ctx.em.find(Ticket, { companyId, id: { $in: ticketIds } }, { ...opts, orderBy: { name: 'asc', id: 'asc' } })
-      : none<Ticket>(),
-    slotted.length
-      ? ctx.em.find(
-          Slot,
-          {
-            companyId,
-            serviceId: { $in: uniq(slotted.map((b) => b.serviceId)) },
-            $or: [{ resourceId: null }, { resourceId: { $in: uniq(slotted.map((b) => b.resourceId)) } }],
-          },
-          { ...opts, orderBy: { startTime: 'asc', id: 'asc' } },
-        )
-      : none<Slot>(),
-    ids.length
-      ? ctx.em.getConnection().execute<{ id: string; booking_id: string; resource_id: string; s: number | null; e: number | null }[]>(
-          `select id, booking_id, resource_id, (extract(epoch from lower(during)) * 1000)::float8 as s, (extract(epoch from upper(during)) * 1000)::float8 as e from booking_occupancy
+const uniq = (xs: (string | null)[]) => [...new Set(xs.filter((x): x is string => !!x))];
+const detached = { disableIdentityMap: true } as const;
+
+/**
+ * The side lists of a page of bookings, one function (and one statement) each, so that GraphQL
+ * runs only those a query asks for.
+ */
+export const bookingSideLists = {
+  async clients(ctx: Ctx, companyId: string, bookings: Booking[]): Promise<ClientJson[]> {
+    const clients = await loadClients(ctx, companyId, uniq(bookings.map((b) => b.clientId)));
+    return [...clients.values()].sort((a, b) => a.email.localeCompare(b.email) || a.id.localeCompare(b.id)).map(clientJson);
+  },
+  async services(ctx: Ctx, companyId: string, bookings: Booking[]): Promise<ServiceJson[]> {
+    const ids = uniq(bookings.map((b) => b.serviceId));
+    const rows = ids.length
+      ? await ctx.em.find(Service, { companyId, id: { $in: ids } }, { ...detached, orderBy: { name: 'asc', id: 'asc' } })
+      : [];
+    return rows.map(serviceJson);
+  },
+  async resources(ctx: Ctx, companyId: string, bookings: Booking[]): Promise<ResourceJson[]> {
+    const ids = uniq(bookings.flatMap((b) => [b.resourceId, ...(b.relatedResourceIds ?? [])]));
+    const rows = ids.length
+      ? await ctx.em.find(Resource, { companyId, id: { $in: ids } }, { ...detached, orderBy: { name: 'asc', id: 'asc' } })
+      : [];
+    return rows.map(resourceJson);
+  },
+  async tickets(ctx: Ctx, companyId: string, bookings: Booking[]): Promise<TicketJson[]> {
+    const ids = uniq(bookings.flatMap((b) => Object.keys(b.tickets ?? {})));
+    const rows = ids.length
+      ? await ctx.em.find(Ticket, { companyId, id: { $in: ids } }, { ...detached, orderBy: { name: 'asc', id: 'asc' } })
+      : [];
+    return rows.map(ticketJson);
+  },
+  async slots(ctx: Ctx, companyId: string, bookings: Booking[]): Promise<SlotJson[]> {
+    const slotted = bookings.filter((b) => usesCapacity(b.type));
+    if (!slotted.length) return [];
+    const slots = await ctx.em.find(
+      Slot,
+      {
+        companyId,
+        serviceId: { $in: uniq(slotted.map((b) => b.serviceId)) },
+        $or: [{ resourceId: null }, { resourceId: { $in: uniq(slotted.map((b) => b.resourceId)) } }],
+      },
+      { ...detached, orderBy: { startTime: 'asc', id: 'asc' } },
+    );
+    return slots.filter((s) => slotted.some((b) => slotHolds(s, b))).map((s) => slotJson(s));
+  },
+  async blockedTimes(ctx: Ctx, companyId: string, bookings: Booking[]): Promise<BlockedTimeJson[]> {
+    const ids = bookings.map((b) => b.id);
+    if (!ids.length) return [];
+    const rows = await ctx.em
+      .getConnection()
+      .execute<{ id: string; booking_id: string; resource_id: string; s: number | null; e: number | null }[]>(
+        `select id, booking_id, resource_id, (extract(epoch from lower(during)) * 1000)::float8 as s, (extract(epoch from upper(during)) * 1000)::float8 as e from booking_occupancy
           where company_id = ? and booking_id = any(?::uuid[]) and source = 'related_resource' order by lower(during), resource_id`,
-          [companyId, arr(ids)],
-        )
-      : none<{ id: string; booking_id: string; resource_id: string; s: number | null; e: number | null }>(),
-  ]);
-  return {
-    changes,
-    clients: [...clients.values()].sort((a, b) => a.email.localeCompare(b.email) || a.id.localeCompare(b.id)).map(clientJson),
-    services: services.map(serviceJson),
-    resources: resources.map(resourceJson),
-    tickets: tickets.map(ticketJson),
-    slots: slots.filter((s) => slotted.some((b) => slotHolds(s, b))).map((s) => slotJson(s)),
-    blockedTimes: blocked.map((o) => ({
+        [companyId, arr(ids)],
+      );
+    return rows.map((o) => ({
       id: o.id,
       bookingID: o.booking_id,
       resourceID: o.resource_id,
       startTime: formatTimestamp(o.s),
       endTime: formatTimestamp(o.e),
       source: 'related_resource' as const,
-    })),
-  };
+    }));
+  },
+};
+
+async function sideLists(ctx: Ctx, companyId: string, bookings: Booking[]) {
+  const [changes, clients, services, resources, tickets, slots, blockedTimes] = await Promise.all([
+    changesOf(
+      ctx,
+      companyId,
+      bookings.map((b) => b.id),
+    ),
+    bookingSideLists.clients(ctx, companyId, bookings),
+    bookingSideLists.services(ctx, companyId, bookings),
+    bookingSideLists.resources(ctx, companyId, bookings),
+    bookingSideLists.tickets(ctx, companyId, bookings),
+    bookingSideLists.slots(ctx, companyId, bookings),
+    bookingSideLists.blockedTimes(ctx, companyId, bookings),
+  ]);
+  return { changes, clients, services, resources, tickets, slots, blockedTimes };
 }
 
 /** True when booking `b` sits at an occurrence of slot `s`. */

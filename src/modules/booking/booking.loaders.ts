@@ -2,6 +2,8 @@ import type { FilterQuery } from '@mikro-orm/core';
 import DataLoader from 'dataloader';
 import { loader, type Ctx } from '../../kernel/context';
 import { Resource, Service } from '../catalog/catalog.entity';
+import type { BookingStatusChange } from './booking.entity';
+import { changesOf } from './booking-query.service';
 
 /**
  * Per-request loaders behind `Booking.service` and `Booking.resource`. Keys are
@@ -34,3 +36,21 @@ function byId<T extends { id: string; companyId: string }>(ctx: Ctx, name: strin
 
 export const serviceLoader = (ctx: Ctx) => byId(ctx, 'booking.serviceById', Service);
 export const resourceLoader = (ctx: Ctx) => byId(ctx, 'booking.resourceById', Resource);
+
+/** Status changes of bookings (key `companyID|bookingID`), oldest first: one statement per company and list level. */
+export const statusChangesLoader = (ctx: Ctx) =>
+  loader(
+    ctx,
+    'booking.statusChanges',
+    () =>
+      new DataLoader<string, BookingStatusChange[]>(async (keys) => {
+        const wanted = new Map<string, string[]>();
+        for (const k of keys) {
+          const [cid, id] = k.split('|');
+          wanted.set(cid, [...(wanted.get(cid) ?? []), id]);
+        }
+        const found = new Map<string, BookingStatusChange[]>();
+        for (const [cid, ids] of wanted) for (const [id, list] of await changesOf(ctx, cid, ids)) found.set(`${cid}|${id}`, list);
+        return keys.map((k) => found.get(k) ?? []);
+      }, options),
+  );

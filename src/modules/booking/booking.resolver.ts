@@ -1,20 +1,25 @@
-import { Arg, Ctx as GqlCtx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx as GqlCtx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Ctx } from '../../kernel/context';
+import { DOC, PageArgs } from '../../kernel/graphql-types';
 import { resourceJson, serviceJson } from '../catalog/catalog.json';
-import { ResourceType, ServiceType } from '../catalog/catalog.types';
+import { ResourceType, ServiceType, ticketMap, TicketType } from '../catalog/catalog.types';
 import { clientLoader } from '../client/client.lookup';
 import { clientJson } from '../client/client.service';
 import { ClientType } from '../client/client.types';
+import { SlotType } from '../scheduling/scheduling.types';
 import { requestBookings } from './booking-batch.service';
 import { cancelClientBooking, clientBooking, clientBookings, requestBooking } from './client-booking.service';
 import { createBooking, moveBooking, updateBooking } from './booking.service';
-import type { BookingJson } from './booking.json';
-import { resourceLoader, serviceLoader } from './booking.loaders';
-import { getBooking, listBookings } from './booking-query.service';
+import { bookingJson, statusChangeJson, type BookingJson } from './booking.json';
+import { resourceLoader, serviceLoader, statusChangesLoader } from './booking.loaders';
+import { bookingSideLists, getBooking, pageBookings, type BookingRowsPage } from './booking-query.service';
 import {
+  BlockedTimeType,
+  BOOKING_OUTCOMES,
   BookingBatchType,
   BookingFilter,
   BookingPageType,
+  BookingStatusChangeType,
   BookingType,
   CancelClientBookingInput,
   ClientBookingPageType,
@@ -28,76 +33,141 @@ import {
 
 const IDEMPOTENCY = 'Same as the REST Idempotency-Key header: a repeated key with the same input replays the first answer for 24 hours.';
 
+/** A booking of a listed page: its status changes are loaded only when asked for (Booking.statusChanges). */
+type ListedBooking = Omit<BookingJson, 'statusChanges'> & { statusChanges?: BookingJson['statusChanges'] };
+
+/** The client-interface input with its ticket list as the REST map. */
+const requestOf = (i: RequestBookingInput) => ({ ...i, tickets: ticketMap(i.tickets) });
+
 @Resolver(() => BookingType)
 export class BookingResolver {
   @Query(() => BookingPageType, {
+    nullable: true,
     description: "A page of the company's bookings (limit 1-100, default 100), ordered by startTime then id.",
   })
   bookings(
     @GqlCtx() ctx: Ctx,
-    @Arg('companyID', () => ID) companyID: string,
-    @Arg('filter', () => BookingFilter, { nullable: true }) filter?: BookingFilter,
-    @Arg('limit', () => Int, { nullable: true }) limit?: number,
-    @Arg('offset', () => Int, { nullable: true }) offset?: number,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Args(() => PageArgs) page: PageArgs,
+    @Arg('filter', () => BookingFilter, {
+      nullable: true,
+      description: 'The filters; left out: every booking but rejected and failed ones.',
+    })
+    filter?: BookingFilter,
   ) {
-    return listBookings(ctx, companyID, { ...(filter ?? {}), limit, offset });
+    return pageBookings(ctx, companyID, { ...(filter ?? {}), limit: page.limit, offset: page.offset });
   }
 
-  @Query(() => BookingType)
-  booking(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('id', () => ID) id: string) {
+  @Query(() => BookingType, { nullable: true, description: 'One booking of the company.' })
+  booking(
+    @GqlCtx() ctx: Ctx,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Arg('id', () => ID, { description: DOC.idArg }) id: string,
+  ) {
     return getBooking(ctx, companyID, id);
   }
 
-  @Mutation(() => BookingType, { description: 'Creates a booking, or a recurring series with repeat (the first booking is returned).' })
+  @Mutation(() => BookingType, {
+    description: `Creates a booking, or a recurring series with repeat (the first booking is returned). ${BOOKING_OUTCOMES}`,
+  })
   createBooking(
     @GqlCtx() ctx: Ctx,
-    @Arg('companyID', () => ID) companyID: string,
-    @Arg('input', () => CreateBookingInput) input: CreateBookingInput,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Arg('input', () => CreateBookingInput, { description: DOC.inputArg }) input: CreateBookingInput,
     @Arg('idempotencyKey', () => String, { nullable: true, description: IDEMPOTENCY }) idempotencyKey?: string,
   ) {
     const repeat = input.repeat
       ? { ...input.repeat, until: input.repeat.until ? input.repeat.until.toISOString() : input.repeat.until }
       : input.repeat;
-    return createBooking(ctx, companyID, { ...input, repeat }, { idempotencyKey });
+    return createBooking(ctx, companyID, { ...input, repeat, tickets: ticketMap(input.tickets) }, { idempotencyKey });
   }
 
-  @Mutation(() => BookingType)
+  @Mutation(() => BookingType, {
+    description: `Changes the fields sent (time, resource, spots, price, status); a stale metaDataUpdate.expectedVersion is \`version_conflict\`. ${BOOKING_OUTCOMES}`,
+  })
   updateBooking(
     @GqlCtx() ctx: Ctx,
-    @Arg('companyID', () => ID) companyID: string,
-    @Arg('id', () => ID) id: string,
-    @Arg('input', () => UpdateBookingInput) input: UpdateBookingInput,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Arg('id', () => ID, { description: DOC.idArg }) id: string,
+    @Arg('input', () => UpdateBookingInput, { description: DOC.inputArg }) input: UpdateBookingInput,
   ) {
     return updateBooking(ctx, companyID, id, input);
   }
 
-  @Mutation(() => BookingType)
+  @Mutation(() => BookingType, {
+    description: `Moves a booking (or a series with upcoming) to another time or resource. ${BOOKING_OUTCOMES}`,
+  })
   moveBooking(
     @GqlCtx() ctx: Ctx,
-    @Arg('companyID', () => ID) companyID: string,
-    @Arg('id', () => ID) id: string,
-    @Arg('input', () => MoveBookingInput) input: MoveBookingInput,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Arg('id', () => ID, { description: DOC.idArg }) id: string,
+    @Arg('input', () => MoveBookingInput, { description: DOC.inputArg }) input: MoveBookingInput,
   ) {
     return moveBooking(ctx, companyID, id, input);
   }
 
-  @FieldResolver(() => ClientType, { nullable: true })
-  async client(@Root() b: BookingJson, @GqlCtx() ctx: Ctx) {
+  @FieldResolver(() => [BookingStatusChangeType], { description: 'Every status change, oldest first.' })
+  async statusChanges(@Root() b: ListedBooking, @GqlCtx() ctx: Ctx) {
+    if (b.statusChanges) return b.statusChanges;
+    return (await statusChangesLoader(ctx).load(`${b.companyID}|${b.id}`)).map(statusChangeJson);
+  }
+
+  @FieldResolver(() => ClientType, { nullable: true, description: 'The client; null for a booking without one.' })
+  async client(@Root() b: ListedBooking, @GqlCtx() ctx: Ctx) {
     if (!b.clientID) return null;
     const c = await clientLoader(ctx, b.companyID).load(b.clientID);
     return c ? clientJson(c) : null;
   }
 
-  @FieldResolver(() => ServiceType, { nullable: true })
-  async service(@Root() b: BookingJson, @GqlCtx() ctx: Ctx) {
+  @FieldResolver(() => ServiceType, { nullable: true, description: 'The service booked.' })
+  async service(@Root() b: ListedBooking, @GqlCtx() ctx: Ctx) {
     const s = await serviceLoader(ctx).load(`${b.companyID}|${b.serviceID}`);
     return s ? serviceJson(s) : null;
   }
 
-  @FieldResolver(() => ResourceType, { nullable: true })
-  async resource(@Root() b: BookingJson, @GqlCtx() ctx: Ctx) {
+  @FieldResolver(() => ResourceType, { nullable: true, description: 'The resource booked.' })
+  async resource(@Root() b: ListedBooking, @GqlCtx() ctx: Ctx) {
     const r = await resourceLoader(ctx).load(`${b.companyID}|${b.resourceID}`);
     return r ? resourceJson(r) : null;
+  }
+}
+
+/** The lists of a page of bookings, each computed only when the query selects it. */
+@Resolver(() => BookingPageType)
+export class BookingPageResolver {
+  @FieldResolver(() => [BookingType], { description: 'The bookings of this page, by startTime then id.' })
+  bookings(@Root() p: BookingRowsPage, @GqlCtx() ctx: Ctx): ListedBooking[] {
+    return p.rows.map((b) => ({ ...bookingJson(b, ctx.deps.jwtKey, []), statusChanges: undefined }));
+  }
+
+  @FieldResolver(() => [ClientType], { description: 'The clients of the bookings, by email.' })
+  clients(@Root() p: BookingRowsPage, @GqlCtx() ctx: Ctx) {
+    return bookingSideLists.clients(ctx, p.companyId, p.rows);
+  }
+
+  @FieldResolver(() => [ServiceType], { description: 'The services of the bookings, by name.' })
+  services(@Root() p: BookingRowsPage, @GqlCtx() ctx: Ctx) {
+    return bookingSideLists.services(ctx, p.companyId, p.rows);
+  }
+
+  @FieldResolver(() => [ResourceType], { description: 'The resources (and related resources) of the bookings, by name.' })
+  resources(@Root() p: BookingRowsPage, @GqlCtx() ctx: Ctx) {
+    return bookingSideLists.resources(ctx, p.companyId, p.rows);
+  }
+
+  @FieldResolver(() => [TicketType], { description: 'The tickets booked, by name.' })
+  tickets(@Root() p: BookingRowsPage, @GqlCtx() ctx: Ctx) {
+    return bookingSideLists.tickets(ctx, p.companyId, p.rows);
+  }
+
+  @FieldResolver(() => [SlotType], { description: 'The slots the group and ticket bookings sit in, by start.' })
+  slots(@Root() p: BookingRowsPage, @GqlCtx() ctx: Ctx) {
+    return bookingSideLists.slots(ctx, p.companyId, p.rows);
+  }
+
+  @FieldResolver(() => [BlockedTimeType], { description: 'Times the bookings of the page block on related resources.' })
+  blockedTimes(@Root() p: BookingRowsPage, @GqlCtx() ctx: Ctx) {
+    return bookingSideLists.blockedTimes(ctx, p.companyId, p.rows);
   }
 }
 
@@ -105,51 +175,55 @@ export class BookingResolver {
 export class ClientBookingResolver {
   @Mutation(() => ClientBookingType, {
     description:
-      'Client interface: books a time the availability endpoints offer (client token, or an API key with client.create and a guest client).',
+      'Client interface: books a time the availability endpoints offer (client token, or an API key with client.create and a guest client). ' +
+      BOOKING_OUTCOMES,
   })
   requestBooking(
     @GqlCtx() ctx: Ctx,
-    @Arg('input', () => RequestBookingInput) input: RequestBookingInput,
+    @Arg('input', () => RequestBookingInput, { description: 'The booking asked for.' }) input: RequestBookingInput,
     @Arg('idempotencyKey', () => String, { nullable: true, description: IDEMPOTENCY }) idempotencyKey?: string,
   ) {
-    return requestBooking(ctx, input, { idempotencyKey });
+    return requestBooking(ctx, requestOf(input), { idempotencyKey });
   }
 
   @Mutation(() => BookingBatchType, {
-    description: 'Client interface: books several times of one company with one payment, all or nothing (authorised like requestBooking).',
+    description:
+      'Client interface: books several times of one company with one payment, all or nothing (authorised like requestBooking). ' +
+      BOOKING_OUTCOMES,
   })
   requestBookings(
     @GqlCtx() ctx: Ctx,
-    @Arg('input', () => RequestBookingsInput) input: RequestBookingsInput,
+    @Arg('input', () => RequestBookingsInput, { description: 'The bookings asked for.' }) input: RequestBookingsInput,
     @Arg('idempotencyKey', () => String, { nullable: true, description: IDEMPOTENCY }) idempotencyKey?: string,
   ) {
-    return requestBookings(ctx, input, { idempotencyKey });
+    return requestBookings(ctx, { ...input, bookings: input.bookings?.map(requestOf) }, { idempotencyKey });
   }
 
-  @Query(() => ClientBookingPageType, { description: "The calling client's bookings." })
-  clientBookings(
-    @GqlCtx() ctx: Ctx,
-    @Arg('limit', () => Int, { nullable: true }) limit?: number,
-    @Arg('offset', () => Int, { nullable: true }) offset?: number,
-  ) {
-    return clientBookings(ctx, { limit, offset });
+  @Query(() => ClientBookingPageType, { nullable: true, description: "A page of the calling client's bookings." })
+  clientBookings(@GqlCtx() ctx: Ctx, @Args(() => PageArgs) page: PageArgs) {
+    return clientBookings(ctx, page);
   }
 
-  @Query(() => ClientBookingType, { description: 'One booking of the calling client, or any booking by its accessToken.' })
+  @Query(() => ClientBookingType, { nullable: true, description: 'One booking of the calling client, or any booking by its accessToken.' })
   clientBooking(
     @GqlCtx() ctx: Ctx,
-    @Arg('id', () => ID) id: string,
-    @Arg('accessToken', () => String, { nullable: true }) accessToken?: string,
+    @Arg('id', () => ID, { description: DOC.idArg }) id: string,
+    @Arg('accessToken', () => String, { nullable: true, description: 'The booking’s accessToken (instead of a client token).' })
+    accessToken?: string,
   ) {
     return clientBooking(ctx, id, accessToken);
   }
 
-  @Mutation(() => ClientBookingType, { description: 'Cancels a booking of the calling client (or by its accessToken).' })
+  @Mutation(() => ClientBookingType, {
+    description: 'Cancels a booking of the calling client (or by its accessToken); a booking that cannot be cancelled is `conflict`.',
+  })
   cancelClientBooking(
     @GqlCtx() ctx: Ctx,
-    @Arg('id', () => ID) id: string,
-    @Arg('input', () => CancelClientBookingInput, { nullable: true }) input?: CancelClientBookingInput,
-    @Arg('accessToken', () => String, { nullable: true }) accessToken?: string,
+    @Arg('id', () => ID, { description: DOC.idArg }) id: string,
+    @Arg('input', () => CancelClientBookingInput, { nullable: true, description: 'What to record with the cancellation.' })
+    input?: CancelClientBookingInput,
+    @Arg('accessToken', () => String, { nullable: true, description: 'The booking’s accessToken (instead of a client token).' })
+    accessToken?: string,
   ) {
     return cancelClientBooking(ctx, id, input ?? {}, accessToken);
   }

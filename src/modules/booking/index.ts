@@ -1,6 +1,6 @@
 import type { AppModule } from '../../kernel/module';
 import { Booking, BookingOccupancy, BookingStatusChange, IdempotencyKey, SlotUsage } from './booking.entity';
-import { BookingResolver, ClientBookingResolver } from './booking.resolver';
+import { BookingPageResolver, BookingResolver, ClientBookingResolver } from './booking.resolver';
 import { bookingRoutes } from './booking.routes';
 import { codeRoutes } from './booking-codes.routes';
 import { CodeValidationResolver } from './booking-codes.resolver';
@@ -10,7 +10,7 @@ import { settleBookings } from './booking.payable';
 export const bookingModule: AppModule = {
   name: 'booking',
   entities: [Booking, BookingStatusChange, BookingOccupancy, SlotUsage, IdempotencyKey],
-  resolvers: [BookingResolver, ClientBookingResolver, CodeValidationResolver],
+  resolvers: [BookingResolver, BookingPageResolver, ClientBookingResolver, CodeValidationResolver],
   routes: (app) => {
     bookingRoutes(app);
     codeRoutes(app);

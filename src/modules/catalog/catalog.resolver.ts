@@ -1,4 +1,5 @@
-import { Arg, Ctx as GqlCtx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx as GqlCtx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { DOC, PageArgs, pageOf } from '../../kernel/graphql-types';
 import type { Ctx } from '../../kernel/context';
 import { requireMerchant } from '../../kernel/access';
 import { forbidden } from '../../shared/errors';
@@ -21,10 +22,12 @@ import {
   ServiceSettingsInput,
   UpdateResourceInput,
   UpdateServiceInput,
+  ResourcePageType,
   ResourceType,
-  ServiceResourceLinkType,
+  ServicePageType,
+  ServiceResourceLinkPageType,
   ServiceType,
-  TicketType,
+  TicketPageType,
 } from './catalog.types';
 import { createResource, getResource, listResources, updateResource } from './resource.service';
 import { createService, getService, listServices, updateService, updateServiceSettings } from './service.service';
@@ -41,31 +44,39 @@ function allowNested(ctx: Ctx, companyId: string, permission: string): void {
 
 @Resolver(() => ServiceType)
 export class ServiceResolver {
-  @Query(() => [ServiceType], { description: 'Services of a company, ordered by position, then creation.' })
-  services(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string) {
-    return listServices(ctx, companyID);
+  @Query(() => ServicePageType, { nullable: true, description: 'Services of a company, ordered by position, then creation.' })
+  async services(
+    @GqlCtx() ctx: Ctx,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Args(() => PageArgs) page: PageArgs,
+  ) {
+    return pageOf(await listServices(ctx, companyID), page, 'services');
   }
 
-  @Query(() => ServiceType)
-  service(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('id', () => ID) id: string) {
+  @Query(() => ServiceType, { nullable: true, description: 'One service of the company.' })
+  service(
+    @GqlCtx() ctx: Ctx,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Arg('id', () => ID, { description: DOC.idArg }) id: string,
+  ) {
     return getService(ctx, companyID, id);
   }
 
-  @Mutation(() => ServiceType)
+  @Mutation(() => ServiceType, { description: 'Creates a service (`services.write`).' })
   createService(
     @GqlCtx() ctx: Ctx,
-    @Arg('companyID', () => ID) companyID: string,
-    @Arg('input', () => CreateServiceInput) input: CreateServiceInput,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Arg('input', () => CreateServiceInput, { description: DOC.inputArg }) input: CreateServiceInput,
   ) {
     return createService(ctx, companyID, input);
   }
 
-  @Mutation(() => ServiceType)
+  @Mutation(() => ServiceType, { description: 'Changes the fields sent; a stale metaDataUpdate.expectedVersion is `version_conflict`.' })
   updateService(
     @GqlCtx() ctx: Ctx,
-    @Arg('companyID', () => ID) companyID: string,
-    @Arg('id', () => ID) id: string,
-    @Arg('input', () => UpdateServiceInput) input: UpdateServiceInput,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Arg('id', () => ID, { description: DOC.idArg }) id: string,
+    @Arg('input', () => UpdateServiceInput, { description: DOC.inputArg }) input: UpdateServiceInput,
   ) {
     return updateService(ctx, companyID, id, input);
   }
@@ -73,82 +84,93 @@ export class ServiceResolver {
   @Mutation(() => ServiceType, { description: 'Changes only the settings sent; null clears one.' })
   updateServiceSettings(
     @GqlCtx() ctx: Ctx,
-    @Arg('companyID', () => ID) companyID: string,
-    @Arg('id', () => ID) id: string,
-    @Arg('input', () => ServiceSettingsInput) input: ServiceSettingsInput,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Arg('id', () => ID, { description: DOC.idArg }) id: string,
+    @Arg('input', () => ServiceSettingsInput, { description: DOC.inputArg }) input: ServiceSettingsInput,
   ) {
     return updateServiceSettings(ctx, companyID, id, input);
   }
 
-  @FieldResolver(() => [ResourceType], { description: 'Linked resources (disabled ones included), by name.' })
-  async resources(@Root() s: ServiceJson, @GqlCtx() ctx: Ctx) {
+  @FieldResolver(() => ResourcePageType, { description: 'Linked resources (disabled ones included), by name.' })
+  async resources(@Root() s: ServiceJson, @GqlCtx() ctx: Ctx, @Args(() => PageArgs) page: PageArgs) {
     allowNested(ctx, s.companyID, 'resources.read');
-    return (await resourcesByService(ctx).load(catalogKey(s.companyID, s.id))).map(resourceJson);
+    return pageOf((await resourcesByService(ctx).load(catalogKey(s.companyID, s.id))).map(resourceJson), page, 'resources');
   }
 
-  @FieldResolver(() => [TicketType], { description: 'Tickets of the service, oldest first.' })
-  async tickets(@Root() s: ServiceJson, @GqlCtx() ctx: Ctx) {
+  @FieldResolver(() => TicketPageType, { description: 'Tickets of the service, oldest first.' })
+  async tickets(@Root() s: ServiceJson, @GqlCtx() ctx: Ctx, @Args(() => PageArgs) page: PageArgs) {
     allowNested(ctx, s.companyID, 'services.read');
-    return (await ticketsByService(ctx).load(catalogKey(s.companyID, s.id))).map(ticketJson);
+    return pageOf((await ticketsByService(ctx).load(catalogKey(s.companyID, s.id))).map(ticketJson), page, 'tickets');
   }
 
-  @FieldResolver(() => [ServiceResourceLinkType], { description: 'Resource links of the service.' })
-  async links(@Root() s: ServiceJson, @GqlCtx() ctx: Ctx) {
+  @FieldResolver(() => ServiceResourceLinkPageType, { description: 'Resource links of the service, oldest first.' })
+  async links(@Root() s: ServiceJson, @GqlCtx() ctx: Ctx, @Args(() => PageArgs) page: PageArgs) {
     allowNested(ctx, s.companyID, 'services.read');
-    return (await linksByService(ctx).load(catalogKey(s.companyID, s.id))).map(linkJson);
+    return pageOf((await linksByService(ctx).load(catalogKey(s.companyID, s.id))).map(linkJson), page, 'links');
   }
 }
 
 @Resolver(() => ResourceType)
 export class ResourceResolver {
-  @Query(() => [ResourceType], { description: 'Resources of a company, by name.' })
-  resources(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string) {
-    return listResources(ctx, companyID);
+  @Query(() => ResourcePageType, { nullable: true, description: 'Resources of a company, by name.' })
+  async resources(
+    @GqlCtx() ctx: Ctx,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Args(() => PageArgs) page: PageArgs,
+  ) {
+    return pageOf(await listResources(ctx, companyID), page, 'resources');
   }
 
-  @Query(() => ResourceType)
-  resource(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('id', () => ID) id: string) {
+  @Query(() => ResourceType, { nullable: true, description: 'One resource of the company.' })
+  resource(
+    @GqlCtx() ctx: Ctx,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Arg('id', () => ID, { description: DOC.idArg }) id: string,
+  ) {
     return getResource(ctx, companyID, id);
   }
 
-  @Mutation(() => ResourceType)
+  @Mutation(() => ResourceType, { description: 'Creates a resource (`resources.write`).' })
   createResource(
     @GqlCtx() ctx: Ctx,
-    @Arg('companyID', () => ID) companyID: string,
-    @Arg('input', () => CreateResourceInput) input: CreateResourceInput,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Arg('input', () => CreateResourceInput, { description: DOC.inputArg }) input: CreateResourceInput,
   ) {
     return createResource(ctx, companyID, input);
   }
 
-  @Mutation(() => ResourceType, { description: 'Partial update; leaving out `enabled` enables the resource.' })
+  @Mutation(() => ResourceType, {
+    description:
+      'Partial update; leaving out `enabled` enables the resource. A stale metaDataUpdate.expectedVersion is `version_conflict`.',
+  })
   updateResource(
     @GqlCtx() ctx: Ctx,
-    @Arg('companyID', () => ID) companyID: string,
-    @Arg('id', () => ID) id: string,
-    @Arg('input', () => UpdateResourceInput) input: UpdateResourceInput,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Arg('id', () => ID, { description: DOC.idArg }) id: string,
+    @Arg('input', () => UpdateResourceInput, { description: DOC.inputArg }) input: UpdateResourceInput,
   ) {
     return updateResource(ctx, companyID, id, input);
   }
 
-  @FieldResolver(() => [ServiceType], { description: 'Linked services (disabled ones included), in list order.' })
-  async services(@Root() r: ResourceJson, @GqlCtx() ctx: Ctx) {
+  @FieldResolver(() => ServicePageType, { description: 'Linked services (disabled ones included), in list order.' })
+  async services(@Root() r: ResourceJson, @GqlCtx() ctx: Ctx, @Args(() => PageArgs) page: PageArgs) {
     allowNested(ctx, r.companyID, 'services.read');
-    return (await servicesByResource(ctx).load(catalogKey(r.companyID, r.id))).map(serviceJson);
+    return pageOf((await servicesByResource(ctx).load(catalogKey(r.companyID, r.id))).map(serviceJson), page, 'services');
   }
 }
 
 /** Catalog relations of the company type, declared here so that the company context stays unaware of the catalog. */
 @Resolver(() => CompanyType)
 export class CompanyCatalogResolver {
-  @FieldResolver(() => [ServiceType], { description: 'Services of the company, ordered by position, then creation.' })
-  async services(@Root() company: CompanyJson, @GqlCtx() ctx: Ctx) {
+  @FieldResolver(() => ServicePageType, { description: 'Services of the company, ordered by position, then creation.' })
+  async services(@Root() company: CompanyJson, @GqlCtx() ctx: Ctx, @Args(() => PageArgs) page: PageArgs) {
     allowNested(ctx, company.id, 'services.read');
-    return (await servicesByCompany(ctx).load(company.id)).map(serviceJson);
+    return pageOf((await servicesByCompany(ctx).load(company.id)).map(serviceJson), page, 'services');
   }
 
-  @FieldResolver(() => [ResourceType], { description: 'Resources of the company, by name.' })
-  async resources(@Root() company: CompanyJson, @GqlCtx() ctx: Ctx) {
+  @FieldResolver(() => ResourcePageType, { description: 'Resources of the company, by name.' })
+  async resources(@Root() company: CompanyJson, @GqlCtx() ctx: Ctx, @Args(() => PageArgs) page: PageArgs) {
     allowNested(ctx, company.id, 'resources.read');
-    return (await resourcesByCompany(ctx).load(company.id)).map(resourceJson);
+    return pageOf((await resourcesByCompany(ctx).load(company.id)).map(resourceJson), page, 'resources');
   }
 }

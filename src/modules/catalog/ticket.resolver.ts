@@ -1,21 +1,27 @@
-import { Arg, Ctx as GqlCtx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx as GqlCtx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { DOC, PageArgs, pageOf } from '../../kernel/graphql-types';
 import type { Ctx } from '../../kernel/context';
-import { CreateTicketInput, UpdateTicketInput, TicketType } from './catalog.types';
+import { CreateTicketInput, UpdateTicketInput, TicketPageType, TicketType } from './catalog.types';
 import { createTicket, getTicket, listTickets, updateTicket } from './ticket.service';
 
 @Resolver(() => TicketType)
 export class TicketResolver {
-  @Query(() => [TicketType], { description: 'Tickets of a service, oldest first.' })
-  tickets(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('serviceID', () => ID) serviceID: string) {
-    return listTickets(ctx, companyID, serviceID);
+  @Query(() => TicketPageType, { nullable: true, description: 'Tickets of a service, oldest first.' })
+  async tickets(
+    @GqlCtx() ctx: Ctx,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Arg('serviceID', () => ID, { description: DOC.serviceArg }) serviceID: string,
+    @Args(() => PageArgs) page: PageArgs,
+  ) {
+    return pageOf(await listTickets(ctx, companyID, serviceID), page, 'tickets');
   }
 
-  @Query(() => TicketType)
+  @Query(() => TicketType, { nullable: true, description: 'One ticket of a service.' })
   ticket(
     @GqlCtx() ctx: Ctx,
-    @Arg('companyID', () => ID) companyID: string,
-    @Arg('serviceID', () => ID) serviceID: string,
-    @Arg('id', () => ID) id: string,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Arg('serviceID', () => ID, { description: DOC.serviceArg }) serviceID: string,
+    @Arg('id', () => ID, { description: DOC.idArg }) id: string,
   ) {
     return getTicket(ctx, companyID, serviceID, id);
   }
@@ -23,20 +29,20 @@ export class TicketResolver {
   @Mutation(() => TicketType, { description: 'Only services of type ticket have tickets.' })
   createTicket(
     @GqlCtx() ctx: Ctx,
-    @Arg('companyID', () => ID) companyID: string,
-    @Arg('serviceID', () => ID) serviceID: string,
-    @Arg('input', () => CreateTicketInput) input: CreateTicketInput,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Arg('serviceID', () => ID, { description: DOC.serviceArg }) serviceID: string,
+    @Arg('input', () => CreateTicketInput, { description: DOC.inputArg }) input: CreateTicketInput,
   ) {
     return createTicket(ctx, companyID, serviceID, input);
   }
 
-  @Mutation(() => TicketType)
+  @Mutation(() => TicketType, { description: 'Changes the fields sent; a stale metaDataUpdate.expectedVersion is `version_conflict`.' })
   updateTicket(
     @GqlCtx() ctx: Ctx,
-    @Arg('companyID', () => ID) companyID: string,
-    @Arg('serviceID', () => ID) serviceID: string,
-    @Arg('id', () => ID) id: string,
-    @Arg('input', () => UpdateTicketInput) input: UpdateTicketInput,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Arg('serviceID', () => ID, { description: DOC.serviceArg }) serviceID: string,
+    @Arg('id', () => ID, { description: DOC.idArg }) id: string,
+    @Arg('input', () => UpdateTicketInput, { description: DOC.inputArg }) input: UpdateTicketInput,
   ) {
     return updateTicket(ctx, companyID, serviceID, id, input);
   }

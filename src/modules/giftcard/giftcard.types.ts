@@ -1,5 +1,5 @@
 import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { DurationResolver, GraphQLJSONObject } from 'graphql-scalars';
+import { DurationScalar, JSONObjectScalar } from '../../kernel/graphql-scalars';
 import { MetaDataUpdateInput } from '../../kernel/metadata-update.types';
 import type { MetaData } from '../../shared/metadata';
 import type { ContractStatus, UsageStatus } from './giftcard.status';
@@ -47,9 +47,9 @@ export class GiftCardType {
   @Field(() => Float, { description: 'Tax rate in percent.' }) taxRate!: number;
   @Field(() => Date, { nullable: true, description: 'On sale from (inclusive).' }) availableFrom!: string | null;
   @Field(() => Date, { nullable: true, description: 'On sale until (exclusive).' }) availableTo!: string | null;
-  @Field(() => DurationResolver, { nullable: true, description: 'How long a sold card is valid; null: it never expires.' })
+  @Field(() => DurationScalar, { nullable: true, description: 'How long a sold card is valid; null: it never expires.' })
   validityDuration!: string | null;
-  @Field(() => GraphQLJSONObject, { description: 'Merchant-defined data.' }) metaData!: MetaData;
+  @Field(() => JSONObjectScalar, { description: 'Merchant-defined data.' }) metaData!: MetaData;
   @Field(() => Int, { description: 'Version of metaData.' }) metaDataVersion!: number;
   @Field(() => Date, { nullable: true, description: 'When the card was archived (neither sold nor issued).' }) archivedAt!: string | null;
   @Field(() => Date, { description: 'Creation time.' }) createdAt!: string;
@@ -67,7 +67,7 @@ export class GiftCardUsageType {
   @Field(() => Int, { description: 'Smallest currency unit.' }) amount!: number;
   @Field({ description: "The card's currency." }) currency!: string;
   @Field(() => GiftCardUsageStatusEnum, { description: 'Whether the amount still counts.' }) status!: UsageStatus;
-  @Field(() => GraphQLJSONObject, { description: 'Merchant-defined data.' }) metaData!: MetaData;
+  @Field(() => JSONObjectScalar, { description: 'Merchant-defined data.' }) metaData!: MetaData;
   @Field(() => Int, { description: 'Version of metaData.' }) metaDataVersion!: number;
   @Field(() => Date, { description: 'Creation time.' }) createdAt!: string;
   @Field(() => Date, { description: 'Last change.' }) updatedAt!: string;
@@ -86,7 +86,7 @@ export class GiftCardContractType {
   @Field(() => GiftCardContractStatusEnum, { description: 'Where the card stands now.' }) status!: ContractStatus;
   @Field(() => Date, { nullable: true, description: 'End of validity (exclusive); null: never.' }) expiresAt!: string | null;
   @Field(() => Date, { nullable: true, description: 'The same instant as expiresAt.' }) validUntil!: string | null;
-  @Field(() => GraphQLJSONObject, { description: 'Merchant-defined data.' }) metaData!: MetaData;
+  @Field(() => JSONObjectScalar, { description: 'Merchant-defined data.' }) metaData!: MetaData;
   @Field(() => Int, { description: 'Version of metaData.' }) metaDataVersion!: number;
   @Field(() => Date, { description: 'Creation time.' }) createdAt!: string;
   @Field(() => Date, { description: 'Last change.' }) updatedAt!: string;
@@ -133,9 +133,9 @@ export class CreateGiftCardInput {
   @Field(() => Float, { nullable: true, description: 'Tax rate in percent, 0-100 (default 0).' }) taxRate?: number | null;
   @Field(() => Date, { nullable: true, description: 'On sale from (inclusive).' }) availableFrom?: Date | null;
   @Field(() => Date, { nullable: true, description: 'On sale until (exclusive).' }) availableTo?: Date | null;
-  @Field(() => DurationResolver, { nullable: true, description: 'How long a sold card is valid (default: forever).' })
+  @Field(() => DurationScalar, { nullable: true, description: 'How long a sold card is valid (default: forever).' })
   validityDuration?: string | null;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Merchant-defined data.' }) metaData?: MetaData | null;
+  @Field(() => JSONObjectScalar, { nullable: true, description: 'Merchant-defined data.' }) metaData?: MetaData | null;
 }
 
 @InputType('UpdateGiftCardInput', {
@@ -150,7 +150,7 @@ export class UpdateGiftCardInput {
   @Field(() => Float, { nullable: true, description: 'Tax rate in percent.' }) taxRate?: number | null;
   @Field(() => Date, { nullable: true, description: 'On sale from.' }) availableFrom?: Date | null;
   @Field(() => Date, { nullable: true, description: 'On sale until.' }) availableTo?: Date | null;
-  @Field(() => DurationResolver, { nullable: true, description: 'How long a card sold from now on is valid.' })
+  @Field(() => DurationScalar, { nullable: true, description: 'How long a card sold from now on is valid.' })
   validityDuration?: string | null;
   @Field(() => MetaDataUpdateInput, { nullable: true, description: 'A versioned metaData change.' })
   metaDataUpdate?: MetaDataUpdateInput | null;
@@ -161,7 +161,7 @@ export class CreateGiftCardContractInput {
   @Field(() => ID, { description: 'The gift card.' }) giftCardID!: string;
   @Field(() => ID, { nullable: true, description: 'The owner.' }) clientId?: string | null;
   @Field(() => GiftCardContractStatusEnum, { nullable: true, description: 'Only active (the default).' }) status?: ContractStatus | null;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Merchant-defined data.' }) metaData?: MetaData | null;
+  @Field(() => JSONObjectScalar, { nullable: true, description: 'Merchant-defined data.' }) metaData?: MetaData | null;
 }
 
 @InputType('GiftCardContractFilter', { description: 'Contracts matching every given filter; each list matches any of its values.' })
@@ -180,7 +180,7 @@ export class GiftCardContractFilter {
 export class CreateGiftCardUsageInput {
   @Field(() => Int, { description: 'At most the balance (else insufficient_balance).' }) amount!: number;
   @Field(() => ID, { nullable: true, description: 'The booking paid, if any.' }) reservationId?: string | null;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Merchant-defined data.' }) metaData?: MetaData | null;
+  @Field(() => JSONObjectScalar, { nullable: true, description: 'Merchant-defined data.' }) metaData?: MetaData | null;
 }
 
 @InputType('UpdateGiftCardUsageInput', { description: 'Changes to a gift card usage; only the fields sent change.' })
@@ -207,5 +207,5 @@ export class GiftCardGuestInput {
 export class PurchaseGiftCardInput {
   @Field(() => ID, { description: 'The gift card (must be on sale).' }) giftCardID!: string;
   @Field(() => GiftCardGuestInput, { nullable: true, description: 'The buyer, with an API key.' }) client?: GiftCardGuestInput | null;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Merchant-defined data of the purchase.' }) metaData?: MetaData | null;
+  @Field(() => JSONObjectScalar, { nullable: true, description: 'Merchant-defined data of the purchase.' }) metaData?: MetaData | null;
 }

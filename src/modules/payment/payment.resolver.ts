@@ -1,13 +1,16 @@
-import { Arg, Ctx as GqlCtx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { GraphQLJSONObject } from 'graphql-scalars';
+import { Arg, Args, Ctx as GqlCtx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { DOC, PageArgs } from '../../kernel/graphql-types';
 import type { Ctx } from '../../kernel/context';
 import {
   CreateRefundInput,
   PaymentFilterInput,
+  PaymentProviderEnum,
   PaymentProviderSettingsType,
   PaymentSettingsType,
   PaymentTransactionPage,
   PaymentTransactionType,
+  QueryParameterInput,
+  queryOf,
   RedirectSignatureVerificationType,
   RefundType,
   UpdatePaymentProviderSettingsInput,
@@ -20,84 +23,90 @@ import { verifyRedirectSignature } from './verify.service';
 
 @Resolver()
 export class PaymentResolver {
-  @Query(() => PaymentSettingsType, { nullable: true, description: 'Null when the company takes no payments.' })
-  paymentSettings(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string) {
+  @Query(() => PaymentSettingsType, { nullable: true, description: 'How the company takes payments; null when it takes none.' })
+  paymentSettings(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string) {
     return getPaymentSettings(ctx, companyID);
   }
 
-  @Mutation(() => PaymentSettingsType)
+  @Mutation(() => PaymentSettingsType, { description: 'Chooses the provider new payments go to (`payments.write`).' })
   updatePaymentSettings(
     @GqlCtx() ctx: Ctx,
-    @Arg('companyID', () => ID) companyID: string,
-    @Arg('input', () => UpdatePaymentSettingsInput) input: UpdatePaymentSettingsInput,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Arg('input', () => UpdatePaymentSettingsInput, { description: DOC.inputArg }) input: UpdatePaymentSettingsInput,
   ) {
     return updatePaymentSettings(ctx, companyID, input);
   }
 
-  @Query(() => PaymentProviderSettingsType, { nullable: true })
-  paymentProviderSettings(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('provider') provider: string) {
+  @Query(() => PaymentProviderSettingsType, {
+    nullable: true,
+    description: 'Redirect settings of one provider; null when none are stored.',
+  })
+  paymentProviderSettings(
+    @GqlCtx() ctx: Ctx,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Arg('provider', () => PaymentProviderEnum, { description: 'The provider.' }) provider: string,
+  ) {
     return getProviderSettings(ctx, companyID, provider);
   }
 
-  @Mutation(() => PaymentProviderSettingsType)
+  @Mutation(() => PaymentProviderSettingsType, { description: 'Replaces the redirect settings of one provider (`payments.write`).' })
   updatePaymentProviderSettings(
     @GqlCtx() ctx: Ctx,
-    @Arg('companyID', () => ID) companyID: string,
-    @Arg('provider') provider: string,
-    @Arg('input', () => UpdatePaymentProviderSettingsInput) input: UpdatePaymentProviderSettingsInput,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Arg('provider', () => PaymentProviderEnum, { description: 'The provider.' }) provider: string,
+    @Arg('input', () => UpdatePaymentProviderSettingsInput, { description: DOC.inputArg }) input: UpdatePaymentProviderSettingsInput,
   ) {
     return updateProviderSettings(ctx, companyID, provider, input);
   }
 
   @Query(() => RedirectSignatureVerificationType, {
+    nullable: true,
     description: 'Verifies a signed redirect URL from every query parameter received on it.',
   })
   verifyRedirectSignature(
     @GqlCtx() ctx: Ctx,
-    @Arg('companyID', () => ID) companyID: string,
-    @Arg('query', () => GraphQLJSONObject) query: Record<string, unknown>,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Arg('query', () => [QueryParameterInput], { description: 'Every query parameter the redirect URL arrived with, in order.' })
+    query: QueryParameterInput[],
   ) {
-    return verifyRedirectSignature(ctx, companyID, query);
+    return verifyRedirectSignature(ctx, companyID, queryOf(query));
   }
 
-  @Query(() => PaymentTransactionPage)
+  @Query(() => PaymentTransactionPage, { nullable: true, description: "A page of the company's payment transactions, newest first." })
   payments(
     @GqlCtx() ctx: Ctx,
-    @Arg('companyID', () => ID) companyID: string,
-    @Arg('filter', () => PaymentFilterInput, { nullable: true }) filter?: PaymentFilterInput,
-    @Arg('limit', () => Int, { nullable: true }) limit?: number,
-    @Arg('offset', () => Int, { nullable: true }) offset?: number,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Args(() => PageArgs) page: PageArgs,
+    @Arg('filter', () => PaymentFilterInput, { nullable: true, description: 'The filters; left out: every transaction.' })
+    filter?: PaymentFilterInput,
   ) {
-    return listPayments(ctx, companyID, filter, { limit, offset });
+    return listPayments(ctx, companyID, filter, page);
   }
 
-  @Query(() => RefundType, { description: 'The latest refund of an item (e.g. a booking).' })
-  refund(@GqlCtx() ctx: Ctx, @Arg('itemID', () => ID) itemID: string) {
+  @Query(() => RefundType, { nullable: true, description: 'The latest refund of an item (e.g. a booking).' })
+  refund(@GqlCtx() ctx: Ctx, @Arg('itemID', () => ID, { description: 'The item (a booking).' }) itemID: string) {
     return getRefundByItem(ctx, itemID);
   }
 
   @Mutation(() => RefundType, { description: 'Refunds an item of a paid transaction; a repeated idempotencyKey returns the first refund.' })
   createRefund(
     @GqlCtx() ctx: Ctx,
-    @Arg('companyID', () => ID) companyID: string,
-    @Arg('transactionID', () => ID) transactionID: string,
-    @Arg('input', () => CreateRefundInput) input: CreateRefundInput,
-    @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey?: string,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Arg('transactionID', () => ID, { description: 'The paid transaction.' }) transactionID: string,
+    @Arg('input', () => CreateRefundInput, { description: DOC.inputArg }) input: CreateRefundInput,
+    @Arg('idempotencyKey', () => String, { nullable: true, description: 'A repeated key returns the first refund.' })
+    idempotencyKey?: string,
   ) {
     return createRefund(ctx, companyID, transactionID, input, idempotencyKey ?? null);
   }
 
-  @Query(() => PaymentTransactionPage)
-  clientPayments(
-    @GqlCtx() ctx: Ctx,
-    @Arg('limit', () => Int, { nullable: true }) limit?: number,
-    @Arg('offset', () => Int, { nullable: true }) offset?: number,
-  ) {
-    return listClientPayments(ctx, { limit, offset });
+  @Query(() => PaymentTransactionPage, { nullable: true, description: "A page of the calling client's payments, newest first." })
+  clientPayments(@GqlCtx() ctx: Ctx, @Args(() => PageArgs) page: PageArgs) {
+    return listClientPayments(ctx, page);
   }
 
-  @Query(() => PaymentTransactionType)
-  clientPayment(@GqlCtx() ctx: Ctx, @Arg('id', () => ID) id: string) {
+  @Query(() => PaymentTransactionType, { nullable: true, description: 'One payment of the calling client.' })
+  clientPayment(@GqlCtx() ctx: Ctx, @Arg('id', () => ID, { description: DOC.idArg }) id: string) {
     return getClientPayment(ctx, id);
   }
 }

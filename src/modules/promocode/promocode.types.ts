@@ -1,5 +1,5 @@
 import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { GraphQLJSONObject } from 'graphql-scalars';
+import { JSONObjectScalar } from '../../kernel/graphql-scalars';
 import { MetaDataUpdateInput } from '../../kernel/metadata-update.types';
 import type { MetaData } from '../../shared/metadata';
 import type { DiscountType, UsageType } from './discount';
@@ -71,7 +71,7 @@ export class PromoCodeType {
   @Field(() => PromoUsageTypeEnum, { description: 'How often the code may be used.' }) usageType!: UsageType;
   @Field(() => Int, { nullable: true, description: 'Usages allowed in total (limited_count codes).' }) usageLimit!: number | null;
   @Field(() => Int, { description: 'Usages that are reserved or used.' }) currentUsageCount!: number;
-  @Field(() => GraphQLJSONObject, { description: 'Merchant-defined data.' }) metaData!: MetaData;
+  @Field(() => JSONObjectScalar, { description: 'Merchant-defined data.' }) metaData!: MetaData;
   @Field(() => Int, { description: 'Version of metaData; +1 on every change.' }) metaDataVersion!: number;
   @Field(() => Date, { nullable: true, description: 'When the code was archived; an archived code cannot be used.' })
   archivedAt!: string | null;
@@ -89,7 +89,7 @@ export class PromoUsageType {
   @Field(() => Int, { description: 'The discount given (smallest currency unit).' }) discountAmount!: number;
   @Field(() => String, { nullable: true, description: "The booking's currency." }) currency!: string | null;
   @Field(() => PromoUsageStatusEnum, { description: 'Where the use stands.' }) status!: PromoUsageStatus;
-  @Field(() => GraphQLJSONObject, { description: 'Merchant-defined data.' }) metaData!: MetaData;
+  @Field(() => JSONObjectScalar, { description: 'Merchant-defined data.' }) metaData!: MetaData;
   @Field(() => Int, { description: 'Version of metaData.' }) metaDataVersion!: number;
   @Field(() => Date, { description: 'Creation time.' }) createdAt!: string;
   @Field(() => Date, { description: 'Last change.' }) updatedAt!: string;
@@ -136,7 +136,7 @@ export class CreatePromoCodeInput {
   @Field(() => PromoUsageTypeEnum, { nullable: true, description: 'Default unlimited; limited_count needs usageLimit.' })
   usageType?: UsageType | null;
   @Field(() => Int, { nullable: true, description: 'For limited_count codes, at least 1.' }) usageLimit?: number | null;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Merchant-defined data.' }) metaData?: MetaData | null;
+  @Field(() => JSONObjectScalar, { nullable: true, description: 'Merchant-defined data.' }) metaData?: MetaData | null;
 }
 
 @InputType('UpdatePromoCodeInput', { description: 'Changes to a promo code; only the fields sent change (null clears an optional one).' })

@@ -1,18 +1,25 @@
-import { Arg, Ctx as GqlCtx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx as GqlCtx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { DOC, PageArgs, pageOf } from '../../kernel/graphql-types';
 import type { Ctx } from '../../kernel/context';
 import { createCapacityRule, listCapacityRules } from './capacity.service';
 import { createClosingPeriod, listClosingPeriods, searchClosingPeriods } from './closing-period.service';
 import {
   CapacityRuleInput,
+  CapacityRuleTypeEnum,
+  CapacityRulePageType,
   CapacityRuleType,
   ClosingPeriodInput,
+  ClosingPeriodPageType,
   ClosingPeriodType,
   CreateSlotInput,
   DeleteSlotInput,
   SearchClosingPeriodsInput,
+  SlotPageType,
   SlotType,
+  ticketSpotsMap,
   UpdateSlotInput,
   WorkingHoursInput,
+  WorkingHoursRulePageType,
   WorkingHoursRuleType,
 } from './scheduling.types';
 import { createSlot, deleteSlot, listSlots, updateSlot } from './slot.service';
@@ -21,17 +28,25 @@ import { createWorkingHours, deleteWorkingHours, listWorkingHours, updateWorking
 
 @Resolver(() => WorkingHoursRuleType)
 export class WorkingHoursResolver {
-  @Query(() => [WorkingHoursRuleType], { description: 'Working hours rules of a resource, in the order they are chosen.' })
-  workingHours(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('resourceID', () => ID) resourceID: string) {
-    return listWorkingHours(ctx, companyID, resourceID);
+  @Query(() => WorkingHoursRulePageType, {
+    nullable: true,
+    description: 'Working hours rules of a resource, in the order they are chosen.',
+  })
+  async workingHours(
+    @GqlCtx() ctx: Ctx,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Arg('resourceID', () => ID, { description: DOC.resourceArg }) resourceID: string,
+    @Args(() => PageArgs) page: PageArgs,
+  ) {
+    return pageOf(await listWorkingHours(ctx, companyID, resourceID), page, 'workingHours');
   }
 
-  @Mutation(() => WorkingHoursRuleType)
+  @Mutation(() => WorkingHoursRuleType, { description: 'Adds a working hours rule to a resource (`rules.write`).' })
   createWorkingHours(
     @GqlCtx() ctx: Ctx,
-    @Arg('companyID', () => ID) companyID: string,
-    @Arg('resourceID', () => ID) resourceID: string,
-    @Arg('input', () => WorkingHoursInput) input: WorkingHoursInput,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Arg('resourceID', () => ID, { description: DOC.resourceArg }) resourceID: string,
+    @Arg('input', () => WorkingHoursInput, { description: DOC.inputArg }) input: WorkingHoursInput,
   ) {
     return createWorkingHours(ctx, companyID, resourceID, input);
   }
@@ -39,20 +54,23 @@ export class WorkingHoursResolver {
   @Mutation(() => WorkingHoursRuleType, { description: 'Replaces the rule with the input.' })
   updateWorkingHours(
     @GqlCtx() ctx: Ctx,
-    @Arg('companyID', () => ID) companyID: string,
-    @Arg('resourceID', () => ID) resourceID: string,
-    @Arg('id', () => ID) id: string,
-    @Arg('input', () => WorkingHoursInput) input: WorkingHoursInput,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Arg('resourceID', () => ID, { description: DOC.resourceArg }) resourceID: string,
+    @Arg('id', () => ID, { description: DOC.idArg }) id: string,
+    @Arg('input', () => WorkingHoursInput, { description: DOC.inputArg }) input: WorkingHoursInput,
   ) {
     return updateWorkingHours(ctx, companyID, resourceID, id, input);
   }
 
-  @Mutation(() => Boolean, { description: 'Deletes the listed rules of the resource, or all of them when ids is left out.' })
+  @Mutation(() => Boolean, {
+    description: 'Deletes the listed rules of the resource, or all of them when ids is left out; true when done.',
+  })
   async deleteWorkingHours(
     @GqlCtx() ctx: Ctx,
-    @Arg('companyID', () => ID) companyID: string,
-    @Arg('resourceID', () => ID) resourceID: string,
-    @Arg('ids', () => [ID], { nullable: true }) ids?: string[] | null,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Arg('resourceID', () => ID, { description: DOC.resourceArg }) resourceID: string,
+    @Arg('ids', () => [ID], { nullable: true, description: 'Rules to delete; left out: every rule of the resource.' })
+    ids?: string[] | null,
   ) {
     await deleteWorkingHours(ctx, companyID, resourceID, ids === null || ids === undefined ? {} : { ids });
     return true;
@@ -61,29 +79,36 @@ export class WorkingHoursResolver {
 
 @Resolver(() => ClosingPeriodType)
 export class ClosingPeriodResolver {
-  @Query(() => [ClosingPeriodType], { description: 'Closing periods of a resource, by start.' })
-  closingPeriods(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('resourceID', () => ID) resourceID: string) {
-    return listClosingPeriods(ctx, companyID, resourceID);
+  @Query(() => ClosingPeriodPageType, { nullable: true, description: 'Closing periods of a resource, by start.' })
+  async closingPeriods(
+    @GqlCtx() ctx: Ctx,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Arg('resourceID', () => ID, { description: DOC.resourceArg }) resourceID: string,
+    @Args(() => PageArgs) page: PageArgs,
+  ) {
+    return pageOf(await listClosingPeriods(ctx, companyID, resourceID), page, 'closingPeriods');
   }
 
-  @Query(() => [ClosingPeriodType], {
+  @Query(() => ClosingPeriodPageType, {
+    nullable: true,
     description: 'Closing periods overlapping [from, to) of the given resources (each carries its resourceID).',
   })
   async searchClosingPeriods(
     @GqlCtx() ctx: Ctx,
-    @Arg('companyID', () => ID) companyID: string,
-    @Arg('input', () => SearchClosingPeriodsInput) input: SearchClosingPeriodsInput,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Arg('input', () => SearchClosingPeriodsInput, { description: DOC.inputArg }) input: SearchClosingPeriodsInput,
+    @Args(() => PageArgs) page: PageArgs,
   ) {
     const { closingPeriods } = await searchClosingPeriods(ctx, companyID, input);
-    return Object.values(closingPeriods).flat();
+    return pageOf(Object.values(closingPeriods).flat(), page, 'closingPeriods');
   }
 
-  @Mutation(() => ClosingPeriodType)
+  @Mutation(() => ClosingPeriodType, { description: 'Closes a resource for a period (`rules.write`).' })
   createClosingPeriod(
     @GqlCtx() ctx: Ctx,
-    @Arg('companyID', () => ID) companyID: string,
-    @Arg('resourceID', () => ID) resourceID: string,
-    @Arg('input', () => ClosingPeriodInput) input: ClosingPeriodInput,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Arg('resourceID', () => ID, { description: DOC.resourceArg }) resourceID: string,
+    @Arg('input', () => ClosingPeriodInput, { description: DOC.inputArg }) input: ClosingPeriodInput,
   ) {
     return createClosingPeriod(ctx, companyID, resourceID, input);
   }
@@ -91,54 +116,62 @@ export class ClosingPeriodResolver {
 
 @Resolver(() => CapacityRuleType)
 export class CapacityRuleResolver {
-  @Query(() => [CapacityRuleType], { description: 'Capacity rules of a service, in the order they are chosen.' })
+  @Query(() => CapacityRulePageType, { nullable: true, description: 'Capacity rules of a service, in the order they are chosen.' })
   async capacityRules(
     @GqlCtx() ctx: Ctx,
-    @Arg('companyID', () => ID) companyID: string,
-    @Arg('serviceID', () => ID) serviceID: string,
-    @Arg('type', () => String, { nullable: true, description: 'group or ticket' }) type?: string | null,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Arg('serviceID', () => ID, { description: DOC.serviceArg }) serviceID: string,
+    @Args(() => PageArgs) page: PageArgs,
+    @Arg('type', () => CapacityRuleTypeEnum, { nullable: true, description: 'Only rules of this type.' }) type?: string | null,
   ) {
-    return (await listCapacityRules(ctx, companyID, serviceID, type ?? undefined)).capacities;
+    return pageOf((await listCapacityRules(ctx, companyID, serviceID, type ?? undefined)).capacities, page, 'capacityRules');
   }
 
-  @Mutation(() => CapacityRuleType)
+  @Mutation(() => CapacityRuleType, { description: 'Adds a capacity rule to a group or ticket service (`rules.write`).' })
   createCapacityRule(
     @GqlCtx() ctx: Ctx,
-    @Arg('companyID', () => ID) companyID: string,
-    @Arg('serviceID', () => ID) serviceID: string,
-    @Arg('input', () => CapacityRuleInput) input: CapacityRuleInput,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Arg('serviceID', () => ID, { description: DOC.serviceArg }) serviceID: string,
+    @Arg('input', () => CapacityRuleInput, { description: DOC.inputArg }) input: CapacityRuleInput,
   ) {
-    return createCapacityRule(ctx, companyID, serviceID, input);
+    return createCapacityRule(ctx, companyID, serviceID, { ...input, spotsPerTicket: ticketSpotsMap(input.spotsPerTicket) });
   }
 }
 
 @Resolver(() => SlotType)
 export class SlotResolver {
-  @Query(() => [SlotType], { description: 'Slots of a group or ticket service, by start.' })
-  slots(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID) companyID: string, @Arg('serviceID', () => ID) serviceID: string) {
-    return listSlots(ctx, companyID, serviceID);
+  @Query(() => SlotPageType, { nullable: true, description: 'Slots of a group or ticket service, by start.' })
+  async slots(
+    @GqlCtx() ctx: Ctx,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Arg('serviceID', () => ID, { description: DOC.serviceArg }) serviceID: string,
+    @Args(() => PageArgs) page: PageArgs,
+  ) {
+    return pageOf(await listSlots(ctx, companyID, serviceID), page, 'slots');
   }
 
-  @Query(() => [SlotType], {
+  @Query(() => SlotPageType, {
+    nullable: true,
     description: "Occurrences of the services' slots overlapping [from, to) (at most 93 days), one per resource they run on.",
   })
-  slotSchedule(
+  async slotSchedule(
     @GqlCtx() ctx: Ctx,
-    @Arg('companyID', () => ID) companyID: string,
-    @Arg('serviceIDs', () => [ID]) serviceIDs: string[],
-    @Arg('from', () => Date) from: Date,
-    @Arg('to', () => Date) to: Date,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Arg('serviceIDs', () => [ID], { description: 'The services whose slots to expand.' }) serviceIDs: string[],
+    @Arg('from', () => Date, { description: 'Start of the window.' }) from: Date,
+    @Arg('to', () => Date, { description: 'End of the window (exclusive).' }) to: Date,
+    @Args(() => PageArgs) page: PageArgs,
     @Arg('resourceIDs', () => [ID], { nullable: true, description: 'default: every linked resource' }) resourceIDs?: string[] | null,
   ) {
-    return slotSchedule(ctx, companyID, { serviceIDs, resourceIDs: resourceIDs ?? undefined, from, to });
+    return pageOf(await slotSchedule(ctx, companyID, { serviceIDs, resourceIDs: resourceIDs ?? undefined, from, to }), page, 'slots');
   }
 
-  @Mutation(() => SlotType)
+  @Mutation(() => SlotType, { description: 'Adds a slot (or a series) to a group or ticket service (`slots.write`).' })
   createSlot(
     @GqlCtx() ctx: Ctx,
-    @Arg('companyID', () => ID) companyID: string,
-    @Arg('serviceID', () => ID) serviceID: string,
-    @Arg('input', () => CreateSlotInput) input: CreateSlotInput,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Arg('serviceID', () => ID, { description: DOC.serviceArg }) serviceID: string,
+    @Arg('input', () => CreateSlotInput, { description: DOC.inputArg }) input: CreateSlotInput,
   ) {
     return createSlot(ctx, companyID, serviceID, input);
   }
@@ -148,19 +181,21 @@ export class SlotResolver {
   })
   updateSlot(
     @GqlCtx() ctx: Ctx,
-    @Arg('companyID', () => ID) companyID: string,
-    @Arg('serviceID', () => ID) serviceID: string,
-    @Arg('input', () => UpdateSlotInput) input: UpdateSlotInput,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Arg('serviceID', () => ID, { description: DOC.serviceArg }) serviceID: string,
+    @Arg('input', () => UpdateSlotInput, { description: DOC.inputArg }) input: UpdateSlotInput,
   ) {
     return updateSlot(ctx, companyID, serviceID, input);
   }
 
-  @Mutation(() => Boolean)
+  @Mutation(() => Boolean, {
+    description: 'Deletes one occurrence of a slot (single) or it and the later ones (upcoming); true when done.',
+  })
   async deleteSlot(
     @GqlCtx() ctx: Ctx,
-    @Arg('companyID', () => ID) companyID: string,
-    @Arg('serviceID', () => ID) serviceID: string,
-    @Arg('input', () => DeleteSlotInput) input: DeleteSlotInput,
+    @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
+    @Arg('serviceID', () => ID, { description: DOC.serviceArg }) serviceID: string,
+    @Arg('input', () => DeleteSlotInput, { description: DOC.inputArg }) input: DeleteSlotInput,
   ) {
     await deleteSlot(ctx, companyID, serviceID, input);
     return true;

@@ -1,9 +1,9 @@
 import 'reflect-metadata';
-import pino from 'pino';
 import { loadConfig, ConfigError } from './config/env';
 import { startRuntime } from './app/bootstrap';
 import { buildServer } from './app/server';
 import { modules } from './app/registry';
+import { createLogger } from './app/log';
 
 /**
  * The process entry. It alone handles SIGINT and SIGTERM (Apollo's and the embedded database
@@ -23,7 +23,7 @@ async function main(): Promise<void> {
     }
     throw e;
   }
-  const log = pino({ level: config.logLevel });
+  const log = createLogger(config);
   // Signals that arrive while starting are honoured once the server is up.
   let pending: NodeJS.Signals | null = null;
   let shutdown: ((signal: NodeJS.Signals) => void) | null = null;
@@ -69,7 +69,7 @@ async function main(): Promise<void> {
         }
         await Promise.all(stops.map((s) => s()));
         await runtime.close();
-        log.info('shutdown complete');
+        log.info('shutdown complete: server stopped');
       } catch (err) {
         log.error({ err }, 'error during shutdown');
         code = 1;

@@ -1,3 +1,4 @@
+import { readPdf } from '../src/modules/document/testkit';
 import { sweepExpiredPayments } from '../src/modules/payment/payment.api';
 import { createTestApp, TestClock, type Res, type TestApp } from './helpers/app';
 import { countRows, Shop } from './bookings-fixtures';
@@ -615,5 +616,30 @@ describe('GraphQL', () => {
       { key: widgetKey },
     );
     expect(offered.body.data.clientGiftCards.giftCards.map((x: { id: string }) => x.id)).toContain(g.id);
+  });
+});
+
+describe('vouchers', () => {
+  it("prints a purchase's voucher with its code, title, amount and expiry, and nothing for another company", async () => {
+    const g = await card({ title: 'Spa diena Ķemeros' });
+    const c = await issue(g.id);
+    const r = await t.call('GET', `/v1/companies/${shop.companyId}/pdf-templates/gift_card/${g.id}/items/${c.id}/pdf`);
+    expect(r.status).toBe(200);
+    expect(r.headers['content-type']).toBe('application/pdf');
+    const strs = (await readPdf(r.raw)).pages[0].items.map((i) => i.str);
+    for (const s of [c.code, 'Spa diena Ķemeros', '50.00 EUR']) expect(strs).toContain(s);
+    // the purchase belongs to this gift card only, and to this company only
+    const other = await card();
+    expect((await t.call('GET', `/v1/companies/${shop.companyId}/pdf-templates/gift_card/${other.id}/items/${c.id}/pdf`)).status).toBe(404);
+    const sister = (await t.company('Sister salon')).id;
+    expect((await t.call('GET', `/v1/companies/${sister}/pdf-templates/gift_card/${g.id}/items/${c.id}/pdf`)).status).toBe(404);
+    // GraphQL hands out the same URL
+    const q = await t.gql(
+      `query($c: ID!, $i: [ID!]) { giftCardContracts(companyID: $c, filter: { ids: $i }) { giftCardContracts { pdfUrl } } }`,
+      { c: shop.companyId, i: [c.id] },
+    );
+    expect(q.body.data?.giftCardContracts?.giftCardContracts?.[0]?.pdfUrl).toBe(
+      `${t.deps.config.publicUrl}/v1/companies/${shop.companyId}/pdf-templates/gift_card/${g.id}/items/${c.id}/pdf`,
+    );
   });
 });

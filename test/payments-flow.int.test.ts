@@ -45,6 +45,23 @@ const transactionOf = async (bookingId: string) =>
   (await t.call('GET', `/v1/companies/${shop.companyId}/payments`, { query: { itemIDs: bookingId } })).body.transactions[0];
 const txId = (paymentURL: string) => paymentURL.split('/').pop()!;
 
+describe('the checkout page of a booking', () => {
+  it("shows the booking's time in the company's time zone", async () => {
+    const riga = await Shop.open(t, 'Riga salon', 'Europe/Riga');
+    const { sid: rigaService, rids } = await riga.bookable('fixed', { duration: 'PT1H' });
+    await riga.price(rigaService, 'fixed', 2500);
+    await configurePayments(t, riga.companyId);
+    const rigaToken = await riga.login('riga@example.com', t.adminKey);
+    const booked = await t.call('POST', '/v1/client/bookings', {
+      token: rigaToken,
+      body: { companyID: riga.companyId, serviceID: rigaService, resourceID: rids[0], startTime: '2026-03-02T09:00:00Z' },
+    });
+    expect(booked.status).toBe(200);
+    const page = await t.call('GET', pathOf(booked.body.paymentURL), { key: null });
+    expect(page.text).toContain('Mon, 2 Mar 2026, 11:00 (Europe/Riga)');
+  });
+});
+
 describe('paying a client booking with the test provider', () => {
   it('confirms the booking after a successful payment with a verifiable signed redirect', async () => {
     const booked = await request('2026-03-02T09:00:00Z');
@@ -68,6 +85,7 @@ describe('paying a client booking with the test provider', () => {
     const page = await t.call('GET', pathOf(booked.body.paymentURL), { key: null });
     expect(page.status).toBe(200);
     expect(page.text).toContain('25.00 EUR');
+    expect(page.text).toContain('Mon, 2 Mar 2026, 09:00 (UTC)');
 
     clock.advance(60_000);
     const done = await complete(t, tx.id, 'success');

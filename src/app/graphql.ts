@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import {
   GraphQLError,
   Kind,
@@ -190,7 +190,15 @@ export function createApollo(opts: { introspection: boolean; onInternalError: (e
     formatError: (f, e) => formatGraphqlError(f as never, e) as never,
     includeStacktraceInErrorResponses: false,
     // No cache hints are used; the cache-control plugin would otherwise wrap every field resolver.
-    plugins: [costPlugin(schema), reportInternal, unavailablePlugin, httpStatus, ApolloServerPluginCacheControlDisabled()],
+    // The explorer page is this server's own (src/app/explorer.ts), not Apollo's CDN-loaded Sandbox.
+    plugins: [
+      costPlugin(schema),
+      reportInternal,
+      unavailablePlugin,
+      httpStatus,
+      ApolloServerPluginCacheControlDisabled(),
+      ApolloServerPluginLandingPageDisabled(),
+    ],
     // The process owns SIGINT/SIGTERM (src/main.ts): the server drains before Apollo stops.
     stopOnTerminationSignals: false,
   });

@@ -6,9 +6,10 @@ import type { AppDeps, Actor } from '../kernel/context';
 import { createCtx } from '../kernel/context';
 import { installErrorHandlers } from './errors';
 import { clientErrorHandler, frameworkErrors, installInputGuards } from './input-guards';
-import { redactUrl } from './log';
+import { logStream, redactUrl } from './log';
 import { installCors } from './cors';
 import { createApollo } from './graphql';
+import { explorerRoutes, serveExplorer } from './explorer';
 import { createMetrics } from './metrics';
 import { RateLimiter } from './rate-limit';
 import { modules } from './registry';
@@ -24,6 +25,7 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
   const app = Fastify({
     logger: opts.logger ?? {
       level: deps.config.logLevel,
+      stream: logStream(deps.config.logFormat),
       // Credentials never reach the log, whatever the serialisers print.
       redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', '*.signing_secret', '*.password'], censor: '[redacted]' },
       serializers: {
@@ -79,8 +81,10 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
         title: 'Booking platform API',
         version: '1.0.0',
         description: 'REST adapter of the booking platform (Bookla Platform API 1.0 paths).',
+        license: { name: 'MIT', identifier: 'MIT' },
       },
-      servers: [{ url: deps.config.publicUrl }],
+      // Relative: the document describes the server that serves it, whatever its address.
+      servers: [{ url: '/', description: 'this server' }],
       components: {
         securitySchemes: {
           apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
@@ -89,6 +93,7 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
       },
     },
   });
+  await explorerRoutes(app);
   installErrorHandlers(app);
   installInputGuards(app);
   await installCors(app, deps.config.corsOrigins);
@@ -180,12 +185,14 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
   });
   await apollo.start();
   app.addHook('onClose', async () => apollo.stop());
+  const graphqlHandler = fastifyApolloHandler(apollo, { context: async (req: FastifyRequest) => req.ctx });
+  // A browser's GET (Accept: text/html, no query) gets the explorer page; everything else is the API.
   app.route({
     url: '/graphql',
     method: ['GET', 'POST'],
     config: { auth: 'optional' },
     schema: { hide: true } as object,
-    handler: fastifyApolloHandler(apollo, { context: async (req: FastifyRequest) => req.ctx }),
+    handler: async (req, reply) => (serveExplorer(req, reply) ? reply : graphqlHandler.call(app, req as never, reply as never)),
   });
   return app;
 }

@@ -11,6 +11,8 @@ export interface Config {
   jwtSecret: string | null;
   publicUrl: string;
   logLevel: string;
+  /** `json` (one object per line), `pretty` (for people), or `auto`: pretty on a terminal, else JSON */
+  logFormat: 'json' | 'pretty' | 'auto';
   redisUrl: string | null;
   rateLimitPerSecond: number;
   rateLimitBurst: number;
@@ -99,6 +101,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent');
   }
+  const logFormat = str(env, 'LOG_FORMAT') ?? 'auto';
+  if (logFormat !== 'json' && logFormat !== 'pretty' && logFormat !== 'auto')
+    throw new ConfigError('LOG_FORMAT must be json, pretty or auto');
   const adminApiKey = str(env, 'ADMIN_API_KEY');
   if (adminApiKey !== null && adminApiKey.length < 16) throw new ConfigError('ADMIN_API_KEY must be at least 16 characters');
   const jwtSecret = str(env, 'JWT_SECRET');
@@ -119,6 +124,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jwtSecret,
     publicUrl,
     logLevel,
+    logFormat,
     redisUrl: str(env, 'REDIS_URL'),
     rateLimitPerSecond: rate,
     rateLimitBurst: int(env, 'RATE_LIMIT_BURST', rate * 2, 0),

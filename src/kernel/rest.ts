@@ -16,7 +16,13 @@ export interface RouteDef {
   url: string;
   auth: AuthMode;
   summary: string;
+  /** OpenAPI operationId; by default the summary in camelCase (unique per server). */
+  operationId?: string;
+  /** Longer OpenAPI description. */
+  description?: string;
   tags?: string[];
+  /** Request headers the route reads (documented as header parameters). */
+  headers?: JsonSchema;
   params?: JsonSchema;
   querystring?: JsonSchema;
   body?: JsonSchema;
@@ -47,6 +53,26 @@ declare module 'fastify' {
   }
 }
 
+/** `List available times` -> `listAvailableTimes`. */
+export function operationIdOf(summary: string): string {
+  const words = summary
+    .replace(/[^A-Za-z0-9]+/g, ' ')
+    .trim()
+    .split(' ');
+  return words.map((w, i) => (i === 0 ? w.toLowerCase() : w[0].toUpperCase() + w.slice(1).toLowerCase())).join('');
+}
+
+const operationIds = new WeakMap<FastifyInstance, Set<string>>();
+
+/** Claims an operationId on this server; a second route with the same one is a programming error. */
+export function claimOperationId(app: FastifyInstance, id: string, where: string): string {
+  let ids = operationIds.get(app);
+  if (!ids) operationIds.set(app, (ids = new Set()));
+  if (ids.has(id)) throw new Error(`duplicate OpenAPI operationId ${id} (${where}); give the route its own operationId`);
+  ids.add(id);
+  return id;
+}
+
 /** Registers thin REST routes: schema-validated input, one service call, JSON out. */
 export function defineRoutes(app: FastifyInstance, routes: RouteDef[]): void {
   for (const r of routes) {
@@ -58,12 +84,15 @@ export function defineRoutes(app: FastifyInstance, routes: RouteDef[]): void {
       schema: Object.fromEntries(
         Object.entries({
           summary: r.summary,
+          description: r.description,
+          operationId: claimOperationId(app, r.operationId ?? operationIdOf(r.summary), `${r.method} ${r.url}`),
           tags: r.tags,
           params: r.params,
           querystring: r.querystring,
+          headers: r.headers,
           body: r.body,
-          response: r.response,
-          security: r.auth === 'none' ? undefined : securityOf(r.auth),
+          response: { ...r.response, ...commonErrors },
+          security: securityOf(r.auth),
         }).filter(([, v]) => v !== undefined),
       ),
       handler: async (req, reply) => {
@@ -81,8 +110,11 @@ export function defineRoutes(app: FastifyInstance, routes: RouteDef[]): void {
   }
 }
 
-function securityOf(auth: AuthMode): Record<string, string[]>[] {
+export function securityOf(auth: AuthMode): Record<string, string[]>[] {
   switch (auth) {
+    case 'none':
+    case 'optional':
+      return [];
     case 'key':
       return [{ apiKey: [] }];
     case 'bearer':
@@ -165,8 +197,26 @@ export function csv(v: unknown): string[] | undefined {
   return parts;
 }
 
+const errorAnswer = (description: string, headers?: Record<string, JsonSchema>): JsonSchema => ({
+  ...S.error,
+  description,
+  ...(headers ? { headers } : {}),
+});
+const retryAfter = { 'Retry-After': { type: 'integer', minimum: 1, description: 'seconds to wait before retrying' } };
+
 /** The error answers every authenticated route can give (contract error body). */
-export const errors = { 400: S.error, 401: S.error, 403: S.error, 404: S.error };
+export const errors = {
+  400: errorAnswer('invalid_request: malformed JSON, wrong types, missing fields, bad formats'),
+  401: errorAnswer('unauthorized: no or bad credentials'),
+  403: errorAnswer('forbidden: permission missing or company of another merchant'),
+  404: errorAnswer('not_found: no such record in this company'),
+};
+
+/** The answers any route can give, added to every route's responses. */
+export const commonErrors = {
+  429: errorAnswer('rate_limited: too many requests for this key, client or address', retryAfter),
+  500: errorAnswer('internal_error: unexpected failure; safe to retry'),
+};
 
 export const timeRangeSchema = S.out({ start: S.str, end: S.str });
 

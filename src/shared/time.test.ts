@@ -1,4 +1,4 @@
-import { formatTimestamp, isOutOfRangeTimestamp, parseTimestamp } from './time';
+import { formatLocalTime, formatTimestamp, isOutOfRangeTimestamp, parseTimestamp } from './time';
 
 describe('timestamps', () => {
   it('formats like toISOString without zero milliseconds', () => {
@@ -46,5 +46,16 @@ describe('timestamps', () => {
     expect(isOutOfRangeTimestamp('9998-12-31T23:00:00-02:00')).toBe(true);
     expect(isOutOfRangeTimestamp('2026-03-29T07:00:00Z')).toBe(false);
     expect(isOutOfRangeTimestamp('9999-13-01')).toBe(false);
+  });
+});
+
+describe('formatLocalTime', () => {
+  it('shows the wall-clock time of the zone, on both sides of a DST change', () => {
+    expect(formatLocalTime(Date.parse('2026-12-01T07:00:00Z'), 'Europe/Riga')).toBe('Tue, 1 Dec 2026, 09:00 (Europe/Riga)');
+    // Riga switches to summer time on 2026-03-29 at 03:00 local
+    expect(formatLocalTime(Date.parse('2026-03-29T00:30:00Z'), 'Europe/Riga')).toBe('Sun, 29 Mar 2026, 02:30 (Europe/Riga)');
+    expect(formatLocalTime(Date.parse('2026-03-29T01:00:00Z'), 'Europe/Riga')).toBe('Sun, 29 Mar 2026, 04:00 (Europe/Riga)');
+    expect(formatLocalTime(Date.parse('2026-12-01T23:30:00Z'), 'America/New_York')).toBe('Tue, 1 Dec 2026, 18:30 (America/New_York)');
+    expect(formatLocalTime(Date.parse('2026-12-01T00:00:00Z'), 'UTC')).toBe('Tue, 1 Dec 2026, 00:00 (UTC)');
   });
 });

@@ -66,3 +66,27 @@ export function formatTimestamp(v: Date | number | null | undefined): string | n
   const milli = rest % 1000;
   return `${prefix}${pad2(h)}:${pad2(m)}:${pad2(sec)}${milli ? `.${String(milli).padStart(3, '0')}` : ''}Z`;
 }
+
+const localFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * A moment as people read it where it happens: `Tue, 1 Dec 2026, 09:00 (Europe/Riga)`, on the
+ * 24-hour clock, for descriptions and pages shown to customers.
+ */
+export function formatLocalTime(ms: number, timeZone: string): string {
+  let f = localFormats.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      weekday: 'short',
+      day: 'numeric',
+      month: 'short',
+      year: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    if (localFormats.size < 1000) localFormats.set(timeZone, f);
+  }
+  return `${f.format(ms)} (${timeZone})`;
+}

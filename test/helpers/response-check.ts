@@ -50,6 +50,8 @@ export function createResponseChecker(): (res: CheckedResponse) => string | null
   // The contract's forms (section 1): identifiers lowercase, response timestamps in UTC with `Z`.
   ajv.addFormat('uuid', UUID);
   ajv.addFormat('date-time', { validate: (s: string) => UTC_TIMESTAMP.test(s) && !Number.isNaN(Date.parse(s)) });
+  // OpenAPI's response headers (Retry-After) ride along in the response schema; they describe headers, not the body.
+  ajv.addKeyword({ keyword: 'headers', schemaType: 'object' });
   const compiled = new WeakMap<object, ValidateFunction>();
   const validator = (schema: JsonSchema): ValidateFunction => {
     if (typeof schema === 'boolean') return ajv.compile(schema);

@@ -28,54 +28,54 @@ const body = S.object(
   { from: S.str, to: S.str, resourceIDs: S.strs, duration: S.str, spots: S.int, tickets: S.obj, includePastTimes: S.bool },
   ['from', 'to'],
 );
-type P = { cid: string; sid: string };
+type P = { cid: string; service_id: string };
 
 export function availabilityRoutes(app: FastifyInstance): void {
-  const params = S.params('cid', 'sid');
+  const params = S.params('cid', 'service_id');
   defineRoutes(app, [
     {
       method: 'POST',
-      url: '/v1/companies/:cid/services/:sid/times',
+      url: '/v1/companies/:cid/services/:service_id/times',
       auth: 'key',
       summary: 'List available times',
       tags: ['availability'],
       params,
       body,
       response: { 200: timesResponse, ...errors },
-      handler: (ctx, req) => adminTimesBody(ctx, (req.params as P).cid, (req.params as P).sid, req.body as TimesInput),
+      handler: (ctx, req) => adminTimesBody(ctx, (req.params as P).cid, (req.params as P).service_id, req.body as TimesInput),
     },
     {
       method: 'POST',
-      url: '/v1/companies/:cid/services/:sid/dates',
+      url: '/v1/companies/:cid/services/:service_id/dates',
       auth: 'key',
       summary: 'List available dates',
       tags: ['availability'],
       params,
       body,
       response: { 200: datesResponse, ...errors },
-      handler: (ctx, req) => adminDates(ctx, (req.params as P).cid, (req.params as P).sid, req.body as TimesInput),
+      handler: (ctx, req) => adminDates(ctx, (req.params as P).cid, (req.params as P).service_id, req.body as TimesInput),
     },
     {
       method: 'POST',
-      url: '/v1/client/companies/:cid/services/:sid/times',
+      url: '/v1/client/companies/:cid/services/:service_id/times',
       auth: 'key|bearer',
       summary: 'Get available times for service',
       tags: ['client'],
       params,
       body,
       response: { 200: timesResponse, ...errors },
-      handler: (ctx, req) => clientTimesBody(ctx, (req.params as P).cid, (req.params as P).sid, req.body as TimesInput),
+      handler: (ctx, req) => clientTimesBody(ctx, (req.params as P).cid, (req.params as P).service_id, req.body as TimesInput),
     },
     {
       method: 'POST',
-      url: '/v1/client/companies/:cid/services/:sid/dates',
+      url: '/v1/client/companies/:cid/services/:service_id/dates',
       auth: 'key|bearer',
       summary: 'Get available dates for service',
       tags: ['client'],
       params,
       body,
       response: { 200: datesResponse, ...errors },
-      handler: (ctx, req) => clientDates(ctx, (req.params as P).cid, (req.params as P).sid, req.body as TimesInput),
+      handler: (ctx, req) => clientDates(ctx, (req.params as P).cid, (req.params as P).service_id, req.body as TimesInput),
     },
   ]);
 }

@@ -123,6 +123,13 @@ const listQuery = S.object({
 
 const writeErrors = { ...errors, 409: S.error };
 
+const idempotencyHeader = S.object({
+  'Idempotency-Key': {
+    type: 'string',
+    description: '1 to 255 printable ASCII characters; a repeated key with the same body replays the first answer for 24 hours',
+  },
+});
+
 type P = { cid: string; booking_id: string };
 const params = (req: FastifyRequest) => req.params as P;
 const header = (req: FastifyRequest, name: string): string | undefined => {
@@ -161,6 +168,7 @@ export function bookingRoutes(app: FastifyInstance): void {
       tags: ['bookings'],
       params: S.params('cid'),
       body: createBody,
+      headers: idempotencyHeader,
       response: { 200: bookingSchema, ...writeErrors },
       handler: (ctx, req) => createBooking(ctx, params(req).cid, req.body as object, { idempotencyKey: header(req, 'idempotency-key') }),
     },
@@ -213,6 +221,7 @@ export function bookingRoutes(app: FastifyInstance): void {
       summary: `Request booking. ${IDEMPOTENCY}`,
       tags: ['client'],
       body: requestBody,
+      headers: idempotencyHeader,
       response: { 200: clientBookingSchema, ...writeErrors },
       handler: (ctx, req) => requestBooking(ctx, req.body as object, { idempotencyKey: header(req, 'idempotency-key') }),
     },
@@ -222,6 +231,7 @@ export function bookingRoutes(app: FastifyInstance): void {
       auth: 'key|bearer',
       tags: ['client'],
       body: batchBody,
+      headers: idempotencyHeader,
       summary: `Request multiple bookings with single payment: 1 to ${MAX_BATCH} booking requests of one company, written all or none, with one payment transaction covering every booking in request order. A guest's \`client\` object goes at the top level. ${IDEMPOTENCY}`,
       response: { 200: batchSchema, ...writeErrors },
       handler: (ctx, req) => requestBookings(ctx, req.body as object, { idempotencyKey: header(req, 'idempotency-key') }),

@@ -3,7 +3,7 @@ import type { Ctx } from '../../kernel/context';
 import { requireClient } from '../../kernel/access';
 import { companyForClientInterface, companyForMerchant } from '../company/company.access';
 import { invalid, unauthorized, notFound } from '../../shared/errors';
-import { formatTimestamp } from '../../shared/time';
+import { formatLocalTime } from '../../shared/time';
 import { Check } from '../../shared/validate';
 import type { Service } from '../catalog/catalog.entity';
 import { getServiceInCompany } from '../catalog/catalog.lookup';
@@ -175,7 +175,7 @@ export async function prepareClientBooking(
     service,
     row,
     placement,
-    description: description ?? `${service.name}, ${formatTimestamp(row.start)}`,
+    description: description ?? `${service.name}, ${formatLocalTime(row.start, company.timeZone)}`,
     codes,
     basePrice,
     due: priced.due,

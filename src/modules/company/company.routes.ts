@@ -26,7 +26,7 @@ const apiKeySchema = S.out(apiKeyProps);
 /** The secret `key` is returned once, by the create call (contract section 2). */
 const newApiKeySchema = S.out({ ...apiKeyProps, key: S.str });
 
-type P = { cid: string; id: string };
+type P = { cid: string; key_id: string };
 
 export function companyRoutes(app: FastifyInstance): void {
   defineRoutes(app, [
@@ -82,13 +82,13 @@ export function companyRoutes(app: FastifyInstance): void {
     },
     {
       method: 'DELETE',
-      url: '/v1/api-keys/:id',
+      url: '/v1/api-keys/:key_id',
       auth: 'key',
       summary: 'Revoke an API key',
       tags: ['api keys'],
-      params: S.params('id'),
+      params: S.params('key_id'),
       response: { 200: apiKeySchema, ...errors },
-      handler: (ctx, req) => revokeApiKey(ctx, (req.params as P).id),
+      handler: (ctx, req) => revokeApiKey(ctx, (req.params as P).key_id),
     },
   ]);
 }

@@ -77,7 +77,7 @@ const page = S.object({ limit: S.str, offset: S.str });
 const uuidList = { type: ['array', 'null'], items: S.str };
 const guest = S.object({ platformID: S.str, id: S.str, email: S.str, firstName: S.nstr, lastName: S.nstr });
 
-type P = { cid: string; id: string; usage_id: string };
+type P = { cid: string; gift_card_id: string; contract_id: string; item_id: string; usage_id: string };
 const BASE = '/v1/companies/:cid/plugins/giftcards';
 const tags = ['gift cards'];
 
@@ -108,25 +108,25 @@ export function giftCardRoutes(app: FastifyInstance): void {
     },
     {
       method: 'PATCH',
-      url: `${BASE}/giftcards/:id`,
+      url: `${BASE}/giftcards/:gift_card_id`,
       auth: 'key',
       summary: 'Update a gift card',
       tags,
-      params: S.params('cid', 'id'),
+      params: S.params('cid', 'gift_card_id'),
       body: S.object({ ...cardFields, metaDataUpdate: S.metaDataUpdate }),
       response: { 200: giftCardSchema, 409: S.error, ...errors },
-      handler: (ctx, req) => updateGiftCard(ctx, (req.params as P).cid, (req.params as P).id, (req.body ?? {}) as object),
+      handler: (ctx, req) => updateGiftCard(ctx, (req.params as P).cid, (req.params as P).gift_card_id, (req.body ?? {}) as object),
     },
     {
       method: 'POST',
-      url: `${BASE}/giftcards/:id/archive`,
+      url: `${BASE}/giftcards/:gift_card_id/archive`,
       auth: 'key',
       summary: 'Archive a gift card (archived defaults to true; false unarchives)',
       tags,
-      params: S.params('cid', 'id'),
+      params: S.params('cid', 'gift_card_id'),
       body: S.object({ archived: S.bool }),
       response: { 200: giftCardSchema, ...errors },
-      handler: (ctx, req) => archiveGiftCard(ctx, (req.params as P).cid, (req.params as P).id, req.body as object),
+      handler: (ctx, req) => archiveGiftCard(ctx, (req.params as P).cid, (req.params as P).gift_card_id, req.body as object),
     },
     {
       method: 'POST',
@@ -163,38 +163,39 @@ export function giftCardRoutes(app: FastifyInstance): void {
     },
     {
       method: 'GET',
-      url: `${BASE}/contracts/:id/usages`,
+      url: `${BASE}/contracts/:contract_id/usages`,
       auth: 'key',
       summary: 'List usages of a gift card (oldest first; limit 1-100, default 100)',
       tags,
-      params: S.params('cid', 'id'),
+      params: S.params('cid', 'contract_id'),
       querystring: page,
       response: { 200: S.array(usageSchema), ...errors },
-      handler: async (ctx, req) => (await listUsages(ctx, (req.params as P).cid, (req.params as P).id, req.query as object)).giftCardUsages,
+      handler: async (ctx, req) =>
+        (await listUsages(ctx, (req.params as P).cid, (req.params as P).contract_id, req.query as object)).giftCardUsages,
     },
     {
       method: 'POST',
-      url: `${BASE}/contracts/:id/usages`,
+      url: `${BASE}/contracts/:contract_id/usages`,
       auth: 'key',
       summary: 'Create a new gift card usage (above the balance: 409 insufficient_balance)',
       tags,
-      params: S.params('cid', 'id'),
+      params: S.params('cid', 'contract_id'),
       status: 201,
       body: S.object({ amount: S.int, metaData: S.nobj, reservationId: S.nstr }, ['amount']),
       response: { 201: usageSchema, 409: S.error, ...errors },
-      handler: (ctx, req) => createUsage(ctx, (req.params as P).cid, (req.params as P).id, req.body as object),
+      handler: (ctx, req) => createUsage(ctx, (req.params as P).cid, (req.params as P).contract_id, req.body as object),
     },
     {
       method: 'PATCH',
-      url: `${BASE}/contracts/:id/usages/:usage_id`,
+      url: `${BASE}/contracts/:contract_id/usages/:usage_id`,
       auth: 'key',
       summary: 'Update a gift card usage (amount, status, reservationID, metaDataUpdate)',
       tags,
-      params: S.params('cid', 'id', 'usage_id'),
+      params: S.params('cid', 'contract_id', 'usage_id'),
       body: S.object({ amount: S.int, metaDataUpdate: S.metaDataUpdate, reservationID: S.nstr, status: S.str }),
       response: { 200: usageSchema, 409: S.error, ...errors },
       handler: (ctx, req) =>
-        updateUsage(ctx, (req.params as P).cid, (req.params as P).id, (req.params as P).usage_id, (req.body ?? {}) as object),
+        updateUsage(ctx, (req.params as P).cid, (req.params as P).contract_id, (req.params as P).usage_id, (req.body ?? {}) as object),
     },
     {
       method: 'GET',
@@ -231,13 +232,13 @@ export function giftCardRoutes(app: FastifyInstance): void {
     },
     {
       method: 'GET',
-      url: `${BASE}/client/orders/:id`,
+      url: `${BASE}/client/orders/:item_id`,
       auth: 'bearer',
       summary: 'One gift card purchase of the calling client',
       tags: ['client interface'],
-      params: S.params('cid', 'id'),
+      params: S.params('cid', 'item_id'),
       response: { 200: clientContractSchema, ...errors },
-      handler: (ctx, req) => clientOrder(ctx, (req.params as P).cid, (req.params as P).id),
+      handler: (ctx, req) => clientOrder(ctx, (req.params as P).cid, (req.params as P).item_id),
     },
   ]);
 }

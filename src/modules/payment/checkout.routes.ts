@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
-import { S } from '../../kernel/rest';
+import { claimOperationId, commonErrors, S, securityOf } from '../../kernel/rest';
 import { completeTestCheckout, testCheckoutPage } from './checkout.service';
 import { PAGE_HEADERS } from './checkout.html';
 
@@ -20,9 +20,11 @@ export function checkoutRoutes(app: FastifyInstance): void {
       config: { auth: 'none' },
       schema: {
         summary: 'Test provider checkout page (HTML)',
+        operationId: claimOperationId(scope, 'testCheckoutPage', 'GET test checkout'),
         tags: ['payments'],
+        security: securityOf('none'),
         params: S.params('transaction_id'),
-        response: { 200: html, 400: S.error, 404: S.error },
+        response: { 200: html, 400: S.error, 404: S.error, ...commonErrors },
       },
       handler: async (req, reply) => {
         const page = await testCheckoutPage(req.ctx, (req.params as { transaction_id: string }).transaction_id);
@@ -35,7 +37,9 @@ export function checkoutRoutes(app: FastifyInstance): void {
       config: { auth: 'none' },
       schema: {
         summary: 'Complete a test payment (form or JSON outcome=success|failure|cancel); 303 to the redirect URL',
+        operationId: claimOperationId(scope, 'completeTestPayment', 'POST test checkout'),
         tags: ['payments'],
+        security: securityOf('none'),
         params: S.params('transaction_id'),
         body: S.object({ outcome: S.str }, ['outcome']),
         response: {
@@ -44,6 +48,7 @@ export function checkoutRoutes(app: FastifyInstance): void {
           400: S.error,
           404: S.error,
           409: S.error,
+          ...commonErrors,
         },
       },
       handler: async (req, reply) => {

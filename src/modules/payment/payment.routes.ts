@@ -110,8 +110,8 @@ export function paymentRoutes(app: FastifyInstance): void {
       summary: 'Verify redirect signature',
       tags: ['payments'],
       params: S.params('cid'),
-      // Every received parameter is forwarded as is, repeated ones included.
-      querystring: S.obj,
+      description:
+        "Send every query parameter received on the redirect URL as is (repeated ones included); none is declared because they are the templates' own.",
       response: { 200: verifySchema, ...errors },
       handler: (ctx, req) => verifyRedirectSignature(ctx, (req.params as P).cid, req.query),
     },

@@ -79,7 +79,7 @@ const fields = {
 };
 const page = S.object({ limit: S.str, offset: S.str });
 
-type P = { cid: string; id: string };
+type P = { cid: string; promo_code_id: string };
 const BASE = '/v1/companies/:cid/plugins/promocodes';
 const tags = ['promo codes'];
 
@@ -110,47 +110,47 @@ export function promoCodeRoutes(app: FastifyInstance): void {
     },
     {
       method: 'GET',
-      url: `${BASE}/codes/:id`,
+      url: `${BASE}/codes/:promo_code_id`,
       auth: 'key',
       summary: 'Get one promo code',
       tags,
-      params: S.params('cid', 'id'),
+      params: S.params('cid', 'promo_code_id'),
       response: { 200: promoCodeSchema, ...errors },
-      handler: (ctx, req) => getPromoCode(ctx, (req.params as P).cid, (req.params as P).id),
+      handler: (ctx, req) => getPromoCode(ctx, (req.params as P).cid, (req.params as P).promo_code_id),
     },
     {
       method: 'PATCH',
-      url: `${BASE}/codes/:id`,
+      url: `${BASE}/codes/:promo_code_id`,
       auth: 'key',
       summary: 'Update promo code',
       tags,
-      params: S.params('cid', 'id'),
+      params: S.params('cid', 'promo_code_id'),
       body: S.object({ ...fields, code: S.nstr, title: S.nstr, metaDataUpdate: S.metaDataUpdate }),
       response: { 200: promoCodeSchema, 409: S.error, ...errors },
-      handler: (ctx, req) => updatePromoCode(ctx, (req.params as P).cid, (req.params as P).id, (req.body ?? {}) as object),
+      handler: (ctx, req) => updatePromoCode(ctx, (req.params as P).cid, (req.params as P).promo_code_id, (req.body ?? {}) as object),
     },
     {
       method: 'POST',
-      url: `${BASE}/codes/:id/archive`,
+      url: `${BASE}/codes/:promo_code_id/archive`,
       auth: 'key',
       summary: 'Archive or unarchive promo code (archived defaults to true)',
       tags,
-      params: S.params('cid', 'id'),
+      params: S.params('cid', 'promo_code_id'),
       body: S.object({ archived: S.bool }),
       response: { 200: promoCodeSchema, ...errors },
-      handler: (ctx, req) => archivePromoCode(ctx, (req.params as P).cid, (req.params as P).id, req.body as object),
+      handler: (ctx, req) => archivePromoCode(ctx, (req.params as P).cid, (req.params as P).promo_code_id, req.body as object),
     },
     {
       method: 'GET',
-      url: `${BASE}/codes/:id/usages`,
+      url: `${BASE}/codes/:promo_code_id/usages`,
       auth: 'key',
       summary: 'List usages for a promo code (oldest first; limit 1-100, default 100)',
       tags,
-      params: S.params('cid', 'id'),
+      params: S.params('cid', 'promo_code_id'),
       querystring: page,
       response: { 200: S.array(usageSchema), ...errors },
       handler: async (ctx, req) =>
-        (await listPromoUsages(ctx, (req.params as P).cid, (req.params as P).id, req.query as object)).promoUsages,
+        (await listPromoUsages(ctx, (req.params as P).cid, (req.params as P).promo_code_id, req.query as object)).promoUsages,
     },
     {
       method: 'POST',

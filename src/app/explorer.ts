@@ -1,0 +1,141 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import swaggerUi from '@fastify/swagger-ui';
+
+/**
+ * The integrator's pages, served from installed packages (nothing from a CDN, so they work
+ * offline and behind strict proxies): the API reference at `/docs` (Swagger UI over the OpenAPI
+ * document), a GraphQL explorer at `/graphql` in a browser (GraphiQL), and `/` pointing to both.
+ */
+
+const ASSETS: Record<string, { file: string; type: string }> = {
+  'graphiql.min.js': { file: 'graphiql/graphiql.min.js', type: 'text/javascript; charset=utf-8' },
+  'graphiql.min.css': { file: 'graphiql/graphiql.min.css', type: 'text/css; charset=utf-8' },
+  'react.production.min.js': { file: 'react/umd/react.production.min.js', type: 'text/javascript; charset=utf-8' },
+  'react-dom.production.min.js': { file: 'react-dom/umd/react-dom.production.min.js', type: 'text/javascript; charset=utf-8' },
+};
+
+/** The installed package's folder (its exports may hide the files the page needs). */
+function packageDir(name: string): string {
+  let dir = dirname(require.resolve(name));
+  while (!existsSync(join(dir, 'package.json')) || JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).name !== name) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error(`package ${name} not found`);
+    dir = up;
+  }
+  return dir;
+}
+
+const cache = new Map<string, Buffer>();
+function asset(name: string): Buffer {
+  let bytes = cache.get(name);
+  if (!bytes) {
+    const [pkg, ...rest] = ASSETS[name].file.split('/');
+    cache.set(name, (bytes = readFileSync(join(packageDir(pkg), ...rest))));
+  }
+  return bytes;
+}
+
+const EXPLORER = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>GraphQL explorer - Booking platform API</title>
+<link rel="stylesheet" href="/graphql/assets/graphiql.min.css">
+<style>html,body,#explorer{height:100%;margin:0}</style>
+</head>
+<body>
+<div id="explorer">Loading the GraphQL explorer...</div>
+<script src="/graphql/assets/react.production.min.js"></script>
+<script src="/graphql/assets/react-dom.production.min.js"></script>
+<script src="/graphql/assets/graphiql.min.js"></script>
+<script src="/graphql/assets/explorer.js"></script>
+</body>
+</html>
+`;
+
+/** Starts GraphiQL; `?query=`, `?variables=` and `?headers=` (JSON, e.g. {"X-API-Key": "..."}) preset its editors. */
+const EXPLORER_JS = `(function () {
+  var params = new URLSearchParams(location.search);
+  var fetcher = GraphiQL.createFetcher({ url: location.pathname });
+  var defaultHeaders = '{\\n  "X-API-Key": ""\\n}';
+  ReactDOM.createRoot(document.getElementById('explorer')).render(
+    React.createElement(GraphiQL, {
+      fetcher: fetcher,
+      defaultQuery: '# Put your API key in the Headers tab below, then run a query:\\n{ companies { total companies { id name timeZone } } }\\n',
+      query: params.get('query') || undefined,
+      variables: params.get('variables') || undefined,
+      headers: params.get('headers') || undefined,
+      defaultHeaders: defaultHeaders,
+      isHeadersEditorEnabled: true,
+      shouldPersistHeaders: false,
+      defaultEditorToolsVisibility: params.get('headers') ? 'headers' : undefined,
+    }),
+  );
+})();
+`;
+
+/**
+ * A browser navigating to /graphql (Accept: text/html, no JSON media type), whatever the query
+ * string (the explorer reads ?query= itself); GraphQL clients ask for JSON.
+ */
+function wantsHtml(req: FastifyRequest): boolean {
+  const accept = req.headers.accept ?? '';
+  return req.method === 'GET' && accept.includes('text/html') && !/application\/(graphql-response\+)?json/.test(accept);
+}
+
+/** Answers a browser's GET /graphql with the explorer page; returns false when the request is for the API. */
+export function serveExplorer(req: FastifyRequest, reply: FastifyReply): boolean {
+  if (!wantsHtml(req)) return false;
+  void reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(EXPLORER);
+  return true;
+}
+
+// from src/app when run from sources, from dist/src/app when built
+const README = [join(__dirname, '..', '..', 'README.md'), join(__dirname, '..', '..', '..', 'README.md')].find(existsSync) ?? 'README.md';
+
+export async function explorerRoutes(app: FastifyInstance): Promise<void> {
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { docExpansion: 'list', deepLinking: true, persistAuthorization: false },
+    staticCSP: true,
+    // the document is served by the API itself; the UI loads it from there
+    transformSpecificationClone: true,
+  });
+  app.get('/graphql/assets/:name', { schema: { hide: true } as object }, async (req, reply) => {
+    const name = (req.params as { name: string }).name;
+    if (name === 'explorer.js') return reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(EXPLORER_JS);
+    if (!Object.hasOwn(ASSETS, name)) return reply.code(404).send({ code: 'not_found', message: 'no such asset' });
+    return reply.type(ASSETS[name].type).header('cache-control', 'public, max-age=86400').send(asset(name));
+  });
+  app.get('/readme', { schema: { hide: true } as object }, async (_req, reply) => {
+    if (!existsSync(README)) return reply.code(404).send({ code: 'not_found', message: 'README.md is not installed' });
+    return reply.type('text/markdown; charset=utf-8').send(readFileSync(README, 'utf8'));
+  });
+  app.get('/', { schema: { hide: true } as object, config: { rateLimit: false } }, async (req, reply) => {
+    const index = {
+      name: 'Booking platform API',
+      docs: '/docs',
+      openapi: '/v1/openapi.json',
+      graphql: '/graphql',
+      health: '/health',
+      readme: '/readme',
+    };
+    if (!(req.headers.accept ?? '').includes('text/html')) return index;
+    const item = (href: string, text: string) => `<li><a href="${href}">${text}</a></li>`;
+    return reply
+      .type('text/html; charset=utf-8')
+      .send(
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Booking platform API</title></head><body>` +
+          `<h1>Booking platform API</h1><ul>` +
+          item('/docs', 'REST API reference (OpenAPI)') +
+          item('/v1/openapi.json', 'OpenAPI document (JSON)') +
+          item('/graphql', 'GraphQL explorer') +
+          item('/health', 'Health') +
+          item('/readme', 'README') +
+          `</ul></body></html>`,
+      );
+  });
+}

@@ -3,6 +3,7 @@ import {
   getNamedType,
   getNullableType,
   GraphQLError,
+  isInterfaceType,
   isListType,
   isCompositeType,
   parse,
@@ -47,7 +48,7 @@ function introspectionSizes(schema: GraphQLSchema): Record<string, number> {
     }
     if ('getValues' in t) enumValues = Math.max(enumValues, t.getValues().length);
     if ('getTypes' in t) possible = Math.max(possible, t.getTypes().length);
-    if (t.constructor.name === 'GraphQLInterfaceType') possible = Math.max(possible, schema.getPossibleTypes(t as never).length);
+    if (isInterfaceType(t)) possible = Math.max(possible, schema.getPossibleTypes(t).length);
   }
   const directives = schema.getDirectives();
   return {

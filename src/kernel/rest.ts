@@ -180,6 +180,13 @@ export const S = {
     required: ['code', 'message'],
     additionalProperties: false,
   } as JsonSchema,
+  /** The `limit` and `offset` query parameters of a paged list. */
+  pageQuery: {
+    type: 'object',
+    properties: { limit: { type: 'string' }, offset: { type: 'string' } },
+    required: [],
+    additionalProperties: true,
+  } as JsonSchema,
   metaDataUpdate: {
     type: 'object',
     properties: { expectedVersion: { type: ['integer', 'null'] }, path: { type: 'string' }, value: {} },

@@ -73,7 +73,6 @@ const cardFields = {
   title: S.str,
   validityDuration: S.nstr,
 };
-const page = S.object({ limit: S.str, offset: S.str });
 const uuidList = { type: ['array', 'null'], items: S.str };
 const guest = S.object({ platformID: S.str, id: S.str, email: S.str, firstName: S.nstr, lastName: S.nstr });
 
@@ -90,7 +89,7 @@ export function giftCardRoutes(app: FastifyInstance): void {
       summary: 'List gift cards in company (oldest first; limit 1-100, default 100)',
       tags,
       params: S.params('cid'),
-      querystring: page,
+      querystring: S.pageQuery,
       response: { 200: S.array(giftCardSchema), ...errors },
       handler: async (ctx, req) => (await listGiftCards(ctx, (req.params as P).cid, req.query as object)).giftCards,
     },
@@ -168,7 +167,7 @@ export function giftCardRoutes(app: FastifyInstance): void {
       summary: 'List usages of a gift card (oldest first; limit 1-100, default 100)',
       tags,
       params: S.params('cid', 'contract_id'),
-      querystring: page,
+      querystring: S.pageQuery,
       response: { 200: S.array(usageSchema), ...errors },
       handler: async (ctx, req) =>
         (await listUsages(ctx, (req.params as P).cid, (req.params as P).contract_id, req.query as object)).giftCardUsages,
@@ -204,7 +203,7 @@ export function giftCardRoutes(app: FastifyInstance): void {
       summary: 'Gift cards offered to clients (on sale now)',
       tags: ['client interface'],
       params: S.params('cid'),
-      querystring: page,
+      querystring: S.pageQuery,
       response: { 200: S.array(giftCardSchema), ...errors },
       handler: async (ctx, req) => (await offeredGiftCards(ctx, (req.params as P).cid, req.query as object)).giftCards,
     },
@@ -215,7 +214,7 @@ export function giftCardRoutes(app: FastifyInstance): void {
       summary: "The calling client's gift card purchases (newest first)",
       tags: ['client interface'],
       params: S.params('cid'),
-      querystring: page,
+      querystring: S.pageQuery,
       response: { 200: S.array(clientContractSchema), ...errors },
       handler: async (ctx, req) => (await clientOrders(ctx, (req.params as P).cid, req.query as object)).giftCardContracts,
     },

@@ -77,7 +77,6 @@ const fields = {
   usageLimit: { type: ['integer', 'null'] },
   usageType: S.str,
 };
-const page = S.object({ limit: S.str, offset: S.str });
 
 type P = { cid: string; promo_code_id: string };
 const BASE = '/v1/companies/:cid/plugins/promocodes';
@@ -92,7 +91,7 @@ export function promoCodeRoutes(app: FastifyInstance): void {
       summary: 'List of promo codes in company (oldest first; limit 1-100, default 100)',
       tags,
       params: S.params('cid'),
-      querystring: page,
+      querystring: S.pageQuery,
       response: { 200: S.array(promoCodeSchema), ...errors },
       handler: async (ctx, req) => (await listPromoCodes(ctx, (req.params as P).cid, req.query as object)).promoCodes,
     },
@@ -147,7 +146,7 @@ export function promoCodeRoutes(app: FastifyInstance): void {
       summary: 'List usages for a promo code (oldest first; limit 1-100, default 100)',
       tags,
       params: S.params('cid', 'promo_code_id'),
-      querystring: page,
+      querystring: S.pageQuery,
       response: { 200: S.array(usageSchema), ...errors },
       handler: async (ctx, req) =>
         (await listPromoUsages(ctx, (req.params as P).cid, (req.params as P).promo_code_id, req.query as object)).promoUsages,

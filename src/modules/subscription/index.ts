@@ -1,5 +1,7 @@
 import type { AppModule } from '../../kernel/module';
 import { subscriptionEntities } from './subscription.entity';
+import { subscriptionRoutes } from './subscription.routes';
+import { membershipCard } from './subscription.document';
 
 /**
  * Subscriptions (memberships): plans, settings, price and capacity rules, contracts with codes,
@@ -9,4 +11,7 @@ export const subscriptionModule: AppModule = {
   name: 'subscription',
   entities: subscriptionEntities,
   resolvers: [],
+  routes: subscriptionRoutes,
+  // a membership contract prints as a membership card (PDF template or the default one)
+  documents: { membership: membershipCard },
 };

@@ -371,8 +371,10 @@ describe('contract search', () => {
     // s1 names the service; s2 names no service and so allows every one
     expect(ids(await search({ serviceIDs: [serviceId] }))).toEqual([a.id, b.id, c.id]);
     expect(ids(await search({ resourceIDs: [resourceId] }))).toEqual([a.id]);
-    expect(ids(await search({ fromDate: '2026-06-15T00:00:00Z', toDate: '2026-07-15T00:00:00Z' }))).toEqual([a.id, b.id]);
-    expect(ids(await search({ fromDate: '2026-06-15T00:00:00Z', toDate: '2026-06-20T00:00:00Z' }))).toEqual([a.id]);
+    // a: May 1 - Jun 1, b: Jul 1 - Aug 1 (validity overlapping the range)
+    expect(ids(await search({ fromDate: '2026-05-15T00:00:00Z', toDate: '2026-07-15T00:00:00Z' }))).toEqual([a.id, b.id]);
+    expect(ids(await search({ fromDate: '2026-06-01T00:00:00Z', toDate: '2026-07-01T00:00:00Z' }))).toEqual([]);
+    expect(ids(await search({ toDate: '2026-06-01T00:00:00Z', status: 'active' }))).toEqual([a.id]);
     expect(ids(await search({ metaDataQuery: { op: 'eq', path: 'tier', value: 'silver' } }))).toEqual([b.id]);
     const page = await search({ limit: 2, offset: 1 });
     expect(page).toMatchObject({ limit: 2, offset: 1, total: 3 });

@@ -2,6 +2,7 @@ import type { AppModule } from '../../kernel/module';
 import { subscriptionEntities } from './subscription.entity';
 import { subscriptionRoutes } from './subscription.routes';
 import { membershipCard } from './subscription.document';
+import { subscriptionResolvers } from './subscription.resolver';
 
 /**
  * Subscriptions (memberships): plans, settings, price and capacity rules, contracts with codes,
@@ -10,7 +11,7 @@ import { membershipCard } from './subscription.document';
 export const subscriptionModule: AppModule = {
   name: 'subscription',
   entities: subscriptionEntities,
-  resolvers: [],
+  resolvers: [...subscriptionResolvers],
   routes: subscriptionRoutes,
   // a membership contract prints as a membership card (PDF template or the default one)
   documents: { membership: membershipCard },

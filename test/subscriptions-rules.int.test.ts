@@ -152,7 +152,7 @@ describe('price and capacity rules', () => {
     ['price', { subscriptionIDs: 'SUB', price: 100, startDate: 'monday' }, 'startDate'],
     ['capacity', { subscriptionIDs: 'SUB' }, 'maxCount'],
     ['capacity', { subscriptionIDs: 'SUB', maxCount: -1 }, 'maxCount'],
-  ])('refuses a %s rule %j naming %s', async (kind, body, path) => {
+  ])('refuses a %s rule %j naming %s', async (kind, body: Record<string, unknown>, path) => {
     const s = await subscription();
     const sent = { ...body, ...(body.subscriptionIDs === 'SUB' ? { subscriptionIDs: [s.id] } : {}) };
     const r = await t.call('POST', `${base()}/${kind}-rules`, { body: sent });

@@ -191,6 +191,10 @@ describe('capacity', () => {
     clock.set(Date.parse('2026-06-01T12:10:00Z'));
     expect(await avail()).toEqual({ subscriptionID: s.id, active: 2, pending: 0, max: 3 });
     expect((await contract({})).status).toBe(201);
+    // a contract of another subscription cannot move into the full one
+    const elsewhere = await subscription();
+    const mover = await t.call('POST', `${base()}/list/${elsewhere.id}/contracts`, { body: {} });
+    expect((await t.call('PATCH', `${base()}/contracts/${mover.body.id}`, { body: { subscriptionID: s.id } })).status).toBe(409);
     // from July the rule of priority 9 applies
     clock.set(Date.parse('2026-07-02T00:00:00Z'));
     expect((await avail()).max).toBe(1);

@@ -6,6 +6,7 @@ import { Migration20261122000500Payment } from './Migration20261122000500Payment
 import { Migration20261122000600AvailabilitySnapshot } from './Migration20261122000600AvailabilitySnapshot';
 import { Migration20261122000700PromoCode } from './Migration20261122000700PromoCode';
 import { Migration20261122000800GiftCard } from './Migration20261122000800GiftCard';
+import { Migration20261122000900Subscription } from './Migration20261122000900Subscription';
 import { Migration20261122000250Client } from './Migration20261122000250Client';
 import { Migration20261122000300Rules } from './Migration20261122000300Rules';
 import { Migration20261122001500Document } from './Migration20261122001500Document';
@@ -24,5 +25,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122000600AvailabilitySnapshot', class: Migration20261122000600AvailabilitySnapshot },
   { name: 'Migration20261122000700PromoCode', class: Migration20261122000700PromoCode },
   { name: 'Migration20261122000800GiftCard', class: Migration20261122000800GiftCard },
+  { name: 'Migration20261122000900Subscription', class: Migration20261122000900Subscription },
   { name: 'Migration20261122001500Document', class: Migration20261122001500Document },
 ];

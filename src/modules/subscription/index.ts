@@ -1,5 +1,9 @@
 import type { AppModule } from '../../kernel/module';
 import { subscriptionEntities } from './subscription.entity';
+import { subscriptionClientRoutes } from './client.routes';
+import { subscriptionHandler } from './subscription.codes';
+import { RENEWAL_ITEM, settleRenewals, settleSubscriptions, SUBSCRIPTION_ITEM } from './subscription.payable';
+import { startSubscriptionSweeper } from './subscription.sweeper';
 
 /**
  * Subscriptions (memberships): plans, settings, price and capacity rules, contracts with codes,
@@ -9,4 +13,13 @@ export const subscriptionModule: AppModule = {
   name: 'subscription',
   entities: subscriptionEntities,
   resolvers: [],
+  routes: (app) => {
+    subscriptionClientRoutes(app);
+  },
+  // checkouts and purchases pay for new contracts; renewals extend paid ones
+  payables: { [SUBSCRIPTION_ITEM]: { settle: settleSubscriptions }, [RENEWAL_ITEM]: { settle: settleRenewals } },
+  // contract codes on bookings (kernel/codes.ts)
+  codes: [subscriptionHandler],
+  // cart expiry, period changes, contract expiry
+  start: (deps) => startSubscriptionSweeper(deps),
 };

@@ -1,5 +1,6 @@
 import { parseDuration, parseLocalTime } from '../../shared/duration';
 import { epochToLocal, weekdayBit } from '../../shared/zone';
+import type { Limitations, TimeWindow } from './subscription.entity';
 
 /**
  * Whether a booking fits a subscription contract's terms, in the company's time zone. Pure:
@@ -21,24 +22,9 @@ import { epochToLocal, weekdayBit } from '../../shared/zone';
  * The order of the checks is the order of `LIMITATION_ORDER`; the first failure is reported.
  */
 
-export interface TimeWindow {
-  startTime: string;
-  endTime: string;
-}
-
-/** The `limitations` object of a subscription (copied onto each contract). */
-export interface SubscriptionLimitations {
-  bookingsCount?: number | null;
-  daysOfWeek?: number | null;
-  maxDuration?: string | null;
-  maxSpotsPerBooking?: number | null;
-  maxTicketsPerBooking?: Record<string, number> | null;
-  times?: TimeWindow[] | null;
-}
-
 /** The terms of a contract a booking is checked against. */
 export interface ContractTerms {
-  limitations: SubscriptionLimitations | null;
+  limitations: Limitations | null;
   serviceIds: readonly string[] | null;
   resourceIds: readonly string[] | null;
   /** epoch milliseconds; null = from the beginning */

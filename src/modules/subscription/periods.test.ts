@@ -79,12 +79,12 @@ describe('periods', () => {
   });
 
   it('rolls over per settings', () => {
-    expect(rolloverVisits({ rollOverType: 'none' }, 5)).toBe(0);
-    expect(rolloverVisits({ rollOverType: 'all' }, 5)).toBe(5);
+    expect(rolloverVisits({ rollOverType: 'none', settings: {} }, 5)).toBe(0);
+    expect(rolloverVisits({ rollOverType: 'all', settings: {} }, 5)).toBe(5);
     expect(rolloverVisits({ rollOverType: 'capped', settings: { maxVisits: 2 } }, 5)).toBe(2);
     expect(rolloverVisits({ rollOverType: 'capped', settings: { maxVisits: 9 } }, 5)).toBe(5);
-    expect(rolloverVisits({ rollOverType: 'capped' }, 5)).toBe(0);
-    expect(rolloverVisits({ rollOverType: 'all' }, -2)).toBe(0);
+    expect(rolloverVisits({ rollOverType: 'capped', settings: {} }, 5)).toBe(0);
+    expect(rolloverVisits({ rollOverType: 'all', settings: {} }, -2)).toBe(0);
     expect(rolloverVisits(null, 3)).toBe(0);
   });
 });

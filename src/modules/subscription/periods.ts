@@ -1,6 +1,7 @@
-import { DateTime } from 'luxon';
+import { DateTime, Duration } from 'luxon';
 import { RRule } from 'rrule';
 import { parseDuration } from '../../shared/duration';
+import type { RecurringInterval, RollOverSettings } from './subscription.entity';
 
 /**
  * The periods of a subscription contract, in the company's time zone. Visits are granted per
@@ -15,12 +16,11 @@ import { parseDuration } from '../../shared/duration';
  *   begin at the start's local wall time plus whole calendar units, each counted from the start
  *   (Jan 31 + 1 month = Feb 28, + 2 months = Mar 31), so a DST change moves no boundary's wall
  *   time;
- * - `duration` (ISO 8601, fixed length): periods of that many seconds;
+ * - `duration` (ISO 8601): periods of that length, calendar units counted in the zone from the
+ *   start (P1M from Jan 31: Feb 28, then Mar 31);
  * - otherwise one period, the whole contract.
  * The last period is cut at the contract's end.
  */
-
-export type RecurringInterval = 'day' | 'week' | 'month' | 'year';
 
 export interface PeriodPlan {
   /** epoch milliseconds: the contract's activeFrom */
@@ -109,8 +109,12 @@ function boundaries(plan: PeriodPlan, zone: string): { at: Boundary; estimate: (
   }
   const seconds = plan.duration ? parseDuration(plan.duration) : null;
   if (seconds) {
-    const step = seconds * 1000;
-    return { at: (k) => plan.start + k * step, estimate: (ms) => Math.max(0, Math.floor((ms - plan.start) / step) - 1) };
+    const step = Duration.fromISO(plan.duration!);
+    const base = DateTime.fromMillis(plan.start, { zone });
+    return {
+      at: (k) => base.plus(step.mapUnits((x) => x * k)).toMillis(),
+      estimate: (ms) => Math.max(0, Math.floor((ms - plan.start) / (seconds * 1000)) - 2),
+    };
   }
   return null;
 }
@@ -154,13 +158,6 @@ export function isUsableRRule(text: string): boolean {
   } catch {
     return false;
   }
-}
-
-export type RollOverType = 'none' | 'all' | 'capped';
-
-export interface RollOverSettings {
-  rollOverType: RollOverType;
-  settings?: { maxVisits?: number | null } | null;
 }
 
 /**

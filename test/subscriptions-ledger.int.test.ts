@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createTestApp, type TestApp } from './helpers/app';
+import { Subscription } from '../src/modules/subscription/subscription.entity';
 
 let t: TestApp;
 let companyId: string;
@@ -39,7 +40,6 @@ describe('subscription data model', () => {
   });
 
   it('reads uuid lists back as arrays through the entities', async () => {
-    const { Subscription } = await import('../src/modules/subscription/subscription.entity');
     const em = t.deps.orm.em.fork();
     const s = await em.findOneOrFail(Subscription, { id: subscriptionId, companyId });
     expect(s.serviceIds).toHaveLength(1);

@@ -155,7 +155,7 @@ export async function cartContracts(
       order by ${lock ? 'id for update' : 'created_at, id'}`,
     [companyId, clientId, now.toISOString()],
   );
-  const out = rows.map((r) => em.map(SubscriptionContract, r, { refresh: true }));
+  const out = rows.map((r) => em.map(SubscriptionContract, r));
   return lock ? out.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id)) : out;
 }
 

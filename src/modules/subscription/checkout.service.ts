@@ -65,11 +65,8 @@ async function answer(
   now: Date,
   pay: Omit<CheckoutResultJson, 'items'>,
 ): Promise<CheckoutResultJson> {
-  const rows = await em.find(
-    SubscriptionContract,
-    { companyId, id: { $in: ids } },
-    { refresh: true, orderBy: { createdAt: 'asc', id: 'asc' } },
-  );
+  const found = await em.find(SubscriptionContract, { companyId, id: { $in: ids } }, { refresh: true });
+  const rows = ids.flatMap((id) => found.filter((c) => c.id === id));
   return { items: await contractForms(em, companyId, rows, now), ...pay };
 }
 
@@ -208,7 +205,7 @@ export async function renewSubscriptions(ctx: Ctx, companyId: string, input: Ren
       [company.id, clientId, `{${wanted.join(',')}}`],
     );
     if (rows.length !== wanted.length) throw notFound('subscription contract');
-    const contracts = rows.map((r) => em.map(SubscriptionContract, r, { refresh: true }));
+    const contracts = rows.map((r) => em.map(SubscriptionContract, r));
     const subs = await em.execute<{ id: string; archived_at: Date | null }[]>(
       'select id, archived_at from subscription where company_id = ? and id = any(?::uuid[])',
       [company.id, `{${[...new Set(contracts.map((x) => x.subscriptionId))].join(',')}}`],

@@ -49,7 +49,7 @@ async function claim(em: EntityManager, where: string, now: Date): Promise<Subsc
       order by id limit ${SUBSCRIPTION_SWEEP_BATCH} for update skip locked`,
     [iso(now)],
   );
-  return rows.map((r) => em.map(SubscriptionContract, r, { refresh: true }));
+  return rows.map((r) => em.map(SubscriptionContract, r));
 }
 
 /** Moves one locked contract through every period that ended by `now`. */

@@ -9,7 +9,7 @@ import { Migration } from '@mikro-orm/migrations';
  * DELETE issued directly against it; only the cascade of deleting the whole contract or company
  * removes entries. The balance of a contract is the sum of its entries' amounts. Anything that
  * takes a visit locks the contract row (`select ... for update`) before it reads the balance and
- * appends, so parallel bookings cannot overdraw it.
+ * appends, so parallel bookings cannot overdraw it. `seq` orders entries made at the same instant.
  *
  * The cart of a client is the set of its `pending_payment` contracts with `in_cart = true`;
  * the cart expires at the earliest `pending_expires_at` among them (no separate cart row).
@@ -185,6 +185,7 @@ export class Migration20261122000900Subscription extends Migration {
       usage_id uuid,
       period_start timestamptz,
       meta_data jsonb not null default '{}',
+      seq bigint generated always as identity,
       created_at timestamptz not null default now(),
       updated_at timestamptz not null default now(),
       unique (company_id, id),
@@ -192,7 +193,7 @@ export class Migration20261122000900Subscription extends Migration {
       foreign key (company_id, source_allocation_id) references subscription_visit (company_id, id) on delete cascade,
       foreign key (company_id, usage_id) references subscription_usage (company_id, id) on delete cascade
     )`);
-    this.addSql(`create index subscription_visit_contract_idx on subscription_visit (company_id, contract_id, created_at, id)`);
+    this.addSql(`create index subscription_visit_contract_idx on subscription_visit (company_id, contract_id, created_at, seq)`);
     // Append-only: a statement against the ledger itself may only insert. Deletes cascading
     // from a deleted contract or company run inside the foreign key's trigger (depth > 1).
     this.addSql(`create function subscription_visit_append_only() returns trigger language plpgsql as $$

@@ -1,5 +1,8 @@
+import type { FastifyInstance } from 'fastify';
 import type { AppModule } from '../../kernel/module';
 import { subscriptionEntities } from './subscription.entity';
+import { subscriptionRoutes } from './subscription.routes';
+import { membershipCard } from './subscription.document';
 import { subscriptionClientRoutes } from './client.routes';
 import { subscriptionHandler } from './subscription.codes';
 import { RENEWAL_ITEM, settleRenewals, settleSubscriptions, SUBSCRIPTION_ITEM } from './subscription.payable';
@@ -13,9 +16,12 @@ export const subscriptionModule: AppModule = {
   name: 'subscription',
   entities: subscriptionEntities,
   resolvers: [],
-  routes: (app) => {
+  routes: (app: FastifyInstance) => {
+    subscriptionRoutes(app);
     subscriptionClientRoutes(app);
   },
+  // a membership contract prints as a membership card (PDF template or the default one)
+  documents: { membership: membershipCard },
   // checkouts and purchases pay for new contracts; renewals extend paid ones
   payables: { [SUBSCRIPTION_ITEM]: { settle: settleSubscriptions }, [RENEWAL_ITEM]: { settle: settleRenewals } },
   // contract codes on bookings (kernel/codes.ts)

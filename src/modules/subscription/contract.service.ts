@@ -1,0 +1,464 @@
+import { randomInt } from 'node:crypto';
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Ctx } from '../../kernel/context';
+import { companyForMerchant } from '../company/company.access';
+import { getClientInCompany } from '../client/client.lookup';
+import { conflict, invalid, notFound } from '../../shared/errors';
+import { isUuid, newId } from '../../shared/ids';
+import { updateRecordMetaData, type MetaData } from '../../shared/metadata';
+import { parsePage } from '../../shared/pagination';
+import { Check } from '../../shared/validate';
+import { allocatePeriod, expireRemaining } from './ledger.service';
+import { capacityOf } from './rules.service';
+import { addDuration, checkIsoDuration } from './subscription.checks';
+import { CONTRACT_STATUSES, Subscription, SubscriptionContract, SubscriptionUsage, type ContractStatus } from './subscription.entity';
+import { contractJson, EFFECTIVE_STATUS_SQL, effectiveStatus, type ContractJson } from './subscription.json';
+import { getSubscriptionInCompany } from './subscription.service';
+
+/** Subscription contracts on the merchant side: create, get, update (status transitions), search; codes; capacity. */
+
+export const CONTRACTS_MAX_LIMIT = 100;
+
+/**
+ * Contract codes: 12 symbols in three groups of four (`K7QM-X2HD-9PTW`) drawn uniformly
+ * (`crypto.randomInt`) from 30 symbols without the look-alikes 0/O, 1/I/L and without U:
+ * 30^12 = 5.3 * 10^17 possibilities, so codes cannot be guessed. Unique per company (database).
+ */
+export const CONTRACT_CODE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+export function newContractCode(): string {
+  const symbols = Array.from({ length: 12 }, () => CONTRACT_CODE_ALPHABET[randomInt(CONTRACT_CODE_ALPHABET.length)]);
+  return [0, 4, 8].map((i) => symbols.slice(i, i + 4).join('')).join('-');
+}
+
+/** The stored form of a typed code (case, spaces and hyphens do not matter); null when it cannot be a contract code. */
+export function normaliseContractCode(text: string): string | null {
+  const s = text.toUpperCase().replace(/[\s-]/g, '');
+  if (s.length !== 12 || [...s].some((ch) => !CONTRACT_CODE_ALPHABET.includes(ch))) return null;
+  return `${s.slice(0, 4)}-${s.slice(4, 8)}-${s.slice(8)}`;
+}
+
+/** Allowed status changes; `expired` and `cancelled` are final. Setting the current status again changes nothing. */
+export const TRANSITIONS: Record<ContractStatus, readonly ContractStatus[]> = {
+  pending_payment: ['active', 'cancelled'],
+  active: ['cancelled', 'expired'],
+  expired: [],
+  cancelled: [],
+};
+
+export function canMove(from: ContractStatus, to: ContractStatus): boolean {
+  return from === to || TRANSITIONS[from].includes(to);
+}
+
+/**
+ * Locks the subscription row and refuses (409 conflict) when its capacity rule applying now is
+ * full: `active + pending >= maxCount`. Everything that adds an active or pending contract
+ * calls it in its transaction first, so parallel additions are serialised per subscription.
+ */
+export async function reserveCapacity(em: EntityManager, companyId: string, subscriptionId: string, now: Date): Promise<void> {
+  await em.findOne(Subscription, { id: subscriptionId, companyId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  const [cap] = await capacityOf(em, companyId, [subscriptionId], now);
+  if (cap.max !== null && cap.active + cap.pending >= cap.max)
+    throw conflict(`the subscription is sold out (${cap.max} contracts at most)`, [
+      { path: 'subscriptionID', message: 'no capacity left' },
+    ]);
+}
+
+export interface NewContract {
+  companyId: string;
+  subscription: Subscription;
+  clientId: string | null;
+  status: ContractStatus;
+  activeFrom: Date | null;
+  duration: string | null;
+  /** end of the contract (activeFrom + duration) */
+  expiresAt: Date | null;
+  pendingExpiresAt: Date | null;
+  inCart?: boolean;
+  price?: number;
+  currency?: string | null;
+  taxInclusive?: boolean;
+  taxRate?: number;
+  taxAmount?: number;
+  metaData: MetaData;
+  now: Date;
+}
+
+/**
+ * Inserts a contract with a new code and the subscription's limitations and ids copied; an
+ * active one gets its first period (activeFrom .. expiresAt) and its allocation. A code
+ * already taken in the company is drawn again without aborting the caller's transaction.
+ */
+export async function insertContract(em: EntityManager, n: NewContract): Promise<SubscriptionContract> {
+  const s = n.subscription;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const c = new SubscriptionContract();
+    Object.assign(c, {
+      id: newId(),
+      companyId: n.companyId,
+      subscriptionId: s.id,
+      clientId: n.clientId,
+      code: newContractCode(),
+      status: n.status,
+      activeFrom: n.activeFrom,
+      expiresAt: n.expiresAt,
+      pendingExpiresAt: n.status === 'pending_payment' ? n.pendingExpiresAt : null,
+      duration: n.duration,
+      limitations: s.limitations ?? {},
+      serviceIds: s.serviceIds ?? [],
+      resourceIds: s.resourceIds ?? [],
+      ticketIds: s.ticketIds ?? [],
+      price: n.price ?? 0,
+      currency: n.currency ?? null,
+      taxInclusive: n.taxInclusive ?? false,
+      taxRate: n.taxRate ?? 0,
+      taxAmount: n.taxAmount ?? 0,
+      periodStart: n.status === 'active' ? n.activeFrom : null,
+      periodEnd: n.status === 'active' ? n.expiresAt : null,
+      periodIndex: 0,
+      inCart: n.inCart ?? false,
+      metaData: n.metaData,
+      metaDataVersion: 1,
+      createdAt: n.now,
+      updatedAt: n.now,
+    });
+    const uuids = (ids: string[]) => `{${ids.join(',')}}`;
+    const iso = (d: Date | null) => d?.toISOString() ?? null;
+    const rows = await em.execute(
+      `insert into subscription_contract (id, company_id, subscription_id, client_id, code, status, active_from, expires_at, pending_expires_at,
+         duration, limitations, service_ids, resource_ids, ticket_ids, price, currency, tax_inclusive, tax_rate, tax_amount,
+         period_start, period_end, in_cart, meta_data, created_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?::timestamptz, ?::timestamptz, ?::timestamptz, ?, ?::jsonb, ?::uuid[], ?::uuid[], ?::uuid[], ?, ?, ?, ?, ?,
+         ?::timestamptz, ?::timestamptz, ?, ?::jsonb, ?::timestamptz, ?::timestamptz)
+       on conflict (company_id, code) do nothing returning id`,
+      [
+        c.id,
+        c.companyId,
+        c.subscriptionId,
+        c.clientId,
+        c.code,
+        c.status,
+        iso(c.activeFrom),
+        iso(c.expiresAt),
+        iso(c.pendingExpiresAt),
+        c.duration,
+        JSON.stringify(c.limitations),
+        uuids(c.serviceIds),
+        uuids(c.resourceIds),
+        uuids(c.ticketIds),
+        c.price,
+        c.currency,
+        c.taxInclusive,
+        c.taxRate,
+        c.taxAmount,
+        iso(c.periodStart),
+        iso(c.periodEnd),
+        c.inCart,
+        JSON.stringify(c.metaData),
+        n.now.toISOString(),
+        n.now.toISOString(),
+      ],
+    );
+    if (rows.length) {
+      if (c.status === 'active') await allocatePeriod(em, c, n.now, 'first period');
+      return c;
+    }
+  }
+  throw new Error('no free subscription contract code after several attempts');
+}
+
+/** A contract of the company: 400 for a malformed id, 404 when it is not in the company. */
+export async function getContractInCompany(
+  em: EntityManager,
+  companyId: string,
+  id: unknown,
+  path = 'item_id',
+): Promise<SubscriptionContract> {
+  if (!isUuid(id)) throw invalid(`${path} must be a UUID`, [{ path, message: 'must be a UUID' }]);
+  const c = await em.findOne(SubscriptionContract, { id: id.toLowerCase(), companyId });
+  if (!c) throw notFound('subscription contract');
+  return c;
+}
+
+/** Usages of the contracts, by contract id, oldest first. */
+export async function usagesOf(em: EntityManager, companyId: string, contractIds: string[]): Promise<Map<string, SubscriptionUsage[]>> {
+  const out = new Map<string, SubscriptionUsage[]>(contractIds.map((id) => [id, []]));
+  if (!contractIds.length) return out;
+  const rows = await em.find(
+    SubscriptionUsage,
+    { companyId, contractId: { $in: contractIds } },
+    { orderBy: { createdAt: 'asc', id: 'asc' } },
+  );
+  for (const u of rows) out.get(u.contractId)?.push(u);
+  return out;
+}
+
+export async function contractWithUsages(em: EntityManager, c: SubscriptionContract, now: Date): Promise<ContractJson> {
+  return contractJson(c, (await usagesOf(em, c.companyId, [c.id])).get(c.id) ?? [], now);
+}
+
+export interface CreateContractInput {
+  activeFrom?: unknown;
+  clientID?: unknown;
+  duration?: unknown;
+  expiresAt?: unknown;
+  metaData?: unknown;
+  status?: unknown;
+}
+
+/**
+ * Merchant: a contract of a subscription for a client. `status` `active` (default) starts at
+ * `activeFrom` (default now) and ends at `activeFrom + duration` (default the subscription's
+ * duration) counted in the company's time zone, with its first allocation of
+ * `limitations.bookingsCount` visits; `pending_payment` waits for its payment and lapses at
+ * `expiresAt` when given (never otherwise). Archived subscriptions are not sold (400); a full
+ * capacity rule is 409.
+ */
+export async function createContract(
+  ctx: Ctx,
+  companyId: string,
+  subscriptionId: unknown,
+  input: CreateContractInput,
+): Promise<ContractJson> {
+  const company = await companyForMerchant(ctx, companyId, 'subscriptions.write');
+  const c = new Check();
+  if (typeof input !== 'object' || input === null) c.fail('body', 'must be an object');
+  const body = input ?? {};
+  const status = c.oneOf('status', body.status ?? undefined, ['active', 'pending_payment'] as const) ?? 'active';
+  const clientId = c.uuid('clientID', body.clientID === '' ? undefined : body.clientID);
+  const from = c.timestamp('activeFrom', body.activeFrom === '' ? undefined : body.activeFrom);
+  const duration = checkIsoDuration(c, 'duration', body.duration);
+  const pendingUntil = c.timestamp('expiresAt', body.expiresAt === '' ? undefined : body.expiresAt);
+  if (pendingUntil !== undefined && status !== 'pending_payment')
+    c.fail('expiresAt', 'is only for a pending_payment contract (its payment deadline)');
+  if (pendingUntil !== undefined && pendingUntil <= ctx.now.getTime()) c.fail('expiresAt', 'must be in the future');
+  const metaData = c.metaData('metaData', body.metaData);
+  c.done('invalid subscription contract');
+  const subscription = await getSubscriptionInCompany(ctx.em, company.id, subscriptionId, 'subscription_id');
+  if (subscription.archivedAt) throw invalid('the subscription is archived', [{ path: 'subscription_id', message: 'is archived' }]);
+  if (clientId) await getClientInCompany(ctx, company.id, clientId);
+  const length = duration ?? subscription.duration;
+  const activeFrom = from !== undefined ? new Date(from) : ctx.now;
+  const contract = await ctx.em.transactional(async (em) => {
+    await reserveCapacity(em, company.id, subscription.id, ctx.now);
+    return insertContract(em, {
+      companyId: company.id,
+      subscription,
+      clientId: clientId ?? null,
+      status,
+      activeFrom,
+      duration: length,
+      expiresAt: length ? addDuration(activeFrom, length, company.timeZone) : null,
+      pendingExpiresAt: pendingUntil !== undefined ? new Date(pendingUntil) : null,
+      metaData: metaData ?? {},
+      now: ctx.now,
+    });
+  });
+  return contractJson(contract, [], ctx.now);
+}
+
+export async function getContract(ctx: Ctx, companyId: string, id: unknown): Promise<ContractJson> {
+  const company = await companyForMerchant(ctx, companyId, 'subscriptions.read');
+  return contractWithUsages(ctx.em, await getContractInCompany(ctx.em, company.id, id), ctx.now);
+}
+
+export interface UpdateContractInput {
+  clientID?: unknown;
+  duration?: unknown;
+  metaDataUpdate?: unknown;
+  status?: unknown;
+  subscriptionID?: unknown;
+}
+
+/**
+ * Merchant: changes a contract. Status transitions are checked against where the contract
+ * stands now (`TRANSITIONS`; others 409): `pending_payment -> active` starts it (activeFrom
+ * kept when set, else now; expiresAt = activeFrom + duration; first allocation), `-> cancelled`
+ * and `-> expired` end it and expire its unused visits. `duration` recomputes expiresAt from
+ * activeFrom; `subscriptionID` moves the contract to another subscription of the company and
+ * copies that one's limitations and ids. Expired and cancelled contracts only take metadata.
+ */
+export async function updateContract(ctx: Ctx, companyId: string, id: unknown, input: UpdateContractInput): Promise<ContractJson> {
+  const company = await companyForMerchant(ctx, companyId, 'subscriptions.write');
+  const c = new Check();
+  if (typeof input !== 'object' || input === null) c.fail('body', 'must be an object');
+  const body = input ?? {};
+  const status = c.oneOf('status', body.status ?? undefined, CONTRACT_STATUSES);
+  const clientId = body.clientID === null ? null : c.uuid('clientID', body.clientID);
+  const duration = body.duration === null ? undefined : checkIsoDuration(c, 'duration', body.duration);
+  const subscriptionId = c.uuid('subscriptionID', body.subscriptionID ?? undefined);
+  c.done('invalid subscription contract');
+  const found = await getContractInCompany(ctx.em, company.id, id);
+  const result = await ctx.em.transactional(async (em) => {
+    const k = (await em.findOne(
+      SubscriptionContract,
+      { id: found.id, companyId: company.id },
+      { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+    ))!;
+    const current = effectiveStatus(k, ctx.now);
+    const changesTerms = duration !== undefined || subscriptionId !== undefined || clientId !== undefined;
+    if ((current === 'expired' || current === 'cancelled') && (changesTerms || (status && status !== current)))
+      throw conflict(`the contract is ${current}: only metaData can change`);
+    if (status && !canMove(current, status))
+      throw conflict(`a ${current} contract cannot become ${status}`, [
+        { path: 'status', message: `cannot go from ${current} to ${status}` },
+      ]);
+    if (clientId) await getClientInCompany(ctx, company.id, clientId);
+    if (clientId !== undefined) k.clientId = clientId;
+    if (subscriptionId !== undefined && subscriptionId !== k.subscriptionId) {
+      const s = await getSubscriptionInCompany(em, company.id, subscriptionId, 'subscriptionID');
+      Object.assign(k, {
+        subscriptionId: s.id,
+        limitations: s.limitations,
+        serviceIds: s.serviceIds,
+        resourceIds: s.resourceIds,
+        ticketIds: s.ticketIds,
+      });
+    }
+    if (duration !== undefined) {
+      k.duration = duration;
+      if (k.activeFrom && duration) k.expiresAt = addDuration(k.activeFrom, duration, company.timeZone);
+      if (k.status === 'active' && k.periodIndex === 0) k.periodEnd = k.expiresAt;
+    }
+    updateRecordMetaData(k, body.metaDataUpdate);
+    if (status && status !== current) {
+      if (status === 'active') {
+        if (current === 'pending_payment') await reserveCapacityForActivation(em, k, ctx.now);
+        k.activeFrom = k.activeFrom ?? ctx.now;
+        if (k.duration) k.expiresAt = addDuration(k.activeFrom, k.duration, company.timeZone);
+        Object.assign(k, { status, pendingExpiresAt: null, inCart: false, periodStart: k.activeFrom, periodEnd: k.expiresAt });
+        await em.flush();
+        await allocatePeriod(em, k, ctx.now, 'first period');
+      } else {
+        Object.assign(k, { status, inCart: false, pendingExpiresAt: null });
+        if (status === 'cancelled') k.cancelledAt = ctx.now;
+        await expireRemaining(em, k, ctx.now, `contract ${status}`);
+      }
+    } else if (status && k.status !== status) {
+      // the stored status catches up with where the contract already stands (past its end)
+      Object.assign(k, { status, inCart: false });
+    }
+    k.updatedAt = ctx.now;
+    await em.flush();
+    return k;
+  });
+  return contractWithUsages(ctx.em, result, ctx.now);
+}
+
+/** A pending contract holds capacity already; activation only re-checks when it no longer did (its hold had lapsed). */
+async function reserveCapacityForActivation(em: EntityManager, k: SubscriptionContract, now: Date): Promise<void> {
+  if (k.pendingExpiresAt && k.pendingExpiresAt.getTime() <= now.getTime()) await reserveCapacity(em, k.companyId, k.subscriptionId, now);
+}
+
+export interface ContractSearchInput {
+  clientIDs?: unknown;
+  code?: unknown;
+  fromDate?: unknown;
+  ids?: unknown;
+  limit?: unknown;
+  metaDataQuery?: unknown;
+  offset?: unknown;
+  resourceIDs?: unknown;
+  serviceIDs?: unknown;
+  status?: unknown;
+  subscriptionIDs?: unknown;
+  toDate?: unknown;
+}
+
+export interface ContractPageJson {
+  items: ContractJson[];
+  limit: number;
+  offset: number;
+  total: number;
+}
+
+function statusList(c: Check, raw: unknown): ContractStatus[] | undefined {
+  if (raw === undefined || raw === null || raw === '') return undefined;
+  const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(',').map((s) => s.trim()) : null;
+  if (!list) return (c.fail('status', 'must be a status or a list of statuses'), undefined);
+  const out: ContractStatus[] = [];
+  list.forEach((s, i) => {
+    if (typeof s !== 'string' || !(CONTRACT_STATUSES as readonly string[]).includes(s))
+      c.fail(Array.isArray(raw) ? `status[${i}]` : 'status', `must be one of ${CONTRACT_STATUSES.join(', ')}`);
+    else out.push(s as ContractStatus);
+  });
+  return out;
+}
+
+function metaDataQuery(c: Check, raw: unknown): { path: string[]; value: unknown } | undefined {
+  if (raw === undefined || raw === null) return undefined;
+  const q = c.object('metaDataQuery', raw);
+  if (!q) return undefined;
+  c.oneOf('metaDataQuery.op', q.op ?? 'eq', ['eq'] as const);
+  const path = c.string('metaDataQuery.path', q.path, { required: true, max: 500 });
+  if (!('value' in q)) c.fail('metaDataQuery.value', 'is required');
+  return path ? { path: path.split('.'), value: q.value } : undefined;
+}
+
+/**
+ * Merchant: contracts matching every given filter, oldest first. Lists match any of their
+ * values; `status` as the contract stands now; `serviceIDs`/`resourceIDs` match contracts
+ * allowing any of them (a contract naming none allows all); `fromDate`/`toDate` match contracts
+ * whose validity [activeFrom, expiresAt) overlaps [fromDate, toDate) (a contract not yet
+ * started counts from its creation); `code` in any case, with or without hyphens;
+ * `metaDataQuery` `{op: "eq", path, value}`.
+ */
+export async function searchContracts(ctx: Ctx, companyId: string, input: ContractSearchInput): Promise<ContractPageJson> {
+  const company = await companyForMerchant(ctx, companyId, 'subscriptions.read');
+  const c = new Check();
+  const body = input ?? {};
+  const ids = c.uuids('ids', body.ids);
+  const clientIds = c.uuids('clientIDs', body.clientIDs);
+  const subscriptionIds = c.uuids('subscriptionIDs', body.subscriptionIDs);
+  const serviceIds = c.uuids('serviceIDs', body.serviceIDs);
+  const resourceIds = c.uuids('resourceIDs', body.resourceIDs);
+  const code = c.string('code', body.code === '' ? undefined : body.code, { max: 64 });
+  const status = statusList(c, body.status);
+  const from = c.timestamp('fromDate', body.fromDate === '' ? undefined : body.fromDate);
+  const to = c.timestamp('toDate', body.toDate === '' ? undefined : body.toDate);
+  if (from !== undefined && to !== undefined && to <= from) c.fail('toDate', 'must be after fromDate');
+  const meta = metaDataQuery(c, body.metaDataQuery);
+  c.done('invalid subscription contract search');
+  const page = parsePage(body, CONTRACTS_MAX_LIMIT);
+
+  const where = ['company_id = ?'];
+  const params: unknown[] = [company.id];
+  const add = (sql: string, ...p: unknown[]) => {
+    where.push(sql);
+    params.push(...p);
+  };
+  const list = (v: string[]) => `{${v.join(',')}}`;
+  if (ids) add('id = any(?::uuid[])', list(ids));
+  if (clientIds) add('client_id = any(?::uuid[])', list(clientIds));
+  if (subscriptionIds) add('subscription_id = any(?::uuid[])', list(subscriptionIds));
+  if (serviceIds) add(`(service_ids && ?::uuid[] or service_ids = '{}')`, list(serviceIds));
+  if (resourceIds) add(`(resource_ids && ?::uuid[] or resource_ids = '{}')`, list(resourceIds));
+  if (code !== undefined) add('code = ?', normaliseContractCode(code) ?? code.toUpperCase());
+  const now = ctx.now.toISOString();
+  if (status) add(`${EFFECTIVE_STATUS_SQL} = any(?::text[])`, now, now, `{${status.join(',')}}`);
+  if (to !== undefined) add('coalesce(active_from, created_at) < ?::timestamptz', new Date(to).toISOString());
+  if (from !== undefined) add('(expires_at is null or expires_at > ?::timestamptz)', new Date(from).toISOString());
+  if (meta)
+    add('meta_data #> ?::text[] = ?::jsonb', `{${meta.path.map((p) => JSON.stringify(p)).join(',')}}`, JSON.stringify(meta.value ?? null));
+  const cond = where.join(' and ');
+  const [rows, count] = await Promise.all([
+    ctx.em.execute<Record<string, unknown>[]>(
+      `select * from subscription_contract where ${cond} order by created_at, id limit ? offset ?`,
+      [...params, page.limit, page.offset],
+    ),
+    ctx.em.execute<{ n: string }[]>(`select count(*) as n from subscription_contract where ${cond}`, params),
+  ]);
+  const contracts = rows.map((r) => ctx.em.map(SubscriptionContract, r));
+  const usages = await usagesOf(
+    ctx.em,
+    company.id,
+    contracts.map((k) => k.id),
+  );
+  return {
+    items: contracts.map((k) => contractJson(k, usages.get(k.id) ?? [], ctx.now)),
+    limit: page.limit,
+    offset: page.offset,
+    total: Number(count[0].n),
+  };
+}

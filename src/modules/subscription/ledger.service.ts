@@ -1,0 +1,247 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Ctx } from '../../kernel/context';
+import { companyForMerchant } from '../company/company.access';
+import { conflict, DomainError, invalid, notFound } from '../../shared/errors';
+import { isUuid, newId } from '../../shared/ids';
+import type { MetaData } from '../../shared/metadata';
+import { parsePage } from '../../shared/pagination';
+import { Check } from '../../shared/validate';
+import { SubscriptionContract, SubscriptionVisit, type VisitTransactionType } from './subscription.entity';
+import { effectiveStatus, visitJson, type VisitJson } from './subscription.json';
+
+/**
+ * The visit ledger of contracts: the ONE place that writes `subscription_visit`. Entries are
+ * only appended (the database refuses UPDATE and DELETE); a contract's balance is the sum of
+ * the amounts of its entries. Whatever takes visits first locks the contract row
+ * (`lockContract`) in its transaction, then reads the balance and appends, so parallel takers
+ * are serialised and the balance never goes below zero.
+ */
+
+export interface LedgerEntry {
+  companyId: string;
+  contractId: string;
+  subscriptionId: string;
+  clientId: string | null;
+  /** positive grants visits, negative takes them; never zero */
+  amount: number;
+  transactionType: VisitTransactionType;
+  expiresAt?: Date | null;
+  reason?: string | null;
+  sourceAllocationId?: string | null;
+  usageId?: string | null;
+  periodStart?: Date | null;
+  metaData?: MetaData;
+  /** the entry's time (`ctx.now`) */
+  at: Date;
+}
+
+/** Appends one entry (in the caller's transaction) and returns it. */
+export async function append(em: EntityManager, e: LedgerEntry): Promise<SubscriptionVisit> {
+  if (!Number.isSafeInteger(e.amount) || e.amount === 0) throw new Error('a ledger entry needs a non-zero whole amount');
+  const v = new SubscriptionVisit();
+  Object.assign(v, {
+    id: newId(),
+    companyId: e.companyId,
+    contractId: e.contractId,
+    subscriptionId: e.subscriptionId,
+    clientId: e.clientId,
+    amount: e.amount,
+    transactionType: e.transactionType,
+    expiresAt: e.expiresAt ?? null,
+    reason: e.reason ?? null,
+    sourceAllocationId: e.sourceAllocationId ?? null,
+    usageId: e.usageId ?? null,
+    periodStart: e.periodStart ?? null,
+    metaData: e.metaData ?? {},
+    createdAt: e.at,
+    updatedAt: e.at,
+  });
+  await em.execute(
+    `insert into subscription_visit (id, company_id, contract_id, subscription_id, client_id, amount, transaction_type, expires_at, reason,
+       source_allocation_id, usage_id, period_start, meta_data, created_at, updated_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?::timestamptz, ?, ?, ?, ?::timestamptz, ?::jsonb, ?::timestamptz, ?::timestamptz)`,
+    [
+      v.id,
+      v.companyId,
+      v.contractId,
+      v.subscriptionId,
+      v.clientId,
+      v.amount,
+      v.transactionType,
+      v.expiresAt?.toISOString() ?? null,
+      v.reason,
+      v.sourceAllocationId,
+      v.usageId,
+      v.periodStart?.toISOString() ?? null,
+      JSON.stringify(v.metaData),
+      e.at.toISOString(),
+      e.at.toISOString(),
+    ],
+  );
+  return v;
+}
+
+/** Visits left on a contract at `at`: the sum of its entries made at or before `at` (0 without entries). */
+export async function balance(em: EntityManager, companyId: string, contractId: string, at: Date): Promise<number> {
+  const [row] = await em.execute<{ n: string | null }[]>(
+    `select coalesce(sum(amount), 0) as n from subscription_visit where company_id = ? and contract_id = ? and created_at <= ?::timestamptz`,
+    [companyId, contractId, at.toISOString()],
+  );
+  return Number(row?.n ?? 0);
+}
+
+/** A contract's entries, oldest first (in the order they were appended), with the total count. */
+export async function list(
+  em: EntityManager,
+  companyId: string,
+  contractId: string,
+  page: { limit: number; offset: number },
+): Promise<{ items: SubscriptionVisit[]; total: number }> {
+  const [rows, count] = await Promise.all([
+    em.execute<Record<string, unknown>[]>(
+      `select * from subscription_visit where company_id = ? and contract_id = ? order by created_at, seq limit ? offset ?`,
+      [companyId, contractId, page.limit, page.offset],
+    ),
+    em.execute<{ n: string }[]>(`select count(*) as n from subscription_visit where company_id = ? and contract_id = ?`, [
+      companyId,
+      contractId,
+    ]),
+  ]);
+  return { items: rows.map((r) => em.map(SubscriptionVisit, r)), total: Number(count[0].n) };
+}
+
+/** The contract row, locked for the rest of the caller's transaction (`select ... for update`); null when not in the company. */
+export async function lockContract(em: EntityManager, companyId: string, contractId: string): Promise<SubscriptionContract | null> {
+  return em.findOne(SubscriptionContract, { id: contractId, companyId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+}
+
+/**
+ * Grants a period's visits (`ALLOCATION` of `limitations.bookingsCount`, expiring with the
+ * period); nothing when the contract has no visit count (unlimited visits).
+ */
+export async function allocatePeriod(em: EntityManager, c: SubscriptionContract, at: Date, reason = 'period allocation') {
+  const count = c.limitations?.bookingsCount;
+  if (!count) return null;
+  return append(em, {
+    companyId: c.companyId,
+    contractId: c.id,
+    subscriptionId: c.subscriptionId,
+    clientId: c.clientId,
+    amount: count,
+    transactionType: 'ALLOCATION',
+    expiresAt: c.periodEnd ?? c.expiresAt,
+    periodStart: c.periodStart,
+    reason,
+    at,
+  });
+}
+
+/** Takes what is left (`EXPIRATION`), when a contract ends (cancelled, expired) with visits unused. */
+export async function expireRemaining(em: EntityManager, c: SubscriptionContract, at: Date, reason: string) {
+  const left = await balance(em, c.companyId, c.id, at);
+  if (left <= 0) return null;
+  return append(em, {
+    companyId: c.companyId,
+    contractId: c.id,
+    subscriptionId: c.subscriptionId,
+    clientId: c.clientId,
+    amount: -left,
+    transactionType: 'EXPIRATION',
+    periodStart: c.periodStart,
+    reason,
+    at,
+  });
+}
+
+async function contractOf(ctx: Ctx, companyId: string, id: unknown): Promise<SubscriptionContract> {
+  if (!isUuid(id)) throw invalid('item_id must be a UUID', [{ path: 'item_id', message: 'must be a UUID' }]);
+  const c = await ctx.em.findOne(SubscriptionContract, { id: id.toLowerCase(), companyId });
+  if (!c) throw notFound('subscription contract');
+  return c;
+}
+
+/** Merchant: the ledger of a contract, oldest first. */
+export async function listVisits(
+  ctx: Ctx,
+  companyId: string,
+  contractId: unknown,
+  raw: { limit?: unknown; offset?: unknown },
+): Promise<{ items: VisitJson[]; total: number; limit: number; offset: number }> {
+  const company = await companyForMerchant(ctx, companyId, 'subscriptions.read');
+  const page = parsePage(raw ?? {}, 100);
+  const contract = await contractOf(ctx, company.id, contractId);
+  const { items, total } = await list(ctx.em, company.id, contract.id, page);
+  return { items: items.map(visitJson), total, ...page };
+}
+
+export interface AddVisitInput {
+  amount?: unknown;
+  expiresAt?: unknown;
+  metaData?: unknown;
+  reason?: unknown;
+  sourceAllocationID?: unknown;
+  transactionType?: unknown;
+}
+
+/** Entry types a merchant may add; the others are written by the module's own flows (bookings, periods, expiry). */
+export const ADMIN_TRANSACTION_TYPES = ['ALLOCATION', 'ADJUSTMENT'] as const;
+
+/**
+ * Merchant: appends an `ALLOCATION` (amount > 0) or an `ADJUSTMENT` (any non-zero amount) to
+ * a contract that is pending payment or active. Under the contract's row lock: an entry that
+ * would leave the balance below zero is `409 insufficient_balance`, and so is one for an
+ * expired or cancelled contract (`409 conflict`). `sourceAllocationID` must name an
+ * `ALLOCATION` of the same contract.
+ */
+export async function addVisit(ctx: Ctx, companyId: string, contractId: unknown, input: AddVisitInput): Promise<VisitJson> {
+  const company = await companyForMerchant(ctx, companyId, 'subscriptions.write');
+  const c = new Check();
+  if (typeof input !== 'object' || input === null) c.fail('body', 'must be an object');
+  const body = input ?? {};
+  const type = c.oneOf('transactionType', body.transactionType, ADMIN_TRANSACTION_TYPES, true);
+  const amount = c.int('amount', body.amount, { required: true, min: -1_000_000, max: 1_000_000 });
+  if (amount === 0) c.fail('amount', 'must not be zero');
+  if (type === 'ALLOCATION' && amount !== undefined && amount < 0) c.fail('amount', 'must be positive for an ALLOCATION');
+  const expires = body.expiresAt === null ? undefined : c.timestamp('expiresAt', body.expiresAt);
+  const reason = c.string('reason', body.reason, { max: 1000 });
+  const source = c.uuid('sourceAllocationID', body.sourceAllocationID === '' ? undefined : body.sourceAllocationID);
+  const metaData = c.metaData('metaData', body.metaData);
+  c.done('invalid visit transaction');
+  const found = await contractOf(ctx, company.id, contractId);
+  const entry = await ctx.em.transactional(async (em) => {
+    const contract = (await lockContract(em, company.id, found.id))!;
+    const status = effectiveStatus(contract, ctx.now);
+    if (status === 'expired' || status === 'cancelled') throw conflict(`the contract is ${status}`);
+    if (source) {
+      const [alloc] = await em.execute<{ id: string }[]>(
+        `select id from subscription_visit where company_id = ? and contract_id = ? and id = ? and transaction_type = 'ALLOCATION'`,
+        [company.id, contract.id, source],
+      );
+      if (!alloc)
+        throw invalid('sourceAllocationID is not an allocation of this contract', [
+          { path: 'sourceAllocationID', message: 'is not an allocation of this contract' },
+        ]);
+    }
+    const left = await balance(em, company.id, contract.id, ctx.now);
+    if (left + amount! < 0)
+      throw new DomainError('insufficient_balance', `the contract has ${left} visits left; ${-amount!} cannot be taken`, [
+        { path: 'amount', message: `would leave the balance at ${left + amount!}` },
+      ]);
+    return append(em, {
+      companyId: company.id,
+      contractId: contract.id,
+      subscriptionId: contract.subscriptionId,
+      clientId: contract.clientId,
+      amount: amount!,
+      transactionType: type!,
+      expiresAt: expires === undefined ? null : new Date(expires),
+      reason: reason ?? null,
+      sourceAllocationId: source ?? null,
+      periodStart: contract.periodStart,
+      metaData: metaData ?? {},
+      at: ctx.now,
+    });
+  });
+  return visitJson(entry);
+}

@@ -88,7 +88,7 @@ export class SubscriptionFixtures {
       .fork()
       .getConnection()
       .execute(
-        `select amount, transaction_type, period_start from subscription_visit where company_id = ? and contract_id = ? order by created_at, id`,
+        `select amount, transaction_type, period_start from subscription_visit where company_id = ? and contract_id = ? order by created_at, seq`,
         [this.companyId, contractId],
       )) as { amount: number; transaction_type: string; period_start: Date | null }[];
     return rows.map((r) => ({

@@ -287,7 +287,7 @@ describe('PDF templates', () => {
     const mine = newId();
     purchases.set(mine, { companyId: cid, item: { entityID: giftCard, values: {} } });
     expect((await t.call('GET', `${url(giftCard, 'gift_card', sister)}/items/${mine}/pdf`)).status).toBe(404);
-    // No module registers memberships in this app.
+    // An item that is no membership contract of the company.
     expect((await t.call('GET', `${url(giftCard, 'membership')}/items/${mine}/pdf`)).status).toBe(404);
     expect((await t.call('GET', `${url()}/items/nope/pdf`)).status).toBe(400);
   });

@@ -1,5 +1,7 @@
 import { createTestApp, TestClock, type TestApp } from './helpers/app';
 import { Fixtures } from './helpers/fixtures';
+import { upload } from './pdf-fixtures';
+import { makeTemplate, readPdf } from '../src/modules/document/testkit';
 
 /** Subscriptions and contracts on the merchant side, over REST and GraphQL: validation, tenancy, transitions, search. */
 
@@ -371,8 +373,10 @@ describe('contract search', () => {
     // s1 names the service; s2 names no service and so allows every one
     expect(ids(await search({ serviceIDs: [serviceId] }))).toEqual([a.id, b.id, c.id]);
     expect(ids(await search({ resourceIDs: [resourceId] }))).toEqual([a.id]);
-    expect(ids(await search({ fromDate: '2026-06-15T00:00:00Z', toDate: '2026-07-15T00:00:00Z' }))).toEqual([a.id, b.id]);
-    expect(ids(await search({ fromDate: '2026-06-15T00:00:00Z', toDate: '2026-06-20T00:00:00Z' }))).toEqual([a.id]);
+    // a: May 1 - Jun 1, b: Jul 1 - Aug 1 (validity overlapping the range)
+    expect(ids(await search({ fromDate: '2026-05-15T00:00:00Z', toDate: '2026-07-15T00:00:00Z' }))).toEqual([a.id, b.id]);
+    expect(ids(await search({ fromDate: '2026-06-01T00:00:00Z', toDate: '2026-07-01T00:00:00Z' }))).toEqual([]);
+    expect(ids(await search({ toDate: '2026-06-01T00:00:00Z', status: 'active' }))).toEqual([a.id]);
     expect(ids(await search({ metaDataQuery: { op: 'eq', path: 'tier', value: 'silver' } }))).toEqual([b.id]);
     const page = await search({ limit: 2, offset: 1 });
     expect(page).toMatchObject({ limit: 2, offset: 1, total: 3 });
@@ -465,5 +469,53 @@ describe('GraphQL', () => {
     });
     expect(one.body.data.subscriptionContract).toBeNull();
     expect(one.body.errors[0].extensions.code).toBe('not_found');
+  });
+});
+
+describe('membership card', () => {
+  it('prints the default card and a template, and nothing for another company or subscription', async () => {
+    const s = await subscription({ title: 'Sporta klubs: ģimenes abonements' });
+    const k = await contract(s.id, { clientID: clientId, activeFrom: '2026-02-01T10:00:00Z' });
+    const pdf = (entityId = s.id, item = k.id, companyId = cid) =>
+      t.call('GET', `/v1/companies/${companyId}/pdf-templates/membership/${entityId}/items/${item}/pdf`);
+    const card = await pdf();
+    expect(card.status).toBe(200);
+    expect(card.headers['content-type']).toBe('application/pdf');
+    const strs = (await readPdf(card.raw)).pages[0].items.map((i) => i.str);
+    for (const v of [k.code, 'Sporta klubs: ģimenes abonements', 'Anna Bērziņa', '2026-02-01', '2026-03-01', 'active'])
+      expect(strs).toContain(v);
+
+    const fields = [
+      { name: 'code', x: 40, y: 250, fontSize: 18 },
+      { name: 'title', x: 40, y: 210 },
+      { name: 'clientName', x: 40, y: 180 },
+      { name: 'activeFrom', x: 40, y: 150 },
+      { name: 'expiresAt', x: 200, y: 150 },
+      { name: 'status', x: 360, y: 150 },
+    ];
+    const created = await upload(t, 'POST', `/v1/companies/${cid}/pdf-templates/membership/${s.id}`, {
+      file: await makeTemplate(500, 300, 'Membership design'),
+      fields,
+    });
+    expect(created.status).toBe(201);
+    const filled = await pdf();
+    expect(filled.status).toBe(200);
+    const [page] = (await readPdf(filled.raw)).pages;
+    expect([Math.round(page.width), Math.round(page.height)]).toEqual([500, 300]);
+    const at = (text: string) => page.items.find((i) => i.str === text);
+    expect(at(k.code)).toMatchObject({ x: expect.closeTo(40, 0), y: expect.closeTo(250, -1) });
+    expect(at('Anna Bērziņa')).toMatchObject({ x: expect.closeTo(40, 0) });
+    expect(at('2026-03-01')).toMatchObject({ x: expect.closeTo(200, 0) });
+    expect(at('active')).toMatchObject({ x: expect.closeTo(360, 0) });
+
+    // an unpaid contract prints without its code
+    const pending = await contract(s.id, { status: 'pending_payment', clientID: clientId });
+    const unpaid = (await readPdf((await pdf(s.id, pending.id)).raw)).pages[0].items.map((i) => i.str);
+    expect(unpaid).not.toContain(pending.code);
+    expect(unpaid).toContain('pending_payment');
+
+    const otherSubscription = await subscription();
+    expect((await pdf(otherSubscription.id)).status).toBe(404);
+    expect((await pdf(s.id, k.id, other)).status).toBe(404);
   });
 });

@@ -1,13 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { createTestApp, type TestApp } from './helpers/app';
+import { createTestApp, TestClock, type TestApp } from './helpers/app';
 import { Subscription } from '../src/modules/subscription/subscription.entity';
 
+const T0 = Date.parse('2026-04-01T08:00:00Z');
+const clock = new TestClock(T0);
 let t: TestApp;
 let companyId: string;
+let other: string;
 beforeAll(async () => {
-  t = await createTestApp();
+  t = await createTestApp({ clock });
   companyId = (await t.company('Ledger gym')).id;
+  other = (await t.company('Other gym')).id;
 });
+beforeEach(() => clock.set(T0));
 afterAll(async () => t?.close());
 
 const sql = async <T = any>(text: string, params: unknown[] = []): Promise<T[]> =>
@@ -61,5 +66,131 @@ describe('subscription data model', () => {
       );
     await expect(insert(1, 'GIFT')).rejects.toThrow(/check/);
     await expect(insert(0, 'ADJUSTMENT')).rejects.toThrow(/check/);
+  });
+});
+
+const base = (cid = companyId) => `/v1/companies/${cid}/plugins/subscription`;
+async function contractWith(visits: number, body: Record<string, unknown> = {}): Promise<any> {
+  const s = await t.call('POST', `${base()}/list`, {
+    body: { title: 'Ten visits', duration: 'P1M', limitations: { bookingsCount: visits } },
+  });
+  expect(s.status).toBe(201);
+  const k = await t.call('POST', `${base()}/list/${s.body.id}/contracts`, { body });
+  expect(k.status).toBe(201);
+  return k.body;
+}
+const ledger = async (id: string) => (await t.call('GET', `${base()}/contracts/${id}/visits-ledger`)).body;
+const add = (id: string, body: Record<string, unknown>, cid = companyId) =>
+  t.call('POST', `${base(cid)}/contracts/${id}/visits-ledger`, { body });
+const total = (entries: { amount: number }[]) => entries.reduce((n, e) => n + e.amount, 0);
+
+describe('visit ledger over HTTP', () => {
+  it('balances allocation and adjustments, and never goes below zero', async () => {
+    const k = await contractWith(10);
+    const [alloc] = await ledger(k.id);
+    expect(alloc).toMatchObject({ amount: 10, transactionType: 'ALLOCATION', subscriptionItemID: k.id, subscriptionID: k.subscriptionID });
+    clock.advance(1000);
+    const minus = await add(k.id, { amount: -4, transactionType: 'ADJUSTMENT', reason: 'manual check-ins', sourceAllocationID: alloc.id });
+    expect(minus.status).toBe(201);
+    expect(minus.body).toMatchObject({
+      amount: -4,
+      transactionType: 'ADJUSTMENT',
+      reason: 'manual check-ins',
+      sourceAllocationID: alloc.id,
+    });
+    clock.advance(1000);
+    const plus = await add(k.id, {
+      amount: 2,
+      transactionType: 'ALLOCATION',
+      expiresAt: '2026-05-01T08:00:00Z',
+      metaData: { why: 'bonus' },
+    });
+    expect(plus.body).toMatchObject({ amount: 2, expiresAt: '2026-05-01T08:00:00Z', metaData: { why: 'bonus' } });
+    expect(total(await ledger(k.id))).toBe(8);
+    const tooMuch = await add(k.id, { amount: -9, transactionType: 'ADJUSTMENT' });
+    expect(tooMuch.status).toBe(409);
+    expect(tooMuch.body.code).toBe('insufficient_balance');
+    expect(await ledger(k.id)).toHaveLength(3);
+    expect((await add(k.id, { amount: -8, transactionType: 'ADJUSTMENT' })).status).toBe(201);
+    expect(total(await ledger(k.id))).toBe(0);
+    expect((await ledger(k.id)).map((e: { amount: number }) => e.amount)).toEqual([10, -4, 2, -8]);
+  });
+
+  it.each([
+    [{ amount: 1 }, 'transactionType'],
+    [{ amount: 1, transactionType: 'USAGE' }, 'transactionType'],
+    [{ amount: 1, transactionType: 'EXPIRATION' }, 'transactionType'],
+    [{ transactionType: 'ADJUSTMENT' }, 'amount'],
+    [{ amount: 0, transactionType: 'ADJUSTMENT' }, 'amount'],
+    [{ amount: 1.5, transactionType: 'ADJUSTMENT' }, 'amount'],
+    [{ amount: -1, transactionType: 'ALLOCATION' }, 'amount'],
+    [{ amount: 1, transactionType: 'ADJUSTMENT', expiresAt: 'later' }, 'expiresAt'],
+    [{ amount: 1, transactionType: 'ADJUSTMENT', sourceAllocationID: 'x' }, 'sourceAllocationID'],
+    [{ amount: 1, transactionType: 'ADJUSTMENT', metaData: 'x' }, 'metaData'],
+  ])('refuses %j naming %s', async (body, path) => {
+    const k = await contractWith(1);
+    const r = await add(k.id, body);
+    expect(r.status).toBe(400);
+    expect(JSON.stringify(r.body)).toContain(path);
+    expect(await ledger(k.id)).toHaveLength(1);
+  });
+
+  it('refuses an allocation of another contract as source, and entries on ended contracts', async () => {
+    const a = await contractWith(2);
+    const b = await contractWith(2);
+    const [allocB] = await ledger(b.id);
+    const r = await add(a.id, { amount: 1, transactionType: 'ADJUSTMENT', sourceAllocationID: allocB.id });
+    expect(r.status).toBe(400);
+    expect(r.body.details[0].path).toBe('sourceAllocationID');
+    expect((await t.call('PATCH', `${base()}/contracts/${a.id}`, { body: { status: 'cancelled' } })).status).toBe(200);
+    expect((await add(a.id, { amount: 1, transactionType: 'ALLOCATION' })).status).toBe(409);
+    // past its end the contract stands expired
+    clock.set(Date.parse('2026-06-01T00:00:00Z'));
+    expect((await add(b.id, { amount: 1, transactionType: 'ALLOCATION' })).status).toBe(409);
+  });
+
+  it('keeps another company out of the ledger', async () => {
+    const k = await contractWith(3);
+    expect((await t.call('GET', `${base(other)}/contracts/${k.id}/visits-ledger`)).status).toBe(404);
+    expect((await add(k.id, { amount: 1, transactionType: 'ALLOCATION' }, other)).status).toBe(404);
+    expect(await ledger(k.id)).toHaveLength(1);
+  });
+
+  it('takes exactly the balance when 10 adjustments of -1 race for 3 visits', async () => {
+    const k = await contractWith(3);
+    const url = await t.listen();
+    const key = t.adminKey;
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        fetch(`${url}${base()}/contracts/${k.id}/visits-ledger`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': key },
+          body: JSON.stringify({ amount: -1, transactionType: 'ADJUSTMENT' }),
+        }).then((r) => r.status),
+      ),
+    );
+    expect(answers.filter((s) => s === 201)).toHaveLength(3);
+    expect(answers.filter((s) => s === 409)).toHaveLength(7);
+    expect(total(await ledger(k.id))).toBe(0);
+  });
+
+  it('pages the ledger over GraphQL', async () => {
+    const k = await contractWith(5);
+    await add(k.id, { amount: -1, transactionType: 'ADJUSTMENT' });
+    const r = await t.gql(
+      `query($c: ID!, $k: ID!) { subscriptionVisitTransactions(companyID: $c, contractID: $k, limit: 1, offset: 1) { total limit offset visitTransactions { amount transactionType } } }`,
+      { c: companyId, k: k.id },
+    );
+    expect(r.body.data.subscriptionVisitTransactions).toEqual({
+      total: 2,
+      limit: 1,
+      offset: 1,
+      visitTransactions: [{ amount: -1, transactionType: 'ADJUSTMENT' }],
+    });
+    const added = await t.gql(
+      `mutation($c: ID!, $k: ID!) { addSubscriptionVisitTransaction(companyID: $c, contractID: $k, input: {amount: -10, transactionType: ADJUSTMENT}) { id } }`,
+      { c: companyId, k: k.id },
+    );
+    expect(added.body.errors[0].extensions.code).toBe('insufficient_balance');
   });
 });

@@ -273,11 +273,13 @@ export interface UpdateContractInput {
 
 /**
  * Merchant: changes a contract. Status transitions are checked against where the contract
- * stands now (`TRANSITIONS`; others 409): `pending_payment -> active` starts it (activeFrom
+ * stands now (`TRANSITIONS`; others 409; an unpaid contract past its payment deadline already
+ * stands cancelled). `pending_payment -> active` starts it, with the capacity it already holds (activeFrom
  * kept when set, else now; expiresAt = activeFrom + duration; first allocation), `-> cancelled`
  * and `-> expired` end it and expire its unused visits. `duration` recomputes expiresAt from
  * activeFrom; `subscriptionID` moves the contract to another subscription of the company and
- * copies that one's limitations and ids. Expired and cancelled contracts only take metadata.
+ * copies that one's limitations and ids (409 when that one is sold out). Expired and cancelled
+ * contracts only take metadata.
  */
 export async function updateContract(ctx: Ctx, companyId: string, id: unknown, input: UpdateContractInput): Promise<ContractJson> {
   const company = await companyForMerchant(ctx, companyId, 'subscriptions.write');
@@ -308,6 +310,8 @@ export async function updateContract(ctx: Ctx, companyId: string, id: unknown, i
     if (clientId !== undefined) k.clientId = clientId;
     if (subscriptionId !== undefined && subscriptionId !== k.subscriptionId) {
       const s = await getSubscriptionInCompany(em, company.id, subscriptionId, 'subscriptionID');
+      // the contract takes a place of the other subscription's capacity
+      await reserveCapacity(em, company.id, s.id, ctx.now);
       Object.assign(k, {
         subscriptionId: s.id,
         limitations: s.limitations,
@@ -324,7 +328,6 @@ export async function updateContract(ctx: Ctx, companyId: string, id: unknown, i
     updateRecordMetaData(k, body.metaDataUpdate);
     if (status && status !== current) {
       if (status === 'active') {
-        if (current === 'pending_payment') await reserveCapacityForActivation(em, k, ctx.now);
         k.activeFrom = k.activeFrom ?? ctx.now;
         if (k.duration) k.expiresAt = addDuration(k.activeFrom, k.duration, company.timeZone);
         Object.assign(k, { status, pendingExpiresAt: null, inCart: false, periodStart: k.activeFrom, periodEnd: k.expiresAt });
@@ -344,11 +347,6 @@ export async function updateContract(ctx: Ctx, companyId: string, id: unknown, i
     return k;
   });
   return contractWithUsages(ctx.em, result, ctx.now);
-}
-
-/** A pending contract holds capacity already; activation only re-checks when it no longer did (its hold had lapsed). */
-async function reserveCapacityForActivation(em: EntityManager, k: SubscriptionContract, now: Date): Promise<void> {
-  if (k.pendingExpiresAt && k.pendingExpiresAt.getTime() <= now.getTime()) await reserveCapacity(em, k.companyId, k.subscriptionId, now);
 }
 
 export interface ContractSearchInput {

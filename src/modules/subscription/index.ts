@@ -3,6 +3,7 @@ import type { AppModule } from '../../kernel/module';
 import { subscriptionEntities } from './subscription.entity';
 import { subscriptionRoutes } from './subscription.routes';
 import { membershipCard } from './subscription.document';
+import { subscriptionResolvers } from './subscription.resolver';
 import { subscriptionClientRoutes } from './client.routes';
 import { subscriptionHandler } from './subscription.codes';
 import { RENEWAL_ITEM, settleRenewals, settleSubscriptions, SUBSCRIPTION_ITEM } from './subscription.payable';
@@ -15,7 +16,7 @@ import { startSubscriptionSweeper } from './subscription.sweeper';
 export const subscriptionModule: AppModule = {
   name: 'subscription',
   entities: subscriptionEntities,
-  resolvers: [],
+  resolvers: [...subscriptionResolvers],
   routes: (app: FastifyInstance) => {
     subscriptionRoutes(app);
     subscriptionClientRoutes(app);

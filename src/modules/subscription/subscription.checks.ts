@@ -59,7 +59,9 @@ export const durationSeconds = (d: string): number => parseDuration(d) ?? 0;
 /**
  * A recurrence rule (`FREQ=MONTHLY;INTERVAL=1`, with or without the `RRULE:` prefix, optionally
  * with a `DTSTART`), parsed by the `rrule` package. Refused when it has no frequency, a
- * number part that is not a whole number, or produces no occurrence.
+ * frequency below a day (a membership period of hours makes no sense, and such rules could make
+ * the search for an occurrence long), a number part that is not a whole number, or no occurrence
+ * within ten years of its start.
  */
 export function checkRRule(c: Check, path: string, v: unknown): string | null | undefined {
   if (v === undefined) return undefined;
@@ -75,6 +77,7 @@ export function checkRRule(c: Check, path: string, v: unknown): string | null | 
     return bad((e as Error).message.slice(0, 100));
   }
   if (options.freq === undefined || options.freq === null) return bad('FREQ is missing');
+  if (![RRule.YEARLY, RRule.MONTHLY, RRule.WEEKLY, RRule.DAILY].includes(options.freq)) return bad('FREQ must be DAILY or longer');
   for (const k of [
     'interval',
     'count',
@@ -95,8 +98,11 @@ export function checkRRule(c: Check, path: string, v: unknown): string | null | 
   if (options.interval !== undefined && options.interval !== null && options.interval < 1) return bad('INTERVAL must be at least 1');
   if (options.count !== undefined && options.count !== null && options.count < 1) return bad('COUNT must be at least 1');
   try {
-    const rule = new RRule({ ...options, dtstart: options.dtstart ?? new Date(Date.UTC(2026, 0, 1)) });
-    if (rule.all((_, i) => i < 1).length === 0) return bad('it has no occurrence');
+    const start = options.dtstart ?? new Date(Date.UTC(2026, 0, 1));
+    if (!Number.isFinite(start.getTime())) return bad('DTSTART is not a date');
+    const rule = new RRule({ ...options, dtstart: start });
+    const horizon = new Date(start.getTime() + 10 * 366 * 86_400_000);
+    if (rule.between(start, horizon, true, (_, i) => i < 1).length === 0) return bad('it has no occurrence within ten years');
   } catch (e) {
     return bad((e as Error).message.slice(0, 100));
   }

@@ -263,3 +263,40 @@ describe('purchases', () => {
     expect((await t.call('GET', `${base()}/purchases/${id}`, { token })).body.expiresAt).toBe('2026-04-30T09:00:00Z');
   });
 });
+
+describe('GraphQL', () => {
+  it('adds to the cart, checks out and lists purchases like REST', async () => {
+    const s = await plan(1000);
+    const added = await t.gql(
+      `mutation($c: ID!, $s: ID!) { addToSubscriptionCart(companyID: $c, items: [{subscriptionID: $s, metaData: {via: "gql"}}]) {
+         expiresAt items { id status price metaData limitations { bookingsCount } } } }`,
+      { c: shop.companyId, s },
+      { token },
+    );
+    expect(added.body.errors).toBeUndefined();
+    expect(added.body.data.addToSubscriptionCart).toMatchObject({
+      expiresAt: '2026-03-01T10:15:00Z',
+      items: [{ status: 'pending_payment', price: 1000, metaData: { via: 'gql' }, limitations: { bookingsCount: 4 } }],
+    });
+    const paid = await t.gql(
+      `mutation($c: ID!) { checkoutSubscriptionCart(companyID: $c) { total tax currency paymentURL transactionID items { id } } }`,
+      { c: shop.companyId },
+      { token },
+    );
+    expect(paid.body.data.checkoutSubscriptionCart).toMatchObject({ total: 1210, tax: 210, currency: 'EUR' });
+    const empty = await t.gql(`mutation($c: ID!) { checkoutSubscriptionCart(companyID: $c) { total } }`, { c: shop.companyId }, { token });
+    expect(empty.body.errors[0].extensions.code).toBe('conflict');
+    const page = await t.gql(
+      `query($c: ID!) { subscriptionPurchases(companyID: $c, limit: 10) { total limit offset subscriptionContracts { id status } } }`,
+      { c: shop.companyId },
+      { token },
+    );
+    expect(page.body.data.subscriptionPurchases).toMatchObject({ total: 1, limit: 10, offset: 0 });
+    const other = await t.gql(
+      `query($c: ID!, $id: ID!) { subscriptionPurchase(companyID: $c, id: $id) { id } }`,
+      { c: shop.companyId, id: paid.body.data.checkoutSubscriptionCart.items[0].id },
+      { token: otherToken },
+    );
+    expect(other.body.errors[0].extensions.code).toBe('not_found');
+  });
+});

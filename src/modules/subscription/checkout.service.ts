@@ -279,7 +279,7 @@ export async function listPurchases(
   ctx: Ctx,
   companyId: string,
   raw: { limit?: unknown; offset?: unknown },
-): Promise<{ items: ContractJson[]; total: number }> {
+): Promise<{ items: ContractJson[]; total: number; limit: number; offset: number }> {
   const { company, clientId } = await ownCompany(ctx, companyId);
   const { limit, offset } = parsePage(raw, PURCHASES_MAX_LIMIT);
   const [rows, total] = await ctx.em.findAndCount(
@@ -287,7 +287,7 @@ export async function listPurchases(
     { companyId: company.id, clientId, ...PURCHASED },
     { orderBy: { createdAt: 'desc', id: 'desc' }, limit, offset },
   );
-  return { items: await contractForms(ctx.em, company.id, rows, ctx.now), total };
+  return { items: await contractForms(ctx.em, company.id, rows, ctx.now), total, limit, offset };
 }
 
 /** Client: one of its purchased subscriptions; anybody else's is 404. */

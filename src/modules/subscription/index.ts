@@ -5,6 +5,7 @@ import { subscriptionRoutes } from './subscription.routes';
 import { membershipCard } from './subscription.document';
 import { subscriptionResolvers } from './subscription.resolver';
 import { subscriptionClientRoutes } from './client.routes';
+import { SubscriptionClientResolver } from './client.resolver';
 import { subscriptionHandler } from './subscription.codes';
 import { RENEWAL_ITEM, settleRenewals, settleSubscriptions, SUBSCRIPTION_ITEM } from './subscription.payable';
 import { startSubscriptionSweeper } from './subscription.sweeper';
@@ -16,7 +17,7 @@ import { startSubscriptionSweeper } from './subscription.sweeper';
 export const subscriptionModule: AppModule = {
   name: 'subscription',
   entities: subscriptionEntities,
-  resolvers: [...subscriptionResolvers],
+  resolvers: [...subscriptionResolvers, SubscriptionClientResolver],
   routes: (app: FastifyInstance) => {
     subscriptionRoutes(app);
     subscriptionClientRoutes(app);

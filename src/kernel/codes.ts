@@ -3,7 +3,7 @@ import type { DomainError } from '../shared/errors';
 
 /**
  * The contract between the booking context and the modules whose codes a booking request may
- * carry (promo codes, gift cards; subscription contracts later). Booking knows codes only
+ * carry (promo codes, gift cards, subscription contracts). Booking knows codes only
  * through these handlers, which the owning modules register on their module definition, so
  * booking imports none of them.
  *
@@ -26,6 +26,14 @@ export interface CodeTarget {
   resourceId: string;
   /** start of the booking, epoch milliseconds */
   start: number;
+  /** end of the booking (exclusive), epoch milliseconds */
+  end: number;
+  /** the booked spots (a ticket booking: the sum of its tickets) */
+  spots: number;
+  /** ticket id -> booked count, for ticket bookings; null otherwise */
+  tickets: Readonly<Record<string, number>> | null;
+  /** the company's IANA time zone, in which days of the week and times of day are read */
+  timeZone: string;
   /** the booking's price after the codes applied before this one (smallest currency unit) */
   price: number;
   /** what is still to be paid after the codes applied before this one */

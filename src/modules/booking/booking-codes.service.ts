@@ -62,8 +62,9 @@ export interface CodedPrice {
   due: number;
 }
 
-/** The target of a code on a booking row at `price`/`due`. */
-export function targetOf(row: BookingRow, clientId: string | null, at: CodedPrice): CodeTarget {
+/** The target of a code on a booking row at `price`/`due`, in the company's `timeZone`. */
+export function targetOf(row: BookingRow, clientId: string | null, at: CodedPrice, timeZone: string): CodeTarget {
+  const tickets = Object.keys(row.tickets).length ? Object.fromEntries(Object.entries(row.tickets).map(([id, t]) => [id, t.spots])) : null;
   return {
     companyId: row.companyId,
     bookingId: row.id,
@@ -71,6 +72,10 @@ export function targetOf(row: BookingRow, clientId: string | null, at: CodedPric
     serviceId: row.serviceId,
     resourceId: row.resourceId,
     start: row.start,
+    end: row.end ?? row.start + (row.durationSec ?? 0) * 1000,
+    spots: row.spots,
+    tickets,
+    timeZone,
     price: at.price,
     due: at.due,
     currency: row.currency,
@@ -87,10 +92,16 @@ const after = (at: CodedPrice, effect: { discount: number; covered: number }): C
  * code that cannot apply. The transaction applies the codes again under their locks, and that
  * is what counts.
  */
-export async function checkCodes(ctx: Ctx, codes: BookingCode[], row: BookingRow, clientId: string | null): Promise<CodedPrice> {
+export async function checkCodes(
+  ctx: Ctx,
+  codes: BookingCode[],
+  row: BookingRow,
+  clientId: string | null,
+  timeZone: string,
+): Promise<CodedPrice> {
   let at: CodedPrice = { price: row.price, due: row.price };
   for (const c of codes) {
-    const checked = await c.handler.check(ctx.em, c.found, targetOf(row, clientId, at), ctx.now);
+    const checked = await c.handler.check(ctx.em, c.found, targetOf(row, clientId, at, timeZone), ctx.now);
     if (!checked.ok) throw checked.error;
     at = after(at, checked);
   }
@@ -109,9 +120,10 @@ export async function applyCodes(
   row: BookingRow,
   basePrice: number,
   clientId: string | null,
+  timeZone: string,
 ): Promise<CodedPrice> {
   let at: CodedPrice = { price: basePrice, due: basePrice };
-  for (const c of codes) at = after(at, await c.handler.apply(em, c.found, targetOf(row, clientId, at), ctx.now));
+  for (const c of codes) at = after(at, await c.handler.apply(em, c.found, targetOf(row, clientId, at, timeZone), ctx.now));
   return at;
 }
 

@@ -137,6 +137,8 @@ export interface PreparedBooking {
   basePrice: number;
   /** what is left to pay once the codes apply (`row.price` is the price after discounts) */
   due: number;
+  /** the company's time zone (codes read days and times of day in it) */
+  timeZone: string;
 }
 
 /**
@@ -168,7 +170,9 @@ export async function prepareClientBooking(
     customPurchaseDescription: description ?? null,
   });
   const codes = await resolveCodes(ctx, company.id, code);
-  const priced = codes.length ? await checkCodes(ctx, codes, row, who.client?.id ?? null) : { price: row.price, due: row.price };
+  const priced = codes.length
+    ? await checkCodes(ctx, codes, row, who.client?.id ?? null, company.timeZone)
+    : { price: row.price, due: row.price };
   const basePrice = row.price;
   row.price = priced.price;
   return {
@@ -179,6 +183,7 @@ export async function prepareClientBooking(
     codes,
     basePrice,
     due: priced.due,
+    timeZone: company.timeZone,
   };
 }
 
@@ -188,7 +193,7 @@ export async function prepareClientBooking(
  */
 export async function applyBookingCodes(ctx: Ctx, em: EntityManager, b: PreparedBooking, client: Client | null): Promise<void> {
   if (!b.codes.length) return;
-  const priced = await applyCodes(ctx, em, b.codes, b.row, b.basePrice, client?.id ?? null);
+  const priced = await applyCodes(ctx, em, b.codes, b.row, b.basePrice, client?.id ?? null, b.timeZone);
   b.row.price = priced.price;
   b.due = priced.due;
 }

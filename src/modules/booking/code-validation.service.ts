@@ -64,7 +64,12 @@ export async function validateClientCode(
   const price = b.row.price;
   const hit = await findCode(ctx, company.id, code);
   if (!hit) return { canApply: false, ...answer, pluginNameSpace: null, pluginResponse: { errorMessage: 'unknown code' }, price };
-  const checked = await hit.handler.check(ctx.em, hit.found, targetOf(b.row, client?.id ?? null, { price, due: price }), ctx.now);
+  const checked = await hit.handler.check(
+    ctx.em,
+    hit.found,
+    targetOf(b.row, client?.id ?? null, { price, due: price }, company.timeZone),
+    ctx.now,
+  );
   const pluginNameSpace = hit.handler.namespace;
   if (!checked.ok)
     return {

@@ -1,8 +1,14 @@
+import type { FastifyInstance } from 'fastify';
 import type { AppModule } from '../../kernel/module';
 import { subscriptionEntities } from './subscription.entity';
 import { subscriptionRoutes } from './subscription.routes';
 import { membershipCard } from './subscription.document';
 import { subscriptionResolvers } from './subscription.resolver';
+import { subscriptionClientRoutes } from './client.routes';
+import { SubscriptionClientResolver } from './client.resolver';
+import { subscriptionHandler } from './subscription.codes';
+import { RENEWAL_ITEM, settleRenewals, settleSubscriptions, SUBSCRIPTION_ITEM } from './subscription.payable';
+import { startSubscriptionSweeper } from './subscription.sweeper';
 
 /**
  * Subscriptions (memberships): plans, settings, price and capacity rules, contracts with codes,
@@ -11,8 +17,17 @@ import { subscriptionResolvers } from './subscription.resolver';
 export const subscriptionModule: AppModule = {
   name: 'subscription',
   entities: subscriptionEntities,
-  resolvers: [...subscriptionResolvers],
-  routes: subscriptionRoutes,
+  resolvers: [...subscriptionResolvers, SubscriptionClientResolver],
+  routes: (app: FastifyInstance) => {
+    subscriptionRoutes(app);
+    subscriptionClientRoutes(app);
+  },
   // a membership contract prints as a membership card (PDF template or the default one)
   documents: { membership: membershipCard },
+  // checkouts and purchases pay for new contracts; renewals extend paid ones
+  payables: { [SUBSCRIPTION_ITEM]: { settle: settleSubscriptions }, [RENEWAL_ITEM]: { settle: settleRenewals } },
+  // contract codes on bookings (kernel/codes.ts)
+  codes: [subscriptionHandler],
+  // cart expiry, period changes, contract expiry
+  start: (deps) => startSubscriptionSweeper(deps),
 };

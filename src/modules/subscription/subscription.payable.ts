@@ -1,0 +1,120 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { SettlementOutcome } from '../../kernel/payable';
+import { isUuid } from '../../shared/ids';
+import { periodAt } from './periods';
+import { SubscriptionContract } from './subscription.entity';
+import { allocatePeriod } from './ledger.service';
+import { addDuration } from './subscription.checks';
+import { companyZone, planOf, recurrenceOf } from './visits.store';
+
+/**
+ * The subscription module's side of payments. A cart checkout or a purchase is one payment
+ * transaction with `itemType` `subscription` whose items are the contracts; a renewal is one
+ * with `itemType` `subscription_renewal` over the renewed contracts. Payment settles them here,
+ * inside the transaction that settled the payment, with the contracts locked in id order.
+ */
+
+export const SUBSCRIPTION_ITEM = 'subscription';
+export const RENEWAL_ITEM = 'subscription_renewal';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+async function lockContracts(em: EntityManager, companyId: string, itemIds: readonly string[]): Promise<SubscriptionContract[]> {
+  const ids = [...new Set(itemIds.filter(isUuid).map((id) => id.toLowerCase()))];
+  if (!ids.length) return [];
+  const rows = await em.execute<Record<string, unknown>[]>(
+    'select * from subscription_contract where company_id = ? and id = any(?::uuid[]) order by id for update',
+    [companyId, `{${ids.join(',')}}`],
+  );
+  return rows.map((r) => em.map(SubscriptionContract, r));
+}
+
+/**
+ * Makes a paid (or free) `pending_payment` contract `active` from `now`: `expiresAt` is now
+ * plus its duration (no duration: open-ended), the current period is the first one, and that
+ * period's `ALLOCATION` of `bookingsCount` visits is appended. The contract must be locked.
+ */
+export async function activateContract(em: EntityManager, c: SubscriptionContract, now: Date): Promise<void> {
+  const zone = await companyZone(em, c.companyId);
+  const expiresAt = c.duration ? addDuration(now, c.duration, zone) : null;
+  Object.assign(c, { status: 'active', activeFrom: now, expiresAt, inCart: false, pendingExpiresAt: null, updatedAt: now });
+  const period = periodAt(planOf(c, await recurrenceOf(em, c.companyId, c.subscriptionId)), zone, now.getTime());
+  c.periodStart = period ? new Date(period.start) : now;
+  c.periodEnd = period?.end != null ? new Date(period.end) : expiresAt;
+  c.periodIndex = 0;
+  await em.execute(
+    `update subscription_contract set status = 'active', active_from = ?::timestamptz, expires_at = ?::timestamptz, in_cart = false,
+            pending_expires_at = null, period_start = ?::timestamptz, period_end = ?::timestamptz, period_index = 0, updated_at = ?::timestamptz
+      where company_id = ? and id = ?`,
+    [iso(now), iso(expiresAt), iso(c.periodStart), iso(c.periodEnd), iso(now), c.companyId, c.id],
+    'run',
+  );
+  await allocatePeriod(em, c, now, 'first period');
+}
+
+/** Cancels locked `pending_payment` contracts: they stop holding capacity. */
+export async function cancelPending(em: EntityManager, companyId: string, ids: readonly string[], now: Date): Promise<void> {
+  if (!ids.length) return;
+  await em.execute(
+    `update subscription_contract set status = 'cancelled', in_cart = false, cancelled_at = ?::timestamptz, updated_at = ?::timestamptz
+      where company_id = ? and id = any(?::uuid[]) and status = 'pending_payment'`,
+    [iso(now), iso(now), companyId, `{${ids.join(',')}}`],
+    'run',
+  );
+}
+
+/** A checkout's or purchase's outcome: paid activates its contracts, anything else cancels them (capacity comes back). */
+export async function settleSubscriptions(
+  em: EntityManager,
+  companyId: string,
+  itemIds: readonly string[],
+  outcome: SettlementOutcome,
+  now: Date,
+): Promise<void> {
+  const pending = (await lockContracts(em, companyId, itemIds)).filter((c) => c.status === 'pending_payment');
+  if (outcome !== 'paid')
+    return cancelPending(
+      em,
+      companyId,
+      pending.map((c) => c.id),
+      now,
+    );
+  for (const c of pending) await activateContract(em, c, now);
+}
+
+/**
+ * Extends a renewed contract by one more duration from its current end (from now when it has
+ * none), once its renewal is paid; the next period's allocation and rollover follow at the
+ * period change (subscription.sweeper.ts). The contract must be locked.
+ */
+export async function extendContract(em: EntityManager, c: SubscriptionContract, now: Date): Promise<void> {
+  const from = c.expiresAt && c.expiresAt > now ? c.expiresAt : now;
+  const expiresAt = c.duration ? addDuration(from, c.duration, await companyZone(em, c.companyId)) : null;
+  await em.execute(
+    `update subscription_contract set expires_at = ?::timestamptz, renewed_at = ?::timestamptz, renewal_transaction_id = null,
+            renewal_payment_url = null, updated_at = ?::timestamptz where company_id = ? and id = ?`,
+    [iso(expiresAt), iso(now), iso(now), c.companyId, c.id],
+    'run',
+  );
+}
+
+/** A renewal's outcome: paid extends the contracts that wait for it; otherwise they stay as they were. */
+export async function settleRenewals(
+  em: EntityManager,
+  companyId: string,
+  itemIds: readonly string[],
+  outcome: SettlementOutcome,
+  now: Date,
+): Promise<void> {
+  const waiting = (await lockContracts(em, companyId, itemIds)).filter((c) => c.renewalTransactionId !== null);
+  for (const c of waiting) {
+    if (outcome === 'paid' && c.status === 'active') await extendContract(em, c, now);
+    else
+      await em.execute(
+        `update subscription_contract set renewal_transaction_id = null, renewal_payment_url = null, updated_at = ?::timestamptz
+          where company_id = ? and id = ?`,
+        [iso(now), companyId, c.id],
+        'run',
+      );
+  }
+}

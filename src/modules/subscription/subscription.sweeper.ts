@@ -1,0 +1,146 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AppDeps, Ctx } from '../../kernel/context';
+import { periodAt, rolloverVisits } from './periods';
+import { SubscriptionContract } from './subscription.entity';
+import { append, expireRemaining } from './ledger.service';
+import { companyZone, entryOf, periodBalance, planOf, recurrenceOf } from './visits.store';
+
+/**
+ * Time-driven changes of contracts, run every few seconds by every server process:
+ * 1. cart expiry: `pending_payment` contracts past `pendingExpiresAt` (cart items and purchases
+ *    not checked out in time) become `cancelled`, and their capacity is free again;
+ * 2. period change: an active contract whose current period ended moves to the next one: the
+ *    ended period's unused visits lapse (`EXPIRATION`), the new period gets its `ALLOCATION`
+ *    (unless a booking ahead already made it) and `ROLLOVER` of the unused visits as the
+ *    subscription's `rollOverSettings` allow;
+ * 3. contract expiry: active contracts past `expiresAt` become `expired`, and what is left of
+ *    their visits lapses (`EXPIRATION`).
+ * Every batch claims its rows with `for update skip locked` inside its own transaction, so
+ * several processes sweep at once without waiting on or repeating each other's work; time is
+ * `deps.clock` (or the `now` a test passes).
+ */
+
+export const SUBSCRIPTION_SWEEP_BATCH = 100;
+export const SUBSCRIPTION_SWEEP_INTERVAL_MS = 5000;
+
+export interface SweepCounts {
+  lapsed: number;
+  advanced: number;
+  expired: number;
+}
+
+const iso = (d: Date | number) => new Date(d).toISOString();
+
+async function lapseCarts(em: EntityManager, now: Date): Promise<number> {
+  const rows = await em.execute<{ id: string }[]>(
+    `update subscription_contract c set status = 'cancelled', in_cart = false, cancelled_at = ?::timestamptz, updated_at = ?::timestamptz
+      where c.id in (select id from subscription_contract where status = 'pending_payment' and pending_expires_at <= ?::timestamptz
+                      order by pending_expires_at limit ${SUBSCRIPTION_SWEEP_BATCH} for update skip locked)
+      returning c.id`,
+    [iso(now), iso(now), iso(now)],
+  );
+  return rows.length;
+}
+
+/** Active contracts matching `where` (its one `?` is now), claimed for this transaction. */
+async function claim(em: EntityManager, where: string, now: Date): Promise<SubscriptionContract[]> {
+  const rows = await em.execute<Record<string, unknown>[]>(
+    `select * from subscription_contract where status = 'active' and ${where}
+      order by id limit ${SUBSCRIPTION_SWEEP_BATCH} for update skip locked`,
+    [iso(now)],
+  );
+  return rows.map((r) => em.map(SubscriptionContract, r));
+}
+
+/** Moves one locked contract through every period that ended by `now`. */
+async function advance(em: EntityManager, c: SubscriptionContract, now: Date): Promise<void> {
+  const zone = await companyZone(em, c.companyId);
+  const sub = await recurrenceOf(em, c.companyId, c.subscriptionId);
+  const plan = planOf(c, sub);
+  const perPeriod = c.limitations?.bookingsCount;
+  let start = c.periodStart!;
+  let end = c.periodEnd!;
+  let index = c.periodIndex;
+  while (end <= now && (!c.expiresAt || end < c.expiresAt)) {
+    const next = periodAt(plan, zone, end.getTime());
+    if (!next) break;
+    const old = await periodBalance(em, c.companyId, c.id, start);
+    const unused = Math.max(0, old.balance);
+    if (unused > 0) await append(em, entryOf(c, -unused, 'EXPIRATION', start, now, { reason: 'period ended' }));
+    const nextStart = new Date(next.start);
+    if (typeof perPeriod === 'number' && perPeriod > 0 && !(await periodBalance(em, c.companyId, c.id, nextStart)).allocated)
+      await append(
+        em,
+        entryOf(c, perPeriod, 'ALLOCATION', nextStart, now, {
+          reason: 'period allocation',
+          expiresAt: next.end === null ? null : new Date(next.end),
+        }),
+      );
+    const rolled = rolloverVisits(sub?.rollOverSettings, unused);
+    if (rolled > 0) await append(em, entryOf(c, rolled, 'ROLLOVER', nextStart, now, { reason: 'unused visits of the previous period' }));
+    start = nextStart;
+    end = next.end === null ? (c.expiresAt ?? new Date(8.64e15)) : new Date(next.end);
+    index += 1;
+  }
+  await em.execute(
+    `update subscription_contract set period_start = ?::timestamptz, period_end = ?::timestamptz, period_index = ?, updated_at = ?::timestamptz
+      where company_id = ? and id = ?`,
+    [iso(start), end.getTime() >= 8.64e15 ? null : iso(end), index, iso(now), c.companyId, c.id],
+    'run',
+  );
+}
+
+async function expire(em: EntityManager, c: SubscriptionContract, now: Date): Promise<void> {
+  await expireRemaining(em, c, now, 'contract expired');
+  await em.execute(
+    `update subscription_contract set status = 'expired', updated_at = ?::timestamptz where company_id = ? and id = ?`,
+    [iso(now), c.companyId, c.id],
+    'run',
+  );
+}
+
+/** Runs the three sweeps once at `now` (default: the clock), batch after batch, and returns what changed. */
+export async function sweepSubscriptions(source: AppDeps | Ctx, now?: Date): Promise<SweepCounts> {
+  const deps: AppDeps = 'deps' in source ? source.deps : source;
+  const at = now ?? new Date(deps.clock.now());
+  const counts: SweepCounts = { lapsed: 0, advanced: 0, expired: 0 };
+  const batch = (work: (em: EntityManager) => Promise<number>) =>
+    (deps.orm.em.fork() as EntityManager).transactional((tx) => work(tx as EntityManager));
+  for (let n = SUBSCRIPTION_SWEEP_BATCH; n === SUBSCRIPTION_SWEEP_BATCH; counts.lapsed += n) n = await batch((em) => lapseCarts(em, at));
+  for (let n = SUBSCRIPTION_SWEEP_BATCH; n === SUBSCRIPTION_SWEEP_BATCH; counts.advanced += n)
+    n = await batch(async (em) => {
+      const due = await claim(em, 'period_end <= ?::timestamptz and (expires_at is null or period_end < expires_at)', at);
+      for (const c of due) await advance(em, c, at);
+      return due.length;
+    });
+  for (let n = SUBSCRIPTION_SWEEP_BATCH; n === SUBSCRIPTION_SWEEP_BATCH; counts.expired += n)
+    n = await batch(async (em) => {
+      const due = await claim(em, 'expires_at <= ?::timestamptz', at);
+      for (const c of due) await expire(em, c, at);
+      return due.length;
+    });
+  return counts;
+}
+
+/** Starts the periodic sweep; the returned function stops it and waits for a running sweep. */
+export function startSubscriptionSweeper(deps: AppDeps, intervalMs = SUBSCRIPTION_SWEEP_INTERVAL_MS): () => Promise<void> {
+  let running: Promise<unknown> | null = null;
+  let stopped = false;
+  const timer = setInterval(() => {
+    if (running || stopped) return;
+    running = sweepSubscriptions(deps)
+      .then((c) => {
+        if (c.lapsed + c.advanced + c.expired > 0) deps.log.info(c, 'subscription contracts swept');
+      })
+      .catch((err) => deps.log.error({ err }, 'subscription sweep failed'))
+      .finally(() => {
+        running = null;
+      });
+  }, intervalMs);
+  timer.unref();
+  return async () => {
+    stopped = true;
+    clearInterval(timer);
+    await running;
+  };
+}

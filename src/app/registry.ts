@@ -13,6 +13,7 @@ import { bookingModule } from '../modules/booking';
 import { documentModule } from '../modules/document';
 import { promoCodeModule } from '../modules/promocode';
 import { giftCardModule } from '../modules/giftcard';
+import { webhookModule } from '../modules/webhook';
 
 /** Every bounded context, in registration order. */
 export const modules: AppModule[] = [
@@ -27,6 +28,7 @@ export const modules: AppModule[] = [
   documentModule,
   promoCodeModule,
   giftCardModule,
+  webhookModule,
 ];
 
 export const allEntities = (): Function[] => modules.flatMap((m) => m.entities);

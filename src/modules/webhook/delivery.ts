@@ -1,0 +1,223 @@
+import { performance } from 'node:perf_hooks';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Webhook } from 'standardwebhooks';
+import type { AppDeps } from '../../kernel/context';
+import { newId } from '../../shared/ids';
+import { DISABLE_AFTER_MS, retryDelayMs } from './retry-schedule';
+import { openSecret } from './webhook.service';
+
+/**
+ * The delivery worker. Due deliveries are claimed with `for update skip locked` in one
+ * statement that also moves their `next_attempt_at` a lease ahead (the timeout and a margin):
+ * several processes never post the same attempt at once, and a process that dies while
+ * posting leaves the delivery due again when the lease ends. Posting happens outside any
+ * transaction; the outcome is recorded afterwards, so a delivery may reach its endpoint more
+ * than once (at-least-once) but never silently not at all. Every attempt is signed per
+ * Standard Webhooks with the event id as `webhook-id`, the same on every attempt.
+ */
+
+const LEASE_MARGIN_MS = 5000;
+const EXCERPT_BYTES = 1024;
+const ERROR_CHARS = 500;
+export const DELIVERY_BATCH = 50;
+
+interface Claimed {
+  id: string;
+  company_id: string;
+  endpoint_id: string;
+  event_id: string;
+  attempts: number;
+  url: string;
+  secret_enc: string;
+  body: string;
+}
+
+export interface AttemptOutcome {
+  succeeded: boolean;
+  status: number | null;
+  latencyMs: number;
+  excerpt: string | null;
+  error: string | null;
+}
+
+async function claim(em: EntityManager, now: Date, leaseMs: number, limit: number): Promise<Claimed[]> {
+  return em.execute<Claimed[]>(
+    `update webhook_delivery d set attempts = d.attempts + 1, next_attempt_at = ?::timestamptz, last_attempt_at = ?::timestamptz,
+        updated_at = ?::timestamptz
+      from (
+        select d2.id from webhook_delivery d2
+          where d2.status = 'pending' and d2.next_attempt_at <= ?::timestamptz
+            and exists (select 1 from webhook_endpoint e2 where e2.company_id = d2.company_id and e2.id = d2.endpoint_id and e2.enabled)
+          order by d2.next_attempt_at, d2.id limit ? for update of d2 skip locked
+      ) c, webhook_endpoint e, webhook_event v
+      where d.id = c.id and e.company_id = d.company_id and e.id = d.endpoint_id and v.company_id = d.company_id and v.id = d.event_id
+      returning d.id, d.company_id, d.endpoint_id, d.event_id, d.attempts, e.url, e.secret_enc, v.payload::text as body`,
+    [new Date(now.getTime() + leaseMs).toISOString(), now.toISOString(), now.toISOString(), now.toISOString(), limit],
+  );
+}
+
+/** Reads at most `EXCERPT_BYTES` of the answer, then lets the rest go. */
+async function excerptOf(res: Response): Promise<string | null> {
+  if (!res.body) return null;
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < EXCERPT_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.length;
+    }
+  } finally {
+    void reader.cancel().catch(() => undefined);
+  }
+  const text = Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8');
+  return text || null;
+}
+
+/** Signs and posts one attempt; a 2xx answer within the timeout is a success, anything else a failure. */
+export async function postSigned(
+  url: string,
+  secret: string,
+  eventId: string,
+  body: string,
+  at: Date,
+  timeoutMs: number,
+): Promise<AttemptOutcome> {
+  const started = performance.now();
+  const latency = () => Math.round(performance.now() - started);
+  try {
+    const signature = new Webhook(secret).sign(eventId, at, body);
+    const res = await fetch(url, {
+      method: 'POST',
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'booking-platform-webhooks/1',
+        'webhook-id': eventId,
+        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+        'webhook-signature': signature,
+      },
+    });
+    const excerpt = await excerptOf(res).catch(() => null);
+    const ok = res.status >= 200 && res.status < 300;
+    return { succeeded: ok, status: res.status, latencyMs: latency(), excerpt, error: ok ? null : `HTTP ${res.status}` };
+  } catch (err) {
+    const e = err as Error & { cause?: { code?: string; message?: string } };
+    const timedOut = e.name === 'TimeoutError' || e.name === 'AbortError';
+    const why = timedOut ? `timed out after ${timeoutMs} ms` : [e.message, e.cause?.code ?? e.cause?.message].filter(Boolean).join(': ');
+    return { succeeded: false, status: null, latencyMs: latency(), excerpt: null, error: why.slice(0, ERROR_CHARS) };
+  }
+}
+
+/**
+ * Records an attempt and its consequences in one statement: the delivery succeeds, waits for
+ * its next attempt or is given up; the endpoint's failure streak starts or ends, and an
+ * endpoint failing for DISABLE_AFTER_MS is disabled when one of its deliveries is given up.
+ * A delivery whose lease another process took over (its attempt count moved on) keeps that
+ * process's state; the attempt is logged all the same.
+ */
+async function record(em: EntityManager, d: Claimed, o: AttemptOutcome, now: Date, random: () => number): Promise<void> {
+  const delay = o.succeeded ? null : retryDelayMs(d.attempts, random);
+  const status = o.succeeded ? 'succeeded' : delay === null ? 'failed' : 'pending';
+  const next = new Date(now.getTime() + (delay ?? 0)).toISOString();
+  const at = now.toISOString();
+  const giveUp = status === 'failed';
+  await em.execute(
+    `with a as (
+      insert into webhook_attempt (id, company_id, delivery_id, attempt, succeeded, response_status, latency_ms, response_excerpt, error, created_at)
+      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::timestamptz)
+    ), d as (
+      update webhook_delivery set status = ?, next_attempt_at = ?::timestamptz, updated_at = ?::timestamptz
+        where company_id = ? and id = ? and attempts = ? and status = 'pending'
+    )
+    update webhook_endpoint set
+      failing_since = case when ? then null else coalesce(failing_since, ?::timestamptz) end,
+      enabled = enabled and not (?::boolean and coalesce(failing_since <= ?::timestamptz, false)),
+      disabled_reason = case when enabled and ?::boolean and failing_since <= ?::timestamptz then ? else disabled_reason end
+      where company_id = ? and id = ?`,
+    [
+      newId(),
+      d.company_id,
+      d.id,
+      d.attempts,
+      o.succeeded,
+      o.status,
+      o.latencyMs,
+      o.excerpt,
+      o.error,
+      at,
+      status,
+      next,
+      at,
+      d.company_id,
+      d.id,
+      d.attempts,
+      o.succeeded,
+      at,
+      giveUp,
+      new Date(now.getTime() - DISABLE_AFTER_MS).toISOString(),
+      giveUp,
+      new Date(now.getTime() - DISABLE_AFTER_MS).toISOString(),
+      `deliveries failed for more than ${DISABLE_AFTER_MS / 3600_000} hours; the last error: ${o.error ?? 'none'}`.slice(0, ERROR_CHARS),
+      d.company_id,
+      d.endpoint_id,
+    ],
+    'run',
+  );
+}
+
+async function attempt(deps: AppDeps, d: Claimed, random: () => number): Promise<void> {
+  const em = deps.orm.em.fork() as EntityManager;
+  const at = new Date(deps.clock.now());
+  let secret: string | null = null;
+  try {
+    secret = openSecret(deps.encryptionKey, d.company_id, d.endpoint_id, d.secret_enc);
+  } catch {
+    // Stored under another ENCRYPTION_KEY: nothing can be signed until the secret is rotated.
+  }
+  const outcome = secret
+    ? await postSigned(d.url, secret, d.event_id, d.body, at, deps.config.webhookTimeoutMs)
+    : { succeeded: false, status: null, latencyMs: 0, excerpt: null, error: 'the signing secret cannot be decrypted; rotate it' };
+  await record(em, d, outcome, new Date(deps.clock.now()), random);
+}
+
+/**
+ * One pass of the worker: claims and posts due deliveries in batches (posted in parallel)
+ * until none is due at the clock's `now`. Returns the number of attempts made.
+ */
+export async function deliverDue(deps: AppDeps, opts: { batch?: number; random?: () => number } = {}): Promise<number> {
+  const batch = opts.batch ?? DELIVERY_BATCH;
+  const random = opts.random ?? Math.random;
+  let done = 0;
+  for (;;) {
+    const now = new Date(deps.clock.now());
+    const claimed = await claim(deps.orm.em.fork() as EntityManager, now, deps.config.webhookTimeoutMs + LEASE_MARGIN_MS, batch);
+    await Promise.all(claimed.map((d) => attempt(deps, d, random)));
+    done += claimed.length;
+    if (claimed.length < batch) return done;
+  }
+}
+
+/** Starts the worker (every WEBHOOK_POLL_MS); the returned function stops it and waits for the pass under way. */
+export function startWebhookWorker(deps: AppDeps): () => Promise<void> {
+  let stopped = false;
+  let running: Promise<unknown> = Promise.resolve();
+  let timer: NodeJS.Timeout | null = null;
+  const tick = () => {
+    running = deliverDue(deps)
+      .catch((err) => deps.log.error({ err }, 'webhook delivery pass failed'))
+      .finally(() => {
+        if (!stopped) timer = setTimeout(tick, deps.config.webhookPollMs).unref();
+      });
+  };
+  timer = setTimeout(tick, deps.config.webhookPollMs).unref();
+  return async () => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+    await running;
+  };
+}

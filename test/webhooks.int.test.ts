@@ -379,8 +379,10 @@ describe('delivery', () => {
     const byType = Object.fromEntries(rx.received.map((r) => [r.json.type, r.json.data]));
     expect(byType['payment.paid']).toMatchObject({ id: paid!.transactionId, status: 'paid' });
     expect(byType['payment.failed']).toMatchObject({ id: expiring!.transactionId, status: 'failed' });
-    const rest = await t.call('GET', `/v1/companies/${pay.companyId}/payments/transactions`, { query: { ids: paid!.transactionId } });
-    if (rest.status === 200) expect(byType['payment.paid']).toEqual(rest.body.transactions[0]);
+    const rest = await t.call('GET', `/v1/companies/${pay.companyId}/payments`, { query: { ids: paid!.transactionId } });
+    expect(rest.status).toBe(200);
+    // The stored updatedAt is the flush's wall-clock time (BaseEntity's onUpdate), not the test clock's.
+    expect({ ...byType['payment.paid'], updatedAt: null }).toEqual({ ...rest.body.transactions[0], updatedAt: null });
     verified(e.secret);
   });
 

@@ -3,7 +3,8 @@ import { Migration } from '@mikro-orm/migrations';
 /**
  * Webhooks: the endpoints of a company, the outbox of events (`webhook_event`, written by
  * `kernel/events.ts` in the transaction of the change that caused the event), one delivery per
- * event and listening endpoint (its state and next attempt), and every attempt made.
+ * event and listening endpoint (its state and next attempt), and every attempt made (logged
+ * when it begins, its outcome filled in when it ends).
  *
  * The delivery worker claims due deliveries with `for update skip locked` through the partial
  * index on pending deliveries; the outbox write looks endpoints up through the partial index
@@ -66,7 +67,7 @@ export class Migration20261122001600Webhook extends Migration {
       created_at timestamptz not null,
       foreign key (company_id, delivery_id) references webhook_delivery (company_id, id) on delete cascade
     )`);
-    this.addSql(`create index webhook_attempt_delivery_idx on webhook_attempt (company_id, delivery_id, created_at desc, id)`);
+    this.addSql(`create unique index webhook_attempt_delivery_key on webhook_attempt (company_id, delivery_id, attempt)`);
   }
 
   override async down(): Promise<void> {

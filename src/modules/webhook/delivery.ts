@@ -2,7 +2,6 @@ import { performance } from 'node:perf_hooks';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Webhook } from 'standardwebhooks';
 import type { AppDeps } from '../../kernel/context';
-import { newId } from '../../shared/ids';
 import { DISABLE_AFTER_MS, retryDelayMs } from './retry-schedule';
 import { openSecret } from './webhook.service';
 
@@ -40,19 +39,29 @@ export interface AttemptOutcome {
   error: string | null;
 }
 
+/** What an attempt shows until its outcome is recorded: in flight, or cut off by a process that stopped. */
+export const NO_OUTCOME = 'no outcome recorded yet: in progress, or interrupted when the process stopped';
+
+/** Claims due deliveries and logs their attempts as begun (NO_OUTCOME), in one statement. */
 async function claim(em: EntityManager, now: Date, leaseMs: number, limit: number): Promise<Claimed[]> {
+  const at = now.toISOString();
   return em.execute<Claimed[]>(
-    `update webhook_delivery d set attempts = d.attempts + 1, next_attempt_at = ?::timestamptz, last_attempt_at = ?::timestamptz,
-        updated_at = ?::timestamptz
-      from (
-        select d2.id from webhook_delivery d2
-          where d2.status = 'pending' and d2.next_attempt_at <= ?::timestamptz
-            and exists (select 1 from webhook_endpoint e2 where e2.company_id = d2.company_id and e2.id = d2.endpoint_id and e2.enabled)
-          order by d2.next_attempt_at, d2.id limit ? for update of d2 skip locked
-      ) c, webhook_endpoint e, webhook_event v
-      where d.id = c.id and e.company_id = d.company_id and e.id = d.endpoint_id and v.company_id = d.company_id and v.id = d.event_id
-      returning d.id, d.company_id, d.endpoint_id, d.event_id, d.attempts, e.url, e.secret_enc, v.payload::text as body`,
-    [new Date(now.getTime() + leaseMs).toISOString(), now.toISOString(), now.toISOString(), now.toISOString(), limit],
+    `with c as (
+      update webhook_delivery d set attempts = d.attempts + 1, next_attempt_at = ?::timestamptz, last_attempt_at = ?::timestamptz,
+          updated_at = ?::timestamptz
+        from (
+          select d2.id from webhook_delivery d2
+            where d2.status = 'pending' and d2.next_attempt_at <= ?::timestamptz
+              and exists (select 1 from webhook_endpoint e2 where e2.company_id = d2.company_id and e2.id = d2.endpoint_id and e2.enabled)
+            order by d2.next_attempt_at, d2.id limit ? for update of d2 skip locked
+        ) due, webhook_endpoint e, webhook_event v
+        where d.id = due.id and e.company_id = d.company_id and e.id = d.endpoint_id and v.company_id = d.company_id and v.id = d.event_id
+        returning d.id, d.company_id, d.endpoint_id, d.event_id, d.attempts, e.url, e.secret_enc, v.payload::text as body
+    ), a as (
+      insert into webhook_attempt (id, company_id, delivery_id, attempt, succeeded, latency_ms, error, created_at)
+      select gen_random_uuid(), company_id, id, attempts, false, 0, ?, ?::timestamptz from c
+    ) select * from c`,
+    [new Date(now.getTime() + leaseMs).toISOString(), at, at, at, limit, NO_OUTCOME, at],
   );
 }
 
@@ -114,7 +123,7 @@ export async function postSigned(
 }
 
 /**
- * Records an attempt and its consequences in one statement: the delivery succeeds, waits for
+ * Records an attempt's outcome and its consequences in one statement: the delivery succeeds, waits for
  * its next attempt or is given up; the endpoint's failure streak starts or ends, and an
  * endpoint failing for DISABLE_AFTER_MS is disabled when one of its deliveries is given up.
  * A delivery whose lease another process took over (its attempt count moved on) keeps that
@@ -128,8 +137,8 @@ async function record(em: EntityManager, d: Claimed, o: AttemptOutcome, now: Dat
   const giveUp = status === 'failed';
   await em.execute(
     `with a as (
-      insert into webhook_attempt (id, company_id, delivery_id, attempt, succeeded, response_status, latency_ms, response_excerpt, error, created_at)
-      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?::timestamptz)
+      update webhook_attempt set succeeded = ?, response_status = ?, latency_ms = ?, response_excerpt = ?, error = ?
+        where company_id = ? and delivery_id = ? and attempt = ?
     ), d as (
       update webhook_delivery set status = ?, next_attempt_at = ?::timestamptz, updated_at = ?::timestamptz
         where company_id = ? and id = ? and attempts = ? and status = 'pending'
@@ -140,16 +149,14 @@ async function record(em: EntityManager, d: Claimed, o: AttemptOutcome, now: Dat
       disabled_reason = case when enabled and ?::boolean and failing_since <= ?::timestamptz then ? else disabled_reason end
       where company_id = ? and id = ?`,
     [
-      newId(),
-      d.company_id,
-      d.id,
-      d.attempts,
       o.succeeded,
       o.status,
       o.latencyMs,
       o.excerpt,
       o.error,
-      at,
+      d.company_id,
+      d.id,
+      d.attempts,
       status,
       next,
       at,
@@ -196,7 +203,10 @@ export async function deliverDue(deps: AppDeps, opts: { batch?: number; random?:
   for (;;) {
     const now = new Date(deps.clock.now());
     const claimed = await claim(deps.orm.em.fork() as EntityManager, now, deps.config.webhookTimeoutMs + LEASE_MARGIN_MS, batch);
-    await Promise.all(claimed.map((d) => attempt(deps, d, random)));
+    // An outcome that cannot be recorded (the database went away) leaves the attempt without
+    // one; its lease runs out and the delivery is tried again.
+    const settled = await Promise.allSettled(claimed.map((d) => attempt(deps, d, random)));
+    for (const r of settled) if (r.status === 'rejected') deps.log.error({ err: r.reason }, 'a webhook attempt could not be recorded');
     done += claimed.length;
     if (claimed.length < batch) return done;
   }

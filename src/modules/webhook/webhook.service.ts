@@ -143,7 +143,7 @@ async function attemptsOf(em: EntityManager, companyId: string, ids: string[]): 
   if (!ids.length) return out;
   const rows = await em.execute<AttemptRow[]>(
     `select id, delivery_id, attempt, succeeded, response_status, latency_ms, response_excerpt, error, created_at from webhook_attempt
-      where company_id = ? and delivery_id = any(?::uuid[]) order by created_at desc, attempt desc`,
+      where company_id = ? and delivery_id = any(?::uuid[]) order by attempt desc`,
     [companyId, `{${ids.join(',')}}`],
   );
   for (const r of rows) out.set(r.delivery_id, [...(out.get(r.delivery_id) ?? []), r]);

@@ -386,6 +386,68 @@ describe('delivery', () => {
     verified(e.secret);
   });
 
+  it('settlements: a paid booking is confirmed, a failed one fails, a refund and a gift card purchase are events too', async () => {
+    const pay = await Shop.open(t, 'Paid salon', 'UTC');
+    const p = await pay.bookable('fixed', { duration: 'PT1H' }, 1);
+    await pay.price(p.sid, 'fixed', 2500);
+    await configurePayments(t, pay.companyId);
+    const e = await endpoint(pay, [
+      'booking.created',
+      'booking.confirmed',
+      'booking.failed',
+      'payment.paid',
+      'payment.failed',
+      'payment.refunded',
+      'giftcard.purchased',
+      'giftcard.paid',
+    ]);
+    const token = await pay.login('payer@example.com', t.adminKey);
+    const request = () =>
+      t.call('POST', '/v1/client/bookings', {
+        token,
+        body: { companyID: pay.companyId, serviceID: p.sid, resourceID: p.rids[0], startTime: nextStart() },
+      });
+    const good = (await request()).body;
+    const bad = (await request()).body;
+    expect([good.status, bad.status]).toEqual(['pending', 'pending']);
+    const txOf = (paymentURL: string) => paymentURL.split('/').pop()!;
+    expect((await complete(t, txOf(good.paymentURL), 'success', true)).status).toBeLessThan(400);
+    expect((await complete(t, txOf(bad.paymentURL), 'failure', true)).status).toBeLessThan(400);
+    const refund = await t.call('POST', `/v1/companies/${pay.companyId}/payments/${txOf(good.paymentURL)}/refunds`, {
+      body: { itemID: good.id, percent: 50 },
+    });
+    expect(refund.status).toBeLessThan(300);
+    const gift = await t.call('POST', `/v1/companies/${pay.companyId}/plugins/giftcards/giftcards`, {
+      body: { title: 'Gift 50', amount: 5000, currency: 'EUR', validityDuration: 'P365D' },
+    });
+    const order = await t.call('POST', `/v1/companies/${pay.companyId}/plugins/giftcards/client/orders`, {
+      token,
+      body: { giftCardID: gift.body.id },
+    });
+    expect(order.status).toBe(200);
+    expect((await complete(t, txOf(order.body.paymentURL), 'success', true)).status).toBeLessThan(400);
+
+    expect(await deliver()).toBe(10);
+    const seen = rx.received.map((r) => `${r.json.type} ${r.json.data.id} ${r.json.data.status}`).sort();
+    expect(seen).toEqual(
+      [
+        `booking.created ${good.id} pending`,
+        `booking.created ${bad.id} pending`,
+        `booking.confirmed ${good.id} confirmed`,
+        `booking.failed ${bad.id} failed`,
+        `payment.paid ${txOf(good.paymentURL)} paid`,
+        `payment.failed ${txOf(bad.paymentURL)} failed`,
+        `payment.refunded ${txOf(good.paymentURL)} partially_refunded`,
+        `giftcard.purchased ${order.body.id} pending_payment`,
+        `payment.paid ${txOf(order.body.paymentURL)} paid`,
+        `giftcard.paid ${order.body.id} active`,
+      ].sort(),
+    );
+    const confirmed = rx.received.find((r) => r.json.type === 'booking.confirmed')!.json.data;
+    expect(confirmed).toEqual({ ...(await pay.get(good.id)).body, client: null, service: null, resource: null });
+    verified(e.secret);
+  });
+
   it('several workers at once deliver each event once', async () => {
     await endpoint(shop, ['booking.created']);
     const n = 24;

@@ -320,6 +320,21 @@ describe('delivery', () => {
     expect(rx.received.at(-1)!.headers['webhook-id']).toBe(d.eventID);
     const missing = await t.call('POST', `${shop.base}/webhooks/${e.id}/deliveries/${e.id}/replay`);
     expect(missing.status).toBe(404);
+
+    // The GraphQL twins answer the same log and replay.
+    const gql = await t.gql(
+      `query($c: ID!, $w: ID!) { webhookDeliveries(companyID: $c, webhookID: $w, limit: 1, offset: 0) {
+        total limit deliveries { id eventID status attemptCount attempts { attempt succeeded responseStatus } } } }`,
+      { c: shop.companyId, w: e.id },
+    );
+    const rest = (await t.call('GET', `${shop.base}/webhooks/${e.id}/deliveries`, { query: { limit: 1 } })).body;
+    expect(gql.body.data.webhookDeliveries).toMatchObject({ total: rest.total, limit: 1 });
+    expect(gql.body.data.webhookDeliveries.deliveries[0]).toMatchObject({ id: rest.items[0].id, status: 'succeeded', attemptCount: 1 });
+    const again = await t.gql(
+      `mutation($c: ID!, $w: ID!, $d: ID!) { replayWebhookDelivery(companyID: $c, webhookID: $w, deliveryID: $d) { eventID status } }`,
+      { c: shop.companyId, w: e.id, d: d.id },
+    );
+    expect(again.body.data.replayWebhookDelivery).toEqual({ eventID: d.eventID, status: 'pending' });
     await t.call('DELETE', `${shop.base}/webhooks/${e.id}`);
   });
 

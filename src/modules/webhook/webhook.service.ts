@@ -40,6 +40,25 @@ export const sealSecret = (key: Buffer, companyId: string, endpointId: string, s
 export const openSecret = (key: Buffer, companyId: string, endpointId: string, box: string): string =>
   decryptSecret(box, key, secretContext(companyId, endpointId));
 
+/**
+ * How many webhook signing secrets are stored, and how many of the 50 latest decrypt with
+ * `key`: the start-up's choice of the encryption key counts them beside the payment secrets
+ * (app/encryption-key.ts).
+ */
+export async function webhookSecretsReadableWith(em: EntityManager, key: Buffer): Promise<{ total: number; readable: number }> {
+  const rows = await em.execute<{ company_id: string; id: string; secret_enc: string; total: string }[]>(
+    'select company_id, id, secret_enc, count(*) over () as total from webhook_endpoint order by updated_at desc limit 50',
+  );
+  const opens = (r: (typeof rows)[number]): boolean => {
+    try {
+      return typeof openSecret(key, r.company_id, r.id, r.secret_enc) === 'string';
+    } catch {
+      return false;
+    }
+  };
+  return { total: Number(rows[0]?.total ?? 0), readable: rows.filter(opens).length };
+}
+
 async function endpointInCompany(ctx: Ctx, companyId: string, id: unknown): Promise<WebhookEndpoint> {
   if (!isUuid(id)) throw invalid('webhook id must be a UUID', [{ path: 'webhookID', message: 'must be a UUID' }]);
   const e = await ctx.em.findOne(WebhookEndpoint, { id: id.toLowerCase(), companyId });

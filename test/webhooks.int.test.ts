@@ -303,14 +303,19 @@ describe('delivery', () => {
     expect(ep.enabled).toBe(false);
     expect(ep.disabledReason).toMatch(/failed for more than 16 hours.*HTTP 503/);
 
-    // A disabled endpoint gets no new events; enabled again, it does.
+    // A disabled endpoint gets no new events, and a replay waits (parked) until it is enabled again.
     await book();
+    expect(await deliver()).toBe(0);
+    const parked = await t.call('POST', `${shop.base}/webhooks/${e.id}/deliveries/${d.id}/replay`);
+    expect(parked.body).toMatchObject({ status: 'pending', nextAttemptAt: null });
+    clock.advance(86400_000);
     expect(await deliver()).toBe(0);
     const on = await t.call('PATCH', `${shop.base}/webhooks/${e.id}`, { body: { enabled: true } });
     expect(on.body).toMatchObject({ enabled: true, disabledReason: null });
     rx.fallback = { status: 200 };
     await book();
-    expect(await deliver()).toBe(1);
+    expect(await deliver()).toBe(2); // the parked replay and the new booking
+    expect(rx.received.at(-2)!.headers['webhook-id']).not.toBe(rx.received.at(-1)!.headers['webhook-id']);
 
     // Replaying the given-up delivery sends the same event again, under the same webhook-id.
     const replay = await t.call('POST', `${shop.base}/webhooks/${e.id}/deliveries/${d.id}/replay`);
@@ -443,6 +448,12 @@ describe('delivery', () => {
     expect((await complete(t, txOf(order.body.paymentURL), 'success', true)).status).toBeLessThan(400);
 
     expect(await deliver()).toBe(10);
+    expect(
+      await rows(
+        'select attempt, error from webhook_attempt a join webhook_delivery d on d.id = a.delivery_id where not a.succeeded and d.company_id = ?',
+        [pay.companyId],
+      ),
+    ).toEqual([]);
     const seen = rx.received.map((r) => `${r.json.type} ${r.json.data.id} ${r.json.data.status}`).sort();
     expect(seen).toEqual(
       [

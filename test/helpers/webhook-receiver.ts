@@ -53,6 +53,9 @@ export class WebhookReceiver {
         res.writeHead(b.status, { 'content-type': 'text/plain' }).end(b.body ?? '');
       });
     });
+    // Idle kept-alive connections stay open longer than a test's pauses, so a sender never
+    // reuses one at the moment the receiver closes it (a reset the sender would rightly retry).
+    this.server.keepAliveTimeout = 60_000;
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
     return this.url;
@@ -66,6 +69,7 @@ export class WebhookReceiver {
 
   async stop(): Promise<void> {
     for (const end of this.hanging) end();
+    this.server?.closeAllConnections();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 }

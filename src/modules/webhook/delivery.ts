@@ -125,7 +125,8 @@ export async function postSigned(
 /**
  * Records an attempt's outcome and its consequences in one statement: the delivery succeeds, waits for
  * its next attempt or is given up; the endpoint's failure streak starts or ends, and an
- * endpoint failing for DISABLE_AFTER_MS is disabled when one of its deliveries is given up.
+ * endpoint failing for DISABLE_AFTER_MS is disabled when one of its deliveries is given up
+ * (its other pending deliveries are parked until it is enabled again).
  * A delivery whose lease another process took over (its attempt count moved on) keeps that
  * process's state; the attempt is logged all the same.
  */
@@ -135,6 +136,7 @@ async function record(em: EntityManager, d: Claimed, o: AttemptOutcome, now: Dat
   const next = new Date(now.getTime() + (delay ?? 0)).toISOString();
   const at = now.toISOString();
   const giveUp = status === 'failed';
+  const threshold = new Date(now.getTime() - DISABLE_AFTER_MS).toISOString();
   await em.execute(
     `with a as (
       update webhook_attempt set succeeded = ?, response_status = ?, latency_ms = ?, response_excerpt = ?, error = ?
@@ -142,6 +144,11 @@ async function record(em: EntityManager, d: Claimed, o: AttemptOutcome, now: Dat
     ), d as (
       update webhook_delivery set status = ?, next_attempt_at = ?::timestamptz, updated_at = ?::timestamptz
         where company_id = ? and id = ? and attempts = ? and status = 'pending'
+    ), parked as (
+      update webhook_delivery set next_attempt_at = 'infinity'
+        where company_id = ? and endpoint_id = ? and status = 'pending' and id <> ? and ?::boolean and exists (
+          select 1 from webhook_endpoint where company_id = ? and id = ? and enabled and failing_since <= ?::timestamptz
+        )
     )
     update webhook_endpoint set
       failing_since = case when ? then null else coalesce(failing_since, ?::timestamptz) end,
@@ -163,12 +170,19 @@ async function record(em: EntityManager, d: Claimed, o: AttemptOutcome, now: Dat
       d.company_id,
       d.id,
       d.attempts,
+      d.company_id,
+      d.endpoint_id,
+      d.id,
+      giveUp,
+      d.company_id,
+      d.endpoint_id,
+      threshold,
       o.succeeded,
       at,
       giveUp,
-      new Date(now.getTime() - DISABLE_AFTER_MS).toISOString(),
+      threshold,
       giveUp,
-      new Date(now.getTime() - DISABLE_AFTER_MS).toISOString(),
+      threshold,
       `deliveries failed for more than ${DISABLE_AFTER_MS / 3600_000} hours; the last error: ${o.error ?? 'none'}`.slice(0, ERROR_CHARS),
       d.company_id,
       d.endpoint_id,

@@ -70,7 +70,8 @@ export interface DeliveryRow {
   type: EventType;
   status: DeliveryStatus;
   attempts: number;
-  next_attempt_at: Date | string;
+  /** null while parked (the endpoint is disabled) */
+  next_attempt_at: Date | string | null;
   last_attempt_at: Date | string | null;
   created_at: Date | string;
 }

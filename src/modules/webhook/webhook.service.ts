@@ -125,13 +125,27 @@ export async function updateWebhook(ctx: Ctx, companyId: string, id: unknown, in
   if (f.url !== undefined) e.url = f.url;
   if (f.eventTypes !== undefined) e.eventTypes = f.eventTypes;
   if (f.description !== undefined) e.description = f.description;
+  const toggled = f.enabled !== undefined && f.enabled !== e.enabled;
   if (f.enabled !== undefined) {
     if (f.enabled && !e.enabled) Object.assign(e, { disabledReason: null, failingSince: null });
     e.enabled = f.enabled;
   }
   e.updatedAt = ctx.now;
   await ctx.em.flush();
+  if (toggled) await parkDeliveries(ctx.em, company.id, e.id, e.enabled ? ctx.now : null);
   return endpointJson(e);
+}
+
+/**
+ * The pending deliveries of a disabled endpoint are parked (due at `infinity`), so the worker's
+ * claim does not walk past them on every pass; enabling the endpoint makes them due at `at`.
+ */
+async function parkDeliveries(em: EntityManager, companyId: string, endpointId: string, at: Date | null): Promise<void> {
+  await em.execute(
+    `update webhook_delivery set next_attempt_at = ?::timestamptz where company_id = ? and endpoint_id = ? and status = 'pending'`,
+    [at ? at.toISOString() : 'infinity', companyId, endpointId],
+    'run',
+  );
 }
 
 /** Deletes an endpoint with its deliveries and their attempts. */
@@ -155,7 +169,8 @@ export async function rotateWebhookSecret(ctx: Ctx, companyId: string, id: unkno
   return { secret };
 }
 
-const DELIVERY_COLUMNS = `d.id, d.endpoint_id, d.event_id, v.type, d.status, d.attempts, d.next_attempt_at, d.last_attempt_at, d.created_at`;
+const DELIVERY_COLUMNS = `d.id, d.endpoint_id, d.event_id, v.type, d.status, d.attempts,
+  nullif(d.next_attempt_at, 'infinity') as next_attempt_at, d.last_attempt_at, d.created_at`;
 
 async function attemptsOf(em: EntityManager, companyId: string, ids: string[]): Promise<Map<string, AttemptRow[]>> {
   const out = new Map<string, AttemptRow[]>();
@@ -204,8 +219,9 @@ export async function listDeliveries(
 }
 
 /**
- * Sends a delivery's event to its endpoint again: a new delivery, due now, with the same
- * event (so the same `webhook-id`), whatever became of the first one.
+ * Sends a delivery's event to its endpoint again: a new delivery, due now (parked until the
+ * endpoint is enabled, when it is not), with the same event (so the same `webhook-id`),
+ * whatever became of the first one.
  */
 export async function replayDelivery(ctx: Ctx, companyId: string, webhookId: unknown, deliveryId: unknown): Promise<DeliveryJson> {
   const company = await companyForMerchant(ctx, companyId, 'webhooks.write');
@@ -220,7 +236,7 @@ export async function replayDelivery(ctx: Ctx, companyId: string, webhookId: unk
         where company_id = ? and endpoint_id = ? and id = ?
       returning *
     ) select ${DELIVERY_COLUMNS} from d join webhook_event v on v.company_id = d.company_id and v.id = d.event_id`,
-    [id, at, at, at, company.id, e.id, deliveryId.toLowerCase()],
+    [id, e.enabled ? at : 'infinity', at, at, company.id, e.id, deliveryId.toLowerCase()],
   );
   if (!rows.length) throw notFound('delivery');
   return deliveryJson(rows[0], []);

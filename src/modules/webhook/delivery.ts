@@ -208,9 +208,13 @@ async function attempt(deps: AppDeps, d: Claimed, random: () => number): Promise
 
 /**
  * One pass of the worker: claims and posts due deliveries in batches (posted in parallel)
- * until none is due at the clock's `now`. Returns the number of attempts made.
+ * until none is due at the clock's `now`, or `stopping()` says so. Returns the number of
+ * attempts made.
  */
-export async function deliverDue(deps: AppDeps, opts: { batch?: number; random?: () => number } = {}): Promise<number> {
+export async function deliverDue(
+  deps: AppDeps,
+  opts: { batch?: number; random?: () => number; stopping?: () => boolean } = {},
+): Promise<number> {
   const batch = opts.batch ?? DELIVERY_BATCH;
   const random = opts.random ?? Math.random;
   let done = 0;
@@ -222,7 +226,8 @@ export async function deliverDue(deps: AppDeps, opts: { batch?: number; random?:
     const settled = await Promise.allSettled(claimed.map((d) => attempt(deps, d, random)));
     for (const r of settled) if (r.status === 'rejected') deps.log.error({ err: r.reason }, 'a webhook attempt could not be recorded');
     done += claimed.length;
-    if (claimed.length < batch) return done;
+    // A stopping process finishes the batch it posted and claims no more (a backlog can be long).
+    if (claimed.length < batch || opts.stopping?.()) return done;
   }
 }
 
@@ -232,7 +237,7 @@ export function startWebhookWorker(deps: AppDeps): () => Promise<void> {
   let running: Promise<unknown> = Promise.resolve();
   let timer: NodeJS.Timeout | null = null;
   const tick = () => {
-    running = deliverDue(deps)
+    running = deliverDue(deps, { stopping: () => stopped })
       .catch((err) => deps.log.error({ err }, 'webhook delivery pass failed'))
       .finally(() => {
         if (!stopped) timer = setTimeout(tick, deps.config.webhookPollMs).unref();

@@ -247,7 +247,7 @@ describe('delivery', () => {
   it('retries after a 500 and a time-out on the backoff schedule, with the same webhook-id, and records every attempt', async () => {
     const e = await endpoint(shop, ['booking.created']);
     await book();
-    rx.plan = [{ status: 500, body: 'boom' }, 'hang', { status: 204 }];
+    rx.plan = [{ status: 500, body: 'boom\u0000' }, 'hang', { status: 204 }];
     const t0 = clock.now();
     expect(await deliver()).toBe(1); // 500
     clock.set(t0 + 9_999);
@@ -277,7 +277,7 @@ describe('delivery', () => {
       [1, false, 500],
     ]);
     expect(d.attempts[1].error).toMatch(/timed out after 400 ms/);
-    expect(d.attempts[2]).toMatchObject({ responseExcerpt: 'boom', error: 'HTTP 500' });
+    expect(d.attempts[2]).toMatchObject({ responseExcerpt: 'boom\uFFFD', error: 'HTTP 500' }); // a NUL cannot be stored
     expect(d.attempts[1].latencyMs).toBeGreaterThanOrEqual(390);
     await t.call('DELETE', `${shop.base}/webhooks/${e.id}`);
   });

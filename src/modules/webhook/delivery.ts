@@ -81,8 +81,12 @@ async function excerptOf(res: Response): Promise<string | null> {
   } finally {
     void reader.cancel().catch(() => undefined);
   }
-  const text = Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8');
-  return text || null;
+  return printable(Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8'));
+}
+
+/** PostgreSQL text holds no NUL: an answer with one (binary) could otherwise never be recorded. */
+export function printable(text: string): string | null {
+  return text.replace(/\u0000/g, '\uFFFD') || null;
 }
 
 /** Signs and posts one attempt; a 2xx answer within the timeout is a success, anything else a failure. */
@@ -118,7 +122,7 @@ export async function postSigned(
     const e = err as Error & { cause?: { code?: string; message?: string } };
     const timedOut = e.name === 'TimeoutError' || e.name === 'AbortError';
     const why = timedOut ? `timed out after ${timeoutMs} ms` : [e.message, e.cause?.code ?? e.cause?.message].filter(Boolean).join(': ');
-    return { succeeded: false, status: null, latencyMs: latency(), excerpt: null, error: why.slice(0, ERROR_CHARS) };
+    return { succeeded: false, status: null, latencyMs: latency(), excerpt: null, error: printable(why.slice(0, ERROR_CHARS)) };
   }
 }
 

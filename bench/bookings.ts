@@ -157,6 +157,137 @@ function* times(resources: string[], offsetDays: number): Generator<{ rid: strin
   }
 }
 
+interface Phase {
+  created: number;
+  elapsed: number;
+  failures: number;
+  latencies: number[];
+  statements: number;
+  cpu: { user: number; system: number };
+  dbCpu: number;
+  dbCpuByKind: Record<string, number>;
+  load: number;
+}
+
+/** CLIENTS concurrent clients book distinct free times from `source` for `seconds`. */
+async function httpPhase(
+  base: string,
+  key: string,
+  cid: string,
+  sid: string,
+  source: Generator<{ rid: string; start: number }>,
+  pool: Pool,
+  child: ChildProcess | null,
+  seconds: number,
+): Promise<Phase> {
+  const latencies: number[] = [];
+  let failures = 0;
+  const statementsBefore = await sqlStatements(base);
+  const cpuBefore = await serverCpu(child);
+  const dbCpuBefore = await databaseCpu(pool);
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      while (performance.now() < deadline) {
+        const t = source.next().value!;
+        const t0 = performance.now();
+        const r = await call(base, 'POST', `/v1/companies/${cid}/bookings`, key, {
+          serviceID: sid,
+          resourceID: t.rid,
+          startTime: new Date(t.start).toISOString(),
+        });
+        latencies.push(performance.now() - t0);
+        if (r.status !== 200) failures++;
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  const dbCpuByKind = cpuDelta(dbCpuBefore, await databaseCpu(pool));
+  const cpuAfter = await serverCpu(child);
+  const statements = (await sqlStatements(base)) - statementsBefore;
+  latencies.sort((a, b) => a - b);
+  return {
+    created: latencies.length - failures,
+    elapsed,
+    failures,
+    latencies,
+    statements,
+    cpu: { user: cpuAfter.user - cpuBefore.user, system: cpuAfter.system - cpuBefore.system },
+    dbCpu: total(dbCpuByKind),
+    dbCpuByKind,
+    load: loadavg()[0],
+  };
+}
+
+function httpSummary(p: Phase) {
+  const n = Math.max(1, p.latencies.length);
+  return {
+    seconds: Number(p.elapsed.toFixed(2)),
+    bookings: p.created,
+    failures: p.failures,
+    bookingsPerSecond: Number((p.created / p.elapsed).toFixed(1)),
+    latencyMs: {
+      p50: Number(percentile(p.latencies, 50).toFixed(2)),
+      p95: Number(percentile(p.latencies, 95).toFixed(2)),
+      p99: Number(percentile(p.latencies, 99).toFixed(2)),
+    },
+    sqlStatementsPerBooking: Number((p.statements / n).toFixed(2)),
+    cpuMsPerBooking: {
+      serverUser: Number(((p.cpu.user * 1000) / n).toFixed(2)),
+      serverSystem: Number(((p.cpu.system * 1000) / n).toFixed(2)),
+      database: Number(((p.dbCpu * 1000) / n).toFixed(2)),
+      databaseByProcess: Object.fromEntries(
+        Object.entries(p.dbCpuByKind)
+          .filter(([, v]) => v > 0)
+          .map(([k, v]) => [k, Number(((v * 1000) / n).toFixed(3))]),
+      ),
+    },
+    loadAverage1m: Number(p.load.toFixed(2)),
+  };
+}
+
+/** Phases without (the first, already measured), with, without and with an enabled webhook endpoint. */
+async function outboxCost(base: string, key: string, cid: string, phase: () => Promise<Phase>, first: Phase) {
+  const hook = await must(
+    call(base, 'POST', `/v1/companies/${cid}/webhooks`, key, { url: 'https://hooks.example.com/bench', eventTypes: ['booking.created'] }),
+    'webhook',
+  );
+  const enable = (enabled: boolean) => must(call(base, 'PATCH', `/v1/companies/${cid}/webhooks/${hook.id}`, key, { enabled }), 'toggle');
+  const on1 = await phase();
+  await enable(false);
+  const off2 = await phase();
+  await enable(true);
+  const on2 = await phase();
+  const rate = (ps: Phase[]) => ps.reduce((a, p) => a + p.created, 0) / ps.reduce((a, p) => a + p.elapsed, 0);
+  const off = rate([first, off2]);
+  const on = rate([on1, on2]);
+  const cpuMs = (ps: Phase[], k: 'server' | 'db') =>
+    (ps.reduce((a, p) => a + (k === 'server' ? p.cpu.user + p.cpu.system : p.dbCpu), 0) * 1000) /
+    Math.max(
+      1,
+      ps.reduce((a, p) => a + p.latencies.length, 0),
+    );
+  return {
+    phases: [first, on1, off2, on2].map((p, i) => ({
+      endpoint: i % 2 === 1,
+      bookingsPerSecond: Number((p.created / p.elapsed).toFixed(1)),
+      p95Ms: Number(percentile(p.latencies, 95).toFixed(2)),
+    })),
+    withoutEndpoint: {
+      bookingsPerSecond: Number(off.toFixed(1)),
+      serverCpuMs: Number(cpuMs([first, off2], 'server').toFixed(2)),
+      databaseCpuMs: Number(cpuMs([first, off2], 'db').toFixed(2)),
+    },
+    withEndpoint: {
+      bookingsPerSecond: Number(on.toFixed(1)),
+      serverCpuMs: Number(cpuMs([on1, on2], 'server').toFixed(2)),
+      databaseCpuMs: Number(cpuMs([on1, on2], 'db').toFixed(2)),
+    },
+    ratio: Number((on / off).toFixed(3)),
+  };
+}
+
 async function main(): Promise<void> {
   const inProcess = process.env.BENCH_IN_PROCESS === '1';
   const local = inProcess ? await startBenchServer() : null;
@@ -214,37 +345,13 @@ async function main(): Promise<void> {
   await pool.query('analyze');
 
   const source = times(resources, 0);
-  const latencies: number[] = [];
-  let failures = 0;
-  const statementsBefore = await sqlStatements(base);
-  const cpuBefore = await serverCpu(remote?.child ?? null);
-  const dbCpuBefore = await databaseCpu(pool);
-  const started = performance.now();
-  const deadline = started + HTTP_SECONDS * 1000;
-  await Promise.all(
-    Array.from({ length: CLIENTS }, async () => {
-      while (performance.now() < deadline) {
-        const t = source.next().value!;
-        const t0 = performance.now();
-        const r = await call(base, 'POST', `/v1/companies/${cid}/bookings`, key, {
-          serviceID: sid,
-          resourceID: t.rid,
-          startTime: new Date(t.start).toISOString(),
-        });
-        latencies.push(performance.now() - t0);
-        if (r.status !== 200) failures++;
-      }
-    }),
-  );
-  const elapsed = (performance.now() - started) / 1000;
-  const dbCpuByKind = cpuDelta(dbCpuBefore, await databaseCpu(pool));
-  const dbCpu = total(dbCpuByKind);
-  const cpuAfter = await serverCpu(remote?.child ?? null);
-  const cpu = { user: cpuAfter.user - cpuBefore.user, system: cpuAfter.system - cpuBefore.system };
-  const load = loadavg()[0];
-  const statements = (await sqlStatements(base)) - statementsBefore;
-  latencies.sort((a, b) => a - b);
-  const created = latencies.length - failures;
+  const phase = () => httpPhase(base, key, cid, sid, source, pool, remote?.child ?? null, HTTP_SECONDS);
+  const measured = await phase();
+  const { created, elapsed } = measured;
+  // BENCH_WEBHOOKS=1: the cost of the webhook outbox write, in the same run. Phases alternate
+  // without and with an enabled endpoint listening to booking.created (no worker runs: the
+  // events stay in the outbox), so the table's growth weighs on both sides alike.
+  const webhooks = process.env.BENCH_WEBHOOKS === '1' ? await outboxCost(base, key, cid, phase, measured) : undefined;
 
   // The same rows straight through pg: booking, first status change and occupancy in one statement.
   const rawSource = times(resources, 7300);
@@ -286,29 +393,8 @@ async function main(): Promise<void> {
     benchmark: 'bookings',
     machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version },
     setup: { resources: RESOURCES, clients: CLIENTS, serverInChildProcess: !inProcess },
-    http: {
-      seconds: Number(elapsed.toFixed(2)),
-      bookings: created,
-      failures,
-      bookingsPerSecond: Number(httpRate.toFixed(1)),
-      latencyMs: {
-        p50: Number(percentile(latencies, 50).toFixed(2)),
-        p95: Number(percentile(latencies, 95).toFixed(2)),
-        p99: Number(percentile(latencies, 99).toFixed(2)),
-      },
-      sqlStatementsPerBooking: Number((statements / Math.max(1, latencies.length)).toFixed(2)),
-      cpuMsPerBooking: {
-        serverUser: Number(((cpu.user * 1000) / Math.max(1, latencies.length)).toFixed(2)),
-        serverSystem: Number(((cpu.system * 1000) / Math.max(1, latencies.length)).toFixed(2)),
-        database: Number(((dbCpu * 1000) / Math.max(1, latencies.length)).toFixed(2)),
-        databaseByProcess: Object.fromEntries(
-          Object.entries(dbCpuByKind)
-            .filter(([, v]) => v > 0)
-            .map(([k, v]) => [k, Number(((v * 1000) / Math.max(1, latencies.length)).toFixed(3))]),
-        ),
-      },
-      loadAverage1m: Number(load.toFixed(2)),
-    },
+    http: httpSummary(measured),
+    ...(webhooks ? { webhooks } : {}),
     rawSql: { seconds: Number(rawElapsed.toFixed(2)), inserts: raw, insertsPerSecond: Number(rawRate.toFixed(1)), connections: CLIENTS },
     ratioHttpToRaw: Number((httpRate / rawRate).toFixed(3)),
     target: { bookingsPerSecond: 400, met: httpRate >= 400 },

@@ -75,6 +75,27 @@ describe('the key of secrets at rest without ENCRYPTION_KEY', () => {
     expect(existsSync(join(d, 'encryption-key'))).toBe(false);
   });
 
+  it('reports webhook signing secrets that no known key can read, and keeps the old key when they use it', async () => {
+    const c = await t.company('Hooks shop');
+    const key = t.deps.encryptionKey;
+    const hook = () =>
+      t.call('POST', `/v1/companies/${c.id}/webhooks`, { body: { url: 'https://hooks.example.com/in', eventTypes: ['booking.created'] } });
+    try {
+      (t.deps as { encryptionKey: Buffer }).encryptionKey = Buffer.alloc(32, 9); // a generated key, since lost
+      const lost = await hook();
+      expect(lost.status).toBe(201);
+      const r = await startOn(t, dataDir());
+      expect(r.logs).toMatch(/1 stored webhook signing secrets cannot be decrypted .*rotate them/);
+      (t.deps as { encryptionKey: Buffer }).encryptionKey = OLD_CONSTANT_KEY;
+      expect((await hook()).status).toBe(201);
+      const old = await startOn(t, dataDir());
+      expect(old.key.equals(OLD_CONSTANT_KEY)).toBe(true);
+    } finally {
+      (t.deps as { encryptionKey: Buffer }).encryptionKey = key;
+      await t.deps.orm.em.fork().getConnection().execute('delete from webhook_endpoint');
+    }
+  });
+
   it('refuses to start with a damaged key file instead of replacing the key', async () => {
     const d = dataDir();
     await startOn(t, d);

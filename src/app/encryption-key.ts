@@ -5,6 +5,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
 import { ConfigError, type Config } from '../config/env';
 import { storedSecretsReadableWith } from '../modules/payment/secrets-at-rest';
+import { webhookSecretsReadableWith } from '../modules/webhook/webhook.service';
 
 /**
  * The key derived from a constant that installations without ENCRYPTION_KEY used before keys
@@ -30,7 +31,7 @@ function readKeyFile(file: string): Buffer {
 }
 
 /**
- * The key of secrets at rest (provider signing secrets):
+ * The key of secrets at rest (provider and webhook signing secrets):
  *
  * 1. ENCRYPTION_KEY when set.
  * 2. Else the key generated in DATA_DIR/encryption-key on an earlier start.
@@ -50,7 +51,8 @@ export async function resolveEncryptionKey(config: Config, em: EntityManager, lo
     return readKeyFile(file);
   }
   const legacy = await storedSecretsReadableWith(em, LEGACY_DEVELOPMENT_KEY);
-  if (legacy.readable > 0) {
+  const legacyHooks = await webhookSecretsReadableWith(em, LEGACY_DEVELOPMENT_KEY);
+  if (legacy.readable > 0 || legacyHooks.readable > 0) {
     log.warn(
       'ENCRYPTION_KEY is not set and the stored secrets were encrypted with the old built-in development key, which stays in use: ' +
         'set ENCRYPTION_KEY and save the payment provider signing secrets again',
@@ -67,6 +69,11 @@ export async function resolveEncryptionKey(config: Config, em: EntityManager, lo
   if (legacy.total > 0) {
     log.error(
       `${legacy.total} stored payment signing secrets cannot be decrypted with any known key (ENCRYPTION_KEY changed or DATA_DIR lost): save them again`,
+    );
+  }
+  if (legacyHooks.total > 0) {
+    log.error(
+      `${legacyHooks.total} stored webhook signing secrets cannot be decrypted with any known key (ENCRYPTION_KEY changed or DATA_DIR lost): rotate them`,
     );
   }
   return readKeyFile(file);

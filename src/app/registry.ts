@@ -14,6 +14,7 @@ import { documentModule } from '../modules/document';
 import { promoCodeModule } from '../modules/promocode';
 import { giftCardModule } from '../modules/giftcard';
 import { subscriptionModule } from '../modules/subscription';
+import { webhookModule } from '../modules/webhook';
 
 /** Every bounded context, in registration order. */
 export const modules: AppModule[] = [
@@ -29,6 +30,7 @@ export const modules: AppModule[] = [
   promoCodeModule,
   giftCardModule,
   subscriptionModule,
+  webhookModule,
 ];
 
 export const allEntities = (): Function[] => modules.flatMap((m) => m.entities);

@@ -42,6 +42,12 @@ export interface Config {
   availabilityThreads: number;
   /** Origins whose browsers may call `/graphql` and `/v1/*` (`['*']`: any); empty: none. */
   corsOrigins: string[];
+  /** `WEBHOOK_ALLOW_INSECURE=true`: webhook endpoints may be `http` URLs to loopback hosts (development, tests) */
+  webhookAllowInsecure: boolean;
+  /** how long a webhook delivery waits for the endpoint's answer, ms */
+  webhookTimeoutMs: number;
+  /** how often the webhook worker looks for due deliveries, ms */
+  webhookPollMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -57,6 +63,13 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0, ma
 function str(env: NodeJS.ProcessEnv, name: string): string | null {
   const v = env[name];
   return v === undefined || v.trim() === '' ? null : v.trim();
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string): boolean {
+  const v = str(env, name);
+  if (v === null || v === 'false') return false;
+  if (v === 'true') return true;
+  throw new ConfigError(`${name} must be true or false`);
 }
 
 const ORIGIN = /^https?:\/\/[^/?#\s*]+$/i;
@@ -143,5 +156,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     heavyQueue: int(env, 'HEAVY_QUEUE', 4, 0, 100_000),
     availabilityThreads: int(env, 'AVAILABILITY_THREADS', 1, 0, 64),
     corsOrigins: parseCorsOrigins(str(env, 'CORS_ORIGINS')),
+    webhookAllowInsecure: flag(env, 'WEBHOOK_ALLOW_INSECURE'),
+    webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
+    webhookPollMs: int(env, 'WEBHOOK_POLL_MS', 1000, 10, 600_000),
   };
 }

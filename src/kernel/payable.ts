@@ -11,9 +11,11 @@ import type { CodeHandlers } from './codes';
 /** How a payment ended, as its items are told. */
 export type SettlementOutcome = 'paid' | 'failed' | 'cancelled' | 'expired';
 
-/** The process dependencies a settlement may need (the code handlers, for bookings that carry codes). */
+/** The process dependencies a settlement may need (the code handlers, for bookings that carry codes; the token key). */
 export interface SettlementDeps {
   codes: CodeHandlers;
+  /** the token key, for the access tokens in the events of settled bookings */
+  jwtKey: Uint8Array;
 }
 
 export interface PayableItems {

@@ -18,6 +18,7 @@ export const AREAS = [
   'promocodes',
   'payments',
   'pdf',
+  'webhooks',
 ] as const;
 
 export const PERMISSIONS: readonly string[] = [

@@ -10,6 +10,7 @@ import { Migration20261122000900Subscription } from './Migration20261122000900Su
 import { Migration20261122000250Client } from './Migration20261122000250Client';
 import { Migration20261122000300Rules } from './Migration20261122000300Rules';
 import { Migration20261122001500Document } from './Migration20261122001500Document';
+import { Migration20261122001600Webhook } from './Migration20261122001600Webhook';
 
 /**
  * Every migration in order. Listed explicitly (not discovered from files) so that the
@@ -27,4 +28,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122000800GiftCard', class: Migration20261122000800GiftCard },
   { name: 'Migration20261122000900Subscription', class: Migration20261122000900Subscription },
   { name: 'Migration20261122001500Document', class: Migration20261122001500Document },
+  { name: 'Migration20261122001600Webhook', class: Migration20261122001600Webhook },
 ];

@@ -20,6 +20,7 @@ import {
 import { holds, transition } from './booking.status';
 import type { Placement } from './booking.store';
 import { followCodes } from './booking-codes.service';
+import { bookingEventTypes, recordBookingEvents } from './booking.events';
 
 /**
  * Applies changes to existing bookings in one transaction: the rows are locked and compared
@@ -168,6 +169,13 @@ export async function applyChanges(ctx: Ctx, changes: BookingChange[], alongside
       em,
       companyId,
       statusChanges.map((c) => ({ id: c.after.id, code: c.before.code, from: c.before.status, to: c.after.status })),
+      ctx.now,
+    );
+    await recordBookingEvents(
+      em,
+      ctx.deps.jwtKey,
+      companyId,
+      changes.map((c) => ({ id: c.after.id, booking: c.after, types: bookingEventTypes(c.before, c.after) })),
       ctx.now,
     );
     if (alongside) await alongside(em);

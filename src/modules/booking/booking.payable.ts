@@ -8,6 +8,7 @@ import { insertStatusChange, releaseCapacity, releaseOccupancy, ticketCounts, us
 import { transition, type BookingStatus } from './booking.status';
 import type { SettlementDeps, SettlementOutcome } from '../../kernel/payable';
 import { followCodes, type CodedStatusChange } from './booking-codes.service';
+import { recordBookingEvents, statusEventTypes } from './booking.events';
 
 /** How bookings and payments meet: starting a booking's payment, and settling bookings once it ends. */
 
@@ -112,6 +113,13 @@ export async function settleBookings(
     changed.push({ id: b.id, code: b.code, from: b.status, to });
   }
   await followCodes(deps.codes, em, companyId, changed, now);
+  await recordBookingEvents(
+    em,
+    deps.jwtKey,
+    companyId,
+    changed.map((c) => ({ id: c.id, types: statusEventTypes(c.from!, c.to) })),
+    now,
+  );
 }
 
 /**

@@ -93,7 +93,7 @@ async function create(
   const placement = await placeAt(ctx, company, service, resource.id, p.start!, p, amounts, { ignoreSchedule, includePast: true });
   const row = newRow(company, service, placement, ctx.now, { clientId: client?.id ?? null, metaData: p.metaData ?? {} });
   return commitCreation(ctx, company.id, idem, !needsTransaction(row.type, placement), async (em) => {
-    const change = await writeBooking(em, row, placement);
+    const change = await writeBooking(em, row, placement, ctx.deps.jwtKey);
     return bookingJson(bookingOf(row), ctx.deps.jwtKey, [change], embed(service, resource, client));
   });
 }
@@ -139,7 +139,7 @@ async function createSeries(
     let first: BookingJson | null = null;
     for (let i = 0; i < rows.length; i++) {
       try {
-        const change = await writeBooking(em, rows[i], placements[i]);
+        const change = await writeBooking(em, rows[i], placements[i], ctx.deps.jwtKey);
         first ??= bookingJson(bookingOf(rows[i]), ctx.deps.jwtKey, [change], embed(service, resource, client));
       } catch (err) {
         if (isTimeConflict(err) || (err as { code?: string }).code === 'time_unavailable') throw notAvailable(rows[i].start);

@@ -4,6 +4,8 @@ import { newId } from '../../shared/ids';
 import type { ServiceType } from '../../shared/service-type';
 import { Booking, BookingStatusChange, type BookedTicket } from './booking.entity';
 import type { BookingStatus } from './booking.status';
+import { bookingJson } from './booking.json';
+import { eventCtes, recordEvents, type NewEvent } from '../../kernel/events';
 
 /**
  * What a booking holds while it is pending or confirmed, written with SQL inside the booking's
@@ -139,9 +141,21 @@ export async function updateBookingRow(em: EntityManager, b: Booking, fromVersio
  * One statement that inserts the booking, its first status change and the occupancy of
  * `occupied` resources (the first is the booked one, the rest related). A single statement is
  * atomic on its own, so the common booking costs one round trip even outside a transaction.
+ * `events` (kernel/events.ts `eventCtes`) are recorded by the same statement.
  */
-export function insertBookingSql(b: Booking, occupied: string[], statusChangeId: string): { sql: string; params: unknown[] } {
-  const params: unknown[] = [...COLUMNS.map((c) => encode(b, c)), statusChangeId, b.status, b.createdAt.toISOString()];
+export function insertBookingSql(
+  b: Booking,
+  occupied: string[],
+  statusChangeId: string,
+  events?: { sql: string; params: unknown[] },
+): { sql: string; params: unknown[] } {
+  const params: unknown[] = [
+    ...(events?.params ?? []),
+    ...COLUMNS.map((c) => encode(b, c)),
+    statusChangeId,
+    b.status,
+    b.createdAt.toISOString(),
+  ];
   let occupancy = '';
   if (occupied.length) {
     const [lower, upper] = occupiedRange(
@@ -157,7 +171,7 @@ export function insertBookingSql(b: Booking, occupied: string[], statusChangeId:
     )`;
     params.push(lower, upper, ...occupiedRows(occupied));
   }
-  const sql = `with b as (
+  const sql = `with ${events ? `${events.sql}, ` : ''}b as (
       insert into booking (${COLUMNS.map((c) => c.column).join(', ')})
       values (${COLUMNS.map(placeholder).join(', ')})
       returning id, company_id
@@ -340,14 +354,18 @@ export interface Placement {
  * Inserts a new booking with everything it holds. `em` must be in a transaction unless
  * `needsTransaction` is false, in which case the single statement is atomic by itself.
  */
-export async function writeBooking(em: EntityManager, row: BookingRow, p: Placement): Promise<BookingStatusChange> {
+export async function writeBooking(em: EntityManager, row: BookingRow, p: Placement, jwtKey: Uint8Array): Promise<BookingStatusChange> {
   const capacity = usesCapacity(row.type);
   const occupied = capacity ? [] : [row.resourceId, ...p.related.all];
   row.relatedResourceIds = capacity ? [] : [...p.related.all];
   const change = firstChange(row);
-  const q = insertBookingSql(bookingOf(row), occupied, change.id);
+  // The event carries the booking as written: when a related resource is still to be chosen,
+  // it is recorded once the choice is stored (that path always runs in a transaction).
+  const later = !capacity && p.related.any.length > 0;
+  const created = (): NewEvent[] => [{ type: 'booking.created', data: bookingJson(bookingOf(row), jwtKey, [change]) }];
+  const q = insertBookingSql(bookingOf(row), occupied, change.id, later ? undefined : eventCtes(row.companyId, created(), row.createdAt));
   await em.execute(q.sql, q.params, 'run');
-  if (!capacity && p.related.any.length) {
+  if (later) {
     const chosen = await occupyAny(
       em,
       row.companyId,
@@ -361,6 +379,7 @@ export async function writeBooking(em: EntityManager, row: BookingRow, p: Placem
       [JSON.stringify(row.relatedResourceIds), row.companyId, row.id],
       'run',
     );
+    await recordEvents(em, row.companyId, created(), row.createdAt);
   }
   if (capacity) {
     if (!p.capacity) throw conflict('no capacity rule applies to this time');

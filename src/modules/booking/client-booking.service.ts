@@ -243,7 +243,7 @@ export async function writeClientBooking(
   const { row } = b;
   row.clientId = client?.id ?? null;
   if (payment) Object.assign(row, { status: 'pending', paymentUrl: payment.paymentURL, paymentTransactionId: payment.transactionId });
-  await writeBooking(em, row, b.placement);
+  await writeBooking(em, row, b.placement, ctx.deps.jwtKey);
   // Usages start reserved; a booking confirmed at once uses them at once.
   if (b.codes.length)
     await followCodes(ctx.deps.codes, em, row.companyId, [{ id: row.id, code: row.code, from: null, to: row.status }], ctx.now);

@@ -1,6 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SettlementOutcome } from '../../kernel/payable';
 import { isUuid } from '../../shared/ids';
+import { listenedTypes, recordEvents } from '../../kernel/events';
+import { GiftCardContract } from './giftcard.entity';
+import { contractJson } from './giftcard.json';
 import { transitionContract, type ContractStatus } from './giftcard.status';
 
 /** The `itemType` of gift card purchases in payment transactions (their `pluginNamespace` is `giftcards`). */
@@ -26,6 +29,7 @@ export async function settleGiftCards(
       where c.company_id = ? and c.id = any(?::uuid[]) order by c.id for update of c`,
     [companyId, `{${ids.join(',')}}`],
   );
+  const paid: string[] = [];
   for (const row of rows) {
     if (row.status !== 'pending_payment') continue;
     const to = transitionContract(row.status, outcome === 'paid' ? 'active' : 'cancelled');
@@ -35,5 +39,19 @@ export async function settleGiftCards(
       [to, expiresAt, now.toISOString(), companyId, row.id],
       'run',
     );
+    if (to === 'active') paid.push(row.id);
   }
+  await recordPaidEvents(em, companyId, paid, now);
+}
+
+/** `giftcard.paid` with each activated contract's JSON, read only when an endpoint listens. */
+async function recordPaidEvents(em: EntityManager, companyId: string, ids: string[], now: Date): Promise<void> {
+  if (!ids.length || !(await listenedTypes(em, companyId, ['giftcard.paid'])).size) return;
+  const contracts = await em.find(GiftCardContract, { companyId, id: { $in: ids } }, { disableIdentityMap: true });
+  await recordEvents(
+    em,
+    companyId,
+    contracts.map((c) => ({ type: 'giftcard.paid' as const, data: contractJson(c, now) })),
+    now,
+  );
 }

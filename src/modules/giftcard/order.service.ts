@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../kernel/context';
 import { requireClient } from '../../kernel/access';
+import { recordEvent } from '../../kernel/events';
 import { companyForClientInterface, companyForMerchant } from '../company/company.access';
 import { getClientInCompany, upsertGuestClient, type GuestClientInput } from '../client/client.lookup';
 import type { Client } from '../client/client.entity';
@@ -11,7 +12,7 @@ import { parsePage } from '../../shared/pagination';
 import { Check } from '../../shared/validate';
 import { insertContract } from './contract.service';
 import { GiftCard, GiftCardContract, GiftCardUsage } from './giftcard.entity';
-import { clientContractJson, type ClientGiftCardContractJson } from './giftcard.json';
+import { clientContractJson, contractJson, type ClientGiftCardContractJson } from './giftcard.json';
 import { GIFT_CARD_ITEM, GIFT_CARD_NAMESPACE } from './giftcard.payable';
 import { getGiftCardInCompany, onSale } from './giftcard.service';
 
@@ -98,6 +99,7 @@ export async function purchaseGiftCard(ctx: Ctx, companyId: string, input: Purch
       [payment.transactionId, payment.paymentURL, company.id, created.id],
       'run',
     );
+    await recordEvent(em, { companyId: company.id, type: 'giftcard.purchased', payload: contractJson(created, ctx.now), at: ctx.now });
     return created;
   });
   return clientContractJson(contract, card, [], ctx.now);

@@ -9,6 +9,7 @@ import { PaymentTransaction } from './payment.entity';
 import { CHECKOUT_OUTCOMES, OUTCOME_EVENT, OUTCOME_SETTLEMENT, transitionPayment, type CheckoutOutcome } from './payment.status';
 import { renderFor } from './redirects';
 import { settleItems } from './settlement';
+import { recordPaymentEvent } from './payment.events';
 import { loadRedirectSettings } from './settings.service';
 import { isHeaderSafeUrl } from './redirect/ascii';
 
@@ -56,6 +57,7 @@ export async function completeTestCheckout(ctx: Ctx, id: string, input: { outcom
       // The sweeper had not reached it yet; expiring it here keeps the bookings' outcome the same.
       tx.status = transitionPayment(tx.status, 'expire');
       tx.updatedAt = now;
+      await recordPaymentEvent(em as EntityManager, tx, now);
       await settleItems(ctx.deps, em as EntityManager, tx, 'expired', now);
       return { tx, refused: 'the payment has expired', location: null };
     }
@@ -64,6 +66,7 @@ export async function completeTestCheckout(ctx: Ctx, id: string, input: { outcom
     const location = await redirectLocation(ctx, em as EntityManager, tx, outcome!, now);
     tx.status = transitionPayment(tx.status, OUTCOME_EVENT[outcome!]);
     tx.updatedAt = now;
+    await recordPaymentEvent(em as EntityManager, tx, now);
     await settleItems(ctx.deps, em as EntityManager, tx, OUTCOME_SETTLEMENT[outcome!], now);
     return { tx, refused: null, location };
   });

@@ -4,6 +4,7 @@ import type { AppDeps, Ctx } from '../../kernel/context';
 import { PaymentTransaction } from './payment.entity';
 import { transitionPayment } from './payment.status';
 import { settleItems } from './settlement';
+import { recordPaymentEvent } from './payment.events';
 
 export const SWEEP_BATCH = 100;
 export const SWEEP_INTERVAL_MS = 5000;
@@ -23,6 +24,7 @@ async function sweepBatch(deps: AppDeps, em: EntityManager, now: Date, limit: nu
     for (const tx of due) {
       tx.status = transitionPayment(tx.status, 'expire');
       tx.updatedAt = now;
+      await recordPaymentEvent(tem as EntityManager, tx, now);
       await settleItems(deps, tem as EntityManager, tx, 'expired', now);
     }
     return due.length;

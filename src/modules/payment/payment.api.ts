@@ -14,6 +14,8 @@ import { loadRedirectSettings } from './settings.service';
 
 export { paidShare, refundItem, type PaidShare, type RefundItemInput } from './refund.service';
 export { sweepExpiredPayments } from './expiry';
+/** Encryption at rest of secrets (AES-256-GCM under ENCRYPTION_KEY), for other modules' signing secrets. */
+export { decryptSecret, encryptSecret } from './redirect/secret-box';
 
 export interface StartPaymentInput {
   companyId: string;

@@ -10,6 +10,7 @@ import { Check } from '../../shared/validate';
 import { grants } from '../../kernel/permissions';
 import { PaymentTransaction, Refund } from './payment.entity';
 import { refundEvent, transitionPayment } from './payment.status';
+import { recordPaymentEvent } from './payment.events';
 import { providerFor } from './providers/registry';
 
 export interface RefundJson {
@@ -174,6 +175,7 @@ export async function refundItem(ctx: Ctx, em: EntityManager, input: RefundItemI
     tx.refundedAmount += amount;
     tx.status = transitionPayment(tx.status, refundEvent(tx.refundedAmount, tx.amount));
     tx.updatedAt = now;
+    await recordPaymentEvent(em, tx, now);
   }
   em.persist(refund);
   await em.flush();

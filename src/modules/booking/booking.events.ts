@@ -1,0 +1,101 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { listenedTypes, recordEvents, type EventType } from '../../kernel/events';
+import { Booking, BookingStatusChange } from './booking.entity';
+import { bookingJson } from './booking.json';
+import { holds, type BookingStatus } from './booking.status';
+
+/**
+ * The events of bookings in the outbox (kernel/events.ts): what a change is called, and its
+ * recording in the change's transaction with the booking's admin JSON as `data` (the records
+ * it refers to are not embedded: `client`, `service` and `resource` are null, their ids are set).
+ */
+
+const STATUS_EVENT: Record<BookingStatus, EventType | null> = {
+  pending: null,
+  confirmed: 'booking.confirmed',
+  cancelled: 'booking.cancelled',
+  rejected: 'booking.rejected',
+  failed: 'booking.failed',
+  finished: 'booking.finished',
+  no_show: 'booking.no_show',
+};
+
+/** The event of a status change (none for a booking that stays in its status or becomes pending). */
+export function statusEventTypes(from: BookingStatus, to: BookingStatus): EventType[] {
+  const type = from !== to ? STATUS_EVENT[to] : null;
+  return type ? [type] : [];
+}
+
+/** The parts of a booking whose change is an event. */
+export interface BookingState {
+  status: BookingStatus;
+  resourceId: string;
+  startTime: Date;
+  endTime: Date | null;
+}
+
+const sameTime = (a: Date | null, b: Date | null): boolean => (a === null ? b === null : b !== null && a.getTime() === b.getTime());
+
+/**
+ * The events of a change from `before` (null: the booking was just written) to `after`: a new
+ * booking is `booking.created` whatever its status; a status change is the event of the new
+ * status; a booking that still holds its time and changed its start, end or resource is
+ * `booking.moved` (beside its status event, when both changed).
+ */
+export function bookingEventTypes(before: BookingState | null, after: BookingState): EventType[] {
+  if (!before) return ['booking.created'];
+  const out = statusEventTypes(before.status, after.status);
+  const moved =
+    before.resourceId !== after.resourceId || !sameTime(before.startTime, after.startTime) || !sameTime(before.endTime, after.endTime);
+  if (moved && holds(after.status)) out.push('booking.moved');
+  return out;
+}
+
+/** One booking's events; `booking` is its state after the change when the caller holds it (else it is read). */
+export interface BookingEvents {
+  id: string;
+  types: EventType[];
+  booking?: Booking;
+}
+
+/**
+ * Records the events of changed bookings in the caller's transaction. Asks first which types
+ * an endpoint listens to (one indexed read), and reads the bookings and their status changes
+ * only for those.
+ */
+export async function recordBookingEvents(
+  em: EntityManager,
+  jwtKey: Uint8Array,
+  companyId: string,
+  items: readonly BookingEvents[],
+  at: Date,
+): Promise<void> {
+  const listened = await listenedTypes(
+    em,
+    companyId,
+    items.flatMap((i) => i.types),
+  );
+  if (!listened.size) return;
+  const wanted = items.map((i) => ({ ...i, types: i.types.filter((t) => listened.has(t)) })).filter((i) => i.types.length);
+  if (!wanted.length) return;
+  const ids = wanted.map((i) => i.id);
+  const missing = wanted.filter((i) => !i.booking).map((i) => i.id);
+  const read = missing.length ? await em.find(Booking, { companyId, id: { $in: missing } }, { disableIdentityMap: true }) : [];
+  const byId = new Map(read.map((b) => [b.id, b]));
+  const changes = await em.find(
+    BookingStatusChange,
+    { companyId, bookingId: { $in: ids } },
+    { orderBy: { seq: 'asc' }, disableIdentityMap: true },
+  );
+  const events = wanted.flatMap((i) => {
+    const b = i.booking ?? byId.get(i.id);
+    if (!b) return [];
+    const data = bookingJson(
+      b,
+      jwtKey,
+      changes.filter((c) => c.bookingId === b.id),
+    );
+    return i.types.map((type) => ({ type, data }));
+  });
+  await recordEvents(em, companyId, events, at);
+}

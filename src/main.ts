@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { loadConfig, ConfigError } from './config/env';
 import { startRuntime } from './app/bootstrap';
 import { buildServer } from './app/server';
+import { runAudited, systemScope } from './kernel/audit';
 import { modules } from './app/registry';
 import { createLogger } from './app/log';
 
@@ -38,7 +39,8 @@ async function main(): Promise<void> {
     process.exit(70);
   });
   const app = await buildServer(runtime.deps);
-  const stops = modules.map((m) => m.start?.(runtime.deps)).filter((s): s is () => Promise<void> => typeof s === 'function');
+  // Background work writes as the system (its audit entries name the module).
+  const stops = modules.map((m) => runAudited(systemScope(m.name, runtime.deps.clock), () => m.start?.(runtime.deps))).filter((s): s is () => Promise<void> => typeof s === 'function');
 
   let closing = false;
   shutdown = (signal) => {

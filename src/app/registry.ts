@@ -13,6 +13,8 @@ import { bookingModule } from '../modules/booking';
 import { documentModule } from '../modules/document';
 import { promoCodeModule } from '../modules/promocode';
 import { giftCardModule } from '../modules/giftcard';
+import { auditModule } from '../modules/audit';
+import { calendarModule } from '../modules/calendar';
 
 /** Every bounded context, in registration order. */
 export const modules: AppModule[] = [
@@ -27,6 +29,8 @@ export const modules: AppModule[] = [
   documentModule,
   promoCodeModule,
   giftCardModule,
+  auditModule,
+  calendarModule,
 ];
 
 export const allEntities = (): Function[] => modules.flatMap((m) => m.entities);

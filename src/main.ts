@@ -40,7 +40,9 @@ async function main(): Promise<void> {
   });
   const app = await buildServer(runtime.deps);
   // Background work writes as the system (its audit entries name the module).
-  const stops = modules.map((m) => runAudited(systemScope(m.name, runtime.deps.clock), () => m.start?.(runtime.deps))).filter((s): s is () => Promise<void> => typeof s === 'function');
+  const stops = modules
+    .map((m) => runAudited(systemScope(m.name, runtime.deps.clock), () => m.start?.(runtime.deps)))
+    .filter((s): s is () => Promise<void> => typeof s === 'function');
 
   let closing = false;
   shutdown = (signal) => {

@@ -10,6 +10,8 @@ export class Migration20261122001700Audit extends Migration {
   override async up(): Promise<void> {
     this.addSql(`create table audit_entry (
       id uuid primary key,
+      -- insertion order: entries of one instant keep the order they were written in
+      seq bigint generated always as identity,
       company_id uuid,
       merchant_id uuid,
       actor_type text not null check (actor_type in ('api_key', 'client', 'system')),
@@ -23,7 +25,7 @@ export class Migration20261122001700Audit extends Migration {
       created_at timestamptz not null
     )`);
     // newest first per company, and the two filters that narrow most
-    this.addSql(`create index audit_entry_company_idx on audit_entry (company_id, created_at desc, id desc)`);
+    this.addSql(`create index audit_entry_company_idx on audit_entry (company_id, created_at desc, seq desc)`);
     this.addSql(`create index audit_entry_record_idx on audit_entry (company_id, record_id, created_at desc)`);
     this.addSql(`create index audit_entry_actor_idx on audit_entry (company_id, actor_id, created_at desc)`);
   }

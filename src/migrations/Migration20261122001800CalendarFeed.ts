@@ -19,7 +19,9 @@ export class Migration20261122001800CalendarFeed extends Migration {
       created_at timestamptz not null,
       unique (company_id, id)
     )`);
-    this.addSql(`create unique index calendar_feed_scope_idx on calendar_feed (company_id, coalesce(resource_id, '00000000-0000-0000-0000-000000000000'::uuid))`);
+    this.addSql(
+      `create unique index calendar_feed_scope_idx on calendar_feed (company_id, coalesce(resource_id, '00000000-0000-0000-0000-000000000000'::uuid))`,
+    );
     this.addSql(`alter table booking add column ical_sequence integer not null default 0`);
     this.addSql(`create function booking_ical_sequence() returns trigger language plpgsql as $$
       begin

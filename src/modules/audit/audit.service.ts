@@ -83,15 +83,14 @@ export async function listAuditLog(
               where a.actor_type = 'client' and cl.company_id = a.company_id and cl.id::text = a.actor_id)) as actor_name,
             count(*) over () as total
        from audit_entry a where ${where.join(' and ')}
-      order by a.created_at desc, a.id desc limit ? offset ?`,
+      order by a.created_at desc, a.seq desc limit ? offset ?`,
     [...params, limit, offset],
   );
   let total = rows.length ? Number(rows[0].total) : 0;
   if (!rows.length && offset > 0) {
-    const counted = await ctx.em.getConnection().execute<{ n: string }[]>(
-      `select count(*) as n from audit_entry a where ${where.join(' and ')}`,
-      params,
-    );
+    const counted = await ctx.em
+      .getConnection()
+      .execute<{ n: string }[]>(`select count(*) as n from audit_entry a where ${where.join(' and ')}`, params);
     total = Number(counted[0].n);
   }
   return { items: rows.map(entryJson), limit, offset, total };

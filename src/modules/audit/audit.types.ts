@@ -9,7 +9,11 @@ export const AuditActorTypeEnum = defineEnum<AuditActorType>(
   Object.fromEntries(
     AUDIT_ACTOR_TYPES.map((t) => [
       t,
-      { api_key: 'A merchant API key.', client: "A client's access token.", system: 'The server itself (background work) or an unauthenticated request.' }[t],
+      {
+        api_key: 'A merchant API key.',
+        client: "A client's access token.",
+        system: 'The server itself (background work) or an unauthenticated request.',
+      }[t],
     ]),
   ) as Record<AuditActorType, string>,
 );
@@ -47,7 +51,8 @@ export const AuditEntryPageType = pageType('AuditEntryPage', 'entries', () => Au
 export class AuditLogArgs {
   @Field(() => ID, { description: DOC.companyArg }) companyID!: string;
   @Field(() => String, { nullable: true, description: 'Only the entries of this record id.' }) recordID?: string | null;
-  @Field(() => String, { nullable: true, description: 'Only the entries of this actor id (API key id, client id).' }) actorID?: string | null;
+  @Field(() => String, { nullable: true, description: 'Only the entries of this actor id (API key id, client id).' }) actorID?:
+    string | null;
   @Field(() => DateTimeScalar, { nullable: true, description: 'Only entries made at or after this instant.' }) from?: Date | null;
   @Field(() => DateTimeScalar, { nullable: true, description: 'Only entries made before this instant.' }) to?: Date | null;
   @Field(() => Int, { nullable: true, description: DOC.limit }) limit?: number | null;

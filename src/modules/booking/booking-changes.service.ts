@@ -164,7 +164,10 @@ export async function applyChanges(ctx: Ctx, changes: BookingChange[], alongside
       if (c.before.status !== c.after.status)
         await insertStatusChange(em, companyId, c.after.id, c.before.status, c.after.status, ctx.now, c.statusMeta ?? {});
     }
-    await recordAudit(em, changes.map((c) => bookingAudit(c.before, c.after)));
+    await recordAudit(
+      em,
+      changes.map((c) => bookingAudit(c.before, c.after)),
+    );
     const statusChanges = changes.filter((c) => c.before.status !== c.after.status);
     await followCodes(
       ctx.deps.codes,

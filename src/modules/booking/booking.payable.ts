@@ -110,7 +110,9 @@ export async function settleBookings(
       'run',
     );
     await insertStatusChange(em, companyId, b.id, b.status, to, now, { payment: outcome });
-    await recordAudit(em, [{ companyId, action: 'status', recordType: 'booking', recordId: b.id, changes: { status: { before: b.status, after: to } } }]);
+    await recordAudit(em, [
+      { companyId, action: 'status', recordType: 'booking', recordId: b.id, changes: { status: { before: b.status, after: to } } },
+    ]);
     changed.push({ id: b.id, code: b.code, from: b.status, to });
   }
   await followCodes(deps.codes, em, companyId, changed, now);

@@ -38,7 +38,8 @@ export class CalendarFeedResolver {
   }
 
   @Mutation(() => Boolean, {
-    description: "Revokes the company's calendar feed URL (bookings.read); the old URL answers 404. Errors: not_found (no feed), forbidden.",
+    description:
+      "Revokes the company's calendar feed URL (bookings.read); the old URL answers 404. Errors: not_found (no feed), forbidden.",
   })
   async revokeCompanyCalendarFeed(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string) {
     await revokeCalendarFeed(ctx, companyID, null);

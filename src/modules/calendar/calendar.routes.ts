@@ -52,8 +52,7 @@ export function calendarRoutes(app: FastifyInstance): void {
     params,
     response: { 201: feedUrl, ...errors },
     status: 201,
-    handler: async (ctx, req) =>
-      createCalendarFeed(ctx, (req.params as Params).cid, resourceOf(req)),
+    handler: async (ctx, req) => createCalendarFeed(ctx, (req.params as Params).cid, resourceOf(req)),
   });
   const revoke = (url: string, scope: string, params: Record<string, unknown>): RouteDef => ({
     method: 'DELETE',
@@ -65,8 +64,7 @@ export function calendarRoutes(app: FastifyInstance): void {
     params,
     response: { 204: { type: 'null', description: 'revoked' }, ...errors },
     status: 204,
-    handler: async (ctx, req) =>
-      revokeCalendarFeed(ctx, (req.params as Params).cid, resourceOf(req)),
+    handler: async (ctx, req) => revokeCalendarFeed(ctx, (req.params as Params).cid, resourceOf(req)),
   });
   defineRoutes(app, [
     issue('/v1/companies/:cid/resources/:resource_id/calendar-feed', 'resource', resourceParams),
@@ -75,7 +73,7 @@ export function calendarRoutes(app: FastifyInstance): void {
     revoke('/v1/companies/:cid/calendar-feed', 'company', companyParams),
     {
       method: 'GET',
-      url: '/v1/calendar/:token',
+      url: '/v1/calendar/:feed_id',
       auth: 'none',
       summary: 'Read calendar feed',
       description:
@@ -85,7 +83,8 @@ export function calendarRoutes(app: FastifyInstance): void {
         'Times are in the company time zone (with its VTIMEZONE), UIDs are `<booking id>@<server host>`, and SEQUENCE grows whenever a booking ' +
         'moves. Answers carry an ETag; `If-None-Match` with it answers 304 while nothing changed. Unknown or revoked URLs answer 404.',
       tags: ['Calendar feeds'],
-      params: S.params('token'),
+      // the feed's secret id: the token of its URL, `.ics` included
+      params: S.params('feed_id'),
       querystring: S.object({ pastDays: S.str, futureDays: S.str }),
       response: {
         200: { type: 'string', description: 'the iCalendar text (text/calendar)' },
@@ -94,7 +93,7 @@ export function calendarRoutes(app: FastifyInstance): void {
         404: errors[404],
       },
       handler: async (ctx, req, reply) =>
-        sendFeed(req, reply, await readCalendarFeed(ctx, (req.params as { token: string }).token, req.query as FeedWindow)),
+        sendFeed(req, reply, await readCalendarFeed(ctx, (req.params as { feed_id: string }).feed_id, req.query as FeedWindow)),
     },
   ]);
 }

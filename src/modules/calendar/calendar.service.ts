@@ -102,7 +102,9 @@ export async function readCalendarFeed(ctx: Ctx, file: string, w: FeedWindow): P
   const pastDays = days(w.pastDays, 'pastDays', DEFAULT_PAST_DAYS, MAX_PAST_DAYS);
   const futureDays = days(w.futureDays, 'futureDays', DEFAULT_FUTURE_DAYS, MAX_FUTURE_DAYS);
   const conn = ctx.em.getConnection();
-  const feeds = await conn.execute<{ company_id: string; resource_id: string | null; company_name: string; time_zone: string; resource_name: string | null }[]>(
+  const feeds = await conn.execute<
+    { company_id: string; resource_id: string | null; company_name: string; time_zone: string; resource_name: string | null }[]
+  >(
     `select f.company_id, f.resource_id, c.name as company_name, c.time_zone, r.name as resource_name
        from calendar_feed f join company c on c.id = f.company_id
        left join resource r on r.company_id = f.company_id and r.id = f.resource_id
@@ -112,7 +114,11 @@ export async function readCalendarFeed(ctx: Ctx, file: string, w: FeedWindow): P
   const feed = feeds[0];
   if (!feed) throw notFound('calendar feed');
   const now = ctx.now.getTime();
-  const params: unknown[] = [feed.company_id, new Date(now + futureDays * DAY_MS).toISOString(), new Date(now - pastDays * DAY_MS).toISOString()];
+  const params: unknown[] = [
+    feed.company_id,
+    new Date(now + futureDays * DAY_MS).toISOString(),
+    new Date(now - pastDays * DAY_MS).toISOString(),
+  ];
   let scope = '';
   if (feed.resource_id) {
     scope = 'and (b.resource_id = ? or b.related_resource_ids @> to_jsonb(?::text))';

@@ -125,7 +125,9 @@ export async function updatePaymentSettings(
       [newId(), company.id, preferred, ctx.now, ctx.now],
     );
     const changes = { preferredProvider: { after: preferred ?? null } };
-    await recordAudit(em, [{ companyId: company.id, action: 'update', recordType: 'payment_settings', recordId: String(upserted[0].id), changes }]);
+    await recordAudit(em, [
+      { companyId: company.id, action: 'update', recordType: 'payment_settings', recordId: String(upserted[0].id), changes },
+    ]);
     return upserted;
   });
   return paymentSettingsJson(ctx.em.map(PaymentSettings, rows[0]));

@@ -1,4 +1,4 @@
-import ICAL from 'ical.js';
+import type * as IcalJs from 'ical.js' with { 'resolution-mode': 'import' };
 import { createTestApp, TestClock, type TestApp } from './helpers/app';
 import { Shop } from './bookings-fixtures';
 
@@ -9,6 +9,10 @@ let manual: string;
 let rid: string;
 let other: string;
 const clock = new TestClock(Date.parse('2026-03-20T00:00:00Z'));
+
+// ical.js ships CommonJS beside its ES module; the tests run as CommonJS
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const ICAL = require('ical.js') as typeof IcalJs.default;
 
 beforeAll(async () => {
   t = await createTestApp({ clock });
@@ -77,7 +81,7 @@ function parse(text: string): { events: Parsed[]; zones: string[]; name: string 
   return {
     events,
     zones: cal.getAllSubcomponents('vtimezone').map((z: any) => z.getFirstPropertyValue('tzid')),
-    name: cal.getFirstPropertyValue('name'),
+    name: String(cal.getFirstPropertyValue('name')),
   };
 }
 
@@ -101,6 +105,7 @@ describe('calendar feeds', () => {
     expect(r.headers['cache-control']).toContain('private');
     const feed = parse(r.text);
     expect(feed.zones).toEqual(['Europe/Riga']);
+    expect(feed.name).toBe('Riga rooms: Room 1');
     const byUid = new Map(feed.events.map((e) => [e.uid, e]));
     expect([...byUid.keys()].sort()).toEqual(
       [beforeSpring, afterSpring, beforeAutumn, afterAutumn, pending].map((b) => `${b.id}@localhost`).sort(),
@@ -135,7 +140,7 @@ describe('calendar feeds', () => {
     expect(near).toContain(`${afterSpring.id}@localhost`);
     expect(parse((await read(issued.body.url, { futureDays: 0, pastDays: 0 })).text).events).toEqual([]);
     for (const bad of [{ futureDays: -1 }, { futureDays: 732 }, { pastDays: 'many' }, { pastDays: 367 }]) {
-      const b = await read(issued.body.url, bad as Record<string, string | number>);
+      const b = await read(issued.body.url, bad as unknown as Record<string, string | number>);
       expect(b.status).toBe(400);
       expect(b.body.code).toBe('invalid_request');
     }

@@ -72,10 +72,17 @@ export async function listAuditLog(
   c.done('invalid audit log filter');
   const where = ['a.company_id = ?'];
   const params: unknown[] = [company.id];
-  if (recordId) (where.push('a.record_id = ?'), params.push(recordId));
-  if (actorId) (where.push('a.actor_id = ?'), params.push(actorId));
-  if (from) (where.push('a.created_at >= ?::timestamptz'), params.push(from));
-  if (to) (where.push('a.created_at < ?::timestamptz'), params.push(to));
+  const filters: [string, string | null][] = [
+    ['a.record_id = ?', recordId],
+    ['a.actor_id = ?', actorId],
+    ['a.created_at >= ?::timestamptz', from],
+    ['a.created_at < ?::timestamptz', to],
+  ];
+  for (const [sql, value] of filters) {
+    if (value === null) continue;
+    where.push(sql);
+    params.push(value);
+  }
   // page and total in one statement
   const rows = await ctx.em.getConnection().execute<Row[]>(
     `select a.id, a.actor_type, a.actor_id, a.action, a.record_type, a.record_id, a.changes, a.request_id, a.created_at,

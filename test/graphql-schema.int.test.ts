@@ -120,8 +120,9 @@ describe('enums and typed inputs', () => {
       }
     }
     // metaData of records, pluginData (same rules), refund metadata, the value of a metaData update,
-    // and a code plugin's own report (pluginResponse: its shape is the plugin's).
-    expect([...new Set(uses)].sort()).toEqual(['metaData', 'metadata', 'pluginData', 'pluginResponse', 'value']);
+    // a code plugin's own report (pluginResponse: its shape is the plugin's), and an audit entry's
+    // field values (before, after: each the value of whichever field of whichever record changed).
+    expect([...new Set(uses)].sort()).toEqual(['after', 'before', 'metaData', 'metadata', 'pluginData', 'pluginResponse', 'value']);
   });
 });
 

@@ -2,8 +2,7 @@ import 'reflect-metadata';
 import { loadConfig, ConfigError } from './config/env';
 import { startRuntime } from './app/bootstrap';
 import { buildServer } from './app/server';
-import { runAudited, systemScope } from './kernel/audit';
-import { modules } from './app/registry';
+import { startModules } from './app/registry';
 import { createLogger } from './app/log';
 
 /**
@@ -39,10 +38,7 @@ async function main(): Promise<void> {
     process.exit(70);
   });
   const app = await buildServer(runtime.deps);
-  // Background work writes as the system (its audit entries name the module).
-  const stops = modules
-    .map((m) => runAudited(systemScope(m.name, runtime.deps.clock), () => m.start?.(runtime.deps)))
-    .filter((s): s is () => Promise<void> => typeof s === 'function');
+  const stops = startModules(runtime.deps);
 
   let closing = false;
   shutdown = (signal) => {

@@ -1,5 +1,7 @@
 import { createTestApp, TestClock, type TestApp } from './helpers/app';
 import { countRows, Shop } from './bookings-fixtures';
+import { configurePayments } from './payments-fixtures';
+import { modules, startModules } from '../src/app/registry';
 
 let t: TestApp;
 let s: Shop;
@@ -208,6 +210,39 @@ describe('the audit log', () => {
     expect((await log({}, stranger)).status).toBe(403);
     expect((await t.call('GET', `/v1/companies/00000000-0000-4000-8000-000000000000/audit-log`)).status).toBe(404);
   });
+
+  it('records what background work writes as the system: an expired payment fails its booking', async () => {
+    const shop = await Shop.open(t, 'Swept', 'UTC');
+    const { sid, rids } = await shop.bookable('fixed', { duration: 'PT1H', currency: 'EUR' });
+    await shop.price(sid, 'fixed', 2500);
+    expect((await configurePayments(t, shop.companyId)).status).toBe(200);
+    const token = await shop.login('payer@example.com', t.adminKey);
+    const r = await t.call('POST', '/v1/client/bookings', {
+      token,
+      body: { companyID: shop.companyId, serviceID: sid, resourceID: rids[0], startTime: '2026-03-05T10:00:00Z' },
+    });
+    expect(r.body.status).toBe('pending');
+    clock.advance(60 * 60_000);
+    // the payment module's sweeper, started as the server starts it
+    const stops = startModules(
+      t.deps,
+      modules.filter((m) => m.name === 'payment'),
+    );
+    try {
+      for (let i = 0; i < 100 && (await shop.get(r.body.id)).body.status !== 'failed'; i++) await new Promise((ok) => setTimeout(ok, 100));
+    } finally {
+      await Promise.all(stops.map((stop) => stop()));
+      clock.set('2026-03-01T00:00:00Z');
+    }
+    const entries = (await log({ recordID: r.body.id }, undefined, shop.companyId)).body.items as any[];
+    expect(entries[0]).toMatchObject({
+      actor: { type: 'system', id: 'payment' },
+      action: 'status',
+      requestID: null,
+      changes: { status: { before: 'pending', after: 'failed' } },
+    });
+    expect(entries[1]).toMatchObject({ actor: { type: 'client' }, action: 'create' });
+  }, 30_000);
 
   it('answers the same entries over GraphQL', async () => {
     const rid = await s.resource('Graph');

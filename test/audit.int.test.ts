@@ -244,6 +244,34 @@ describe('the audit log', () => {
     expect(entries[1]).toMatchObject({ actor: { type: 'client' }, action: 'create' });
   }, 30_000);
 
+  it('records the promo code usage and count a booking writes with SQL, in the booking request', async () => {
+    const shop = await Shop.open(t, 'Promo', 'UTC');
+    const { sid, rids } = await shop.bookable('fixed', { duration: 'PT1H', currency: 'EUR' });
+    await shop.price(sid, 'fixed', 2500);
+    const promo = await t.call('POST', `${shop.base}/plugins/promocodes/codes`, {
+      body: { code: 'SPRING', discountType: 'amount', discountAmount: 500 },
+    });
+    expect(promo.status).toBe(201);
+    const token = await shop.login('promo@example.com', t.adminKey);
+    const r = await t.call('POST', '/v1/client/bookings', {
+      token,
+      headers: { 'x-request-id': 'req-promo-1' },
+      body: { companyID: shop.companyId, serviceID: sid, resourceID: rids[0], startTime: '2026-03-06T10:00:00Z', code: 'SPRING' },
+    });
+    if (r.status !== 200 || r.body.price !== 2000) throw new Error(`booking with a code: ${r.status} ${r.text}`);
+    expect(r.status).toBe(200);
+    const entries = (await log({ recordID: promo.body.id }, undefined, shop.companyId)).body.items as any[];
+    expect(entries.map((e) => e.action)).toEqual(['update', 'create']);
+    expect(entries[0]).toMatchObject({ requestID: 'req-promo-1', changes: { currentUsageCount: { before: 0, after: 1 } } });
+    const all = (await log({}, undefined, shop.companyId)).body.items as any[];
+    const usage = all.find((e) => e.recordType === 'promo_usage');
+    expect(usage).toMatchObject({
+      action: 'create',
+      requestID: 'req-promo-1',
+      changes: { promoCodeId: { after: promo.body.id }, status: { after: 'reserved' } },
+    });
+  });
+
   it('answers the same entries over GraphQL', async () => {
     const rid = await s.resource('Graph');
     const r = await t.gql(

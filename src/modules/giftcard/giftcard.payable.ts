@@ -1,3 +1,4 @@
+import { recordAudit } from '../../kernel/audit';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SettlementOutcome } from '../../kernel/payable';
 import { isUuid } from '../../shared/ids';
@@ -35,5 +36,7 @@ export async function settleGiftCards(
       [to, expiresAt, now.toISOString(), companyId, row.id],
       'run',
     );
+    const changes = { status: { before: row.status, after: to }, expiresAt: { before: null, after: expiresAt } };
+    await recordAudit(em, [{ companyId, action: 'status', recordType: 'gift_card_contract', recordId: row.id, changes }]);
   }
 }

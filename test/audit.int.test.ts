@@ -242,6 +242,10 @@ describe('the audit log', () => {
       changes: { status: { before: 'pending', after: 'failed' } },
     });
     expect(entries[1]).toMatchObject({ actor: { type: 'client' }, action: 'create' });
+    // the transaction itself is an ORM write of the same sweep
+    const all = (await log({}, undefined, shop.companyId)).body.items as any[];
+    const tx = all.find((e) => e.recordType === 'payment_transaction' && e.action === 'status');
+    expect(tx).toMatchObject({ actor: { type: 'system', id: 'payment' }, changes: { status: { before: 'pending' } } });
   }, 30_000);
 
   it('records the promo code usage and count a booking writes with SQL, in the booking request', async () => {

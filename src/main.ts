@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { loadConfig, ConfigError } from './config/env';
 import { startRuntime } from './app/bootstrap';
 import { buildServer } from './app/server';
-import { modules } from './app/registry';
+import { startModules } from './app/registry';
 import { createLogger } from './app/log';
 
 /**
@@ -38,7 +38,7 @@ async function main(): Promise<void> {
     process.exit(70);
   });
   const app = await buildServer(runtime.deps);
-  const stops = modules.map((m) => m.start?.(runtime.deps)).filter((s): s is () => Promise<void> => typeof s === 'function');
+  const stops = startModules(runtime.deps);
 
   let closing = false;
   shutdown = (signal) => {

@@ -120,9 +120,19 @@ describe('enums and typed inputs', () => {
       }
     }
     // metaData of records, pluginData (same rules), refund metadata, the value of a metaData update,
-    // a code plugin's own report (pluginResponse: its shape is the plugin's), and a subscription's
-    // recurringConfig (the recurring provider's own configuration, stored and answered as sent).
-    expect([...new Set(uses)].sort()).toEqual(['metaData', 'metadata', 'pluginData', 'pluginResponse', 'recurringConfig', 'value']);
+    // a code plugin's own report (pluginResponse: its shape is the plugin's), a subscription's
+    // recurringConfig (the recurring provider's own configuration, stored and answered as sent), and
+    // an audit entry's field values (before, after: each the value of whichever field of whichever record changed).
+    expect([...new Set(uses)].sort()).toEqual([
+      'after',
+      'before',
+      'metaData',
+      'metadata',
+      'pluginData',
+      'pluginResponse',
+      'recurringConfig',
+      'value',
+    ]);
   });
 });
 

@@ -1,4 +1,6 @@
 import type { AppModule } from '../kernel/module';
+import type { AppDeps } from '../kernel/context';
+import { runAudited, systemScope } from '../kernel/audit';
 import type { DocumentEntityType, DocumentSource, DocumentSources } from '../kernel/documents';
 import { orderCodeHandlers, type CodeHandlers } from '../kernel/codes';
 import type { PayableItems, Payables } from '../kernel/payable';
@@ -15,6 +17,8 @@ import { promoCodeModule } from '../modules/promocode';
 import { giftCardModule } from '../modules/giftcard';
 import { subscriptionModule } from '../modules/subscription';
 import { webhookModule } from '../modules/webhook';
+import { auditModule } from '../modules/audit';
+import { calendarModule } from '../modules/calendar';
 
 /** Every bounded context, in registration order. */
 export const modules: AppModule[] = [
@@ -31,6 +35,8 @@ export const modules: AppModule[] = [
   giftCardModule,
   subscriptionModule,
   webhookModule,
+  auditModule,
+  calendarModule,
 ];
 
 export const allEntities = (): Function[] => modules.flatMap((m) => m.entities);
@@ -64,4 +70,14 @@ export function documentsOf(list: readonly AppModule[] = modules): DocumentSourc
 /** Every module's code handlers in the contract's lookup order (promo codes, gift cards, subscriptions, then others). */
 export function codeHandlersOf(list: readonly AppModule[] = modules): CodeHandlers {
   return orderCodeHandlers(list.flatMap((m) => m.codes ?? []));
+}
+
+/**
+ * Starts every module's background work (sweepers); returns their stop functions. Each runs
+ * in an audit scope of its own, so what it writes is recorded as the system, named after the module.
+ */
+export function startModules(deps: AppDeps, list: readonly AppModule[] = modules): (() => Promise<void>)[] {
+  return list
+    .map((m) => runAudited(systemScope(m.name, deps.clock), () => m.start?.(deps)))
+    .filter((s): s is () => Promise<void> => typeof s === 'function');
 }

@@ -4,6 +4,7 @@ import { fastifyApolloHandler } from '@as-integrations/fastify';
 import { randomUUID } from 'node:crypto';
 import type { AppDeps, Actor } from '../kernel/context';
 import { createCtx } from '../kernel/context';
+import { auditActorOf, runAudited } from '../kernel/audit';
 import { installErrorHandlers } from './errors';
 import { clientErrorHandler, frameworkErrors, installInputGuards } from './input-guards';
 import { logStream, redactUrl } from './log';
@@ -148,6 +149,20 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
     req.ctx = createCtx(deps, actor, req.id, req.log, gone.signal);
   });
 
+  // Everything a handler does runs under the request's audit scope (kernel/audit.ts), so every
+  // write records its actor and request id. preHandler runs after the body is read: the scope
+  // then reaches the handler through the callback chain.
+  app.addHook('preHandler', (req, _reply, done) => {
+    const { actor } = req.ctx;
+    const scope = {
+      actor: auditActorOf(actor),
+      merchantId: actor?.kind === 'merchant' ? actor.merchantId : null,
+      requestId: req.id,
+      clock: deps.clock,
+    };
+    runAudited(scope, done);
+  });
+
   app.addHook('onResponse', async (req, reply) => {
     const route = req.routeOptions.url ?? 'unmatched';
     metrics.requests.inc({ method: req.method, route, status: String(reply.statusCode) });
@@ -178,6 +193,8 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
   app.get('/v1/openapi.json', { schema: { hide: true } as object }, async () => app.swagger());
 
   for (const m of modules) m.routes?.(app);
+  // Registering is idempotent: a second server on the same ORM (tests) adds nothing.
+  for (const m of modules) for (const sub of m.subscribers ?? []) deps.orm.em.getEventManager().registerSubscriber(sub);
 
   const apollo = createApollo({
     introspection: deps.config.graphqlIntrospection,

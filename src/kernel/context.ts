@@ -13,6 +13,8 @@ export interface MerchantActor {
   kind: 'merchant';
   merchantId: string;
   apiKeyId: string;
+  /** the key's name, as the audit log shows it */
+  apiKeyName?: string;
   permissions: Permissions;
 }
 

@@ -1,3 +1,4 @@
+import type { EventSubscriber } from '@mikro-orm/core';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps, ClientActor } from './context';
 import type { DocumentEntityType, DocumentSource } from './documents';
@@ -20,4 +21,6 @@ export interface AppModule {
   documents?: Partial<Record<DocumentEntityType, DocumentSource>>;
   /** Codes this module recognises on booking requests (promo codes, gift cards, ...). */
   codes?: CodeHandler[];
+  /** ORM event subscribers (e.g. the audit log's), registered on the server's ORM. */
+  subscribers?: EventSubscriber[];
 }

@@ -12,6 +12,9 @@ describe('permissions', () => {
     expect(isPermission('bookings.delete')).toBe(false);
     expect(isPermission('nothing.read')).toBe(false);
     expect(isPermission('bookings.read.x')).toBe(false);
+    expect(isPermission('audit.read')).toBe(true);
+    expect(isPermission('audit.*')).toBe(true);
+    expect(isPermission('audit.write')).toBe(false);
   });
   it('matches patterns', () => {
     expect(patternCovers('*', 'bookings.write')).toBe(true);

@@ -28,9 +28,11 @@ export const PERMISSIONS: readonly string[] = [
   'client.read',
   'client.create',
   'client.login',
+  // the audit log is written by every write and only ever read through the API
+  'audit.read',
 ];
 
-const PATTERN_AREAS = new Set([...AREAS, 'apikeys', 'client']);
+const PATTERN_AREAS = new Set([...AREAS, 'apikeys', 'client', 'audit']);
 
 /** True when a string is a grantable permission or wildcard. */
 export function isPermission(p: string): boolean {

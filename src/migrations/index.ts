@@ -11,6 +11,8 @@ import { Migration20261122000250Client } from './Migration20261122000250Client';
 import { Migration20261122000300Rules } from './Migration20261122000300Rules';
 import { Migration20261122001500Document } from './Migration20261122001500Document';
 import { Migration20261122001600Webhook } from './Migration20261122001600Webhook';
+import { Migration20261122001700Audit } from './Migration20261122001700Audit';
+import { Migration20261122001800CalendarFeed } from './Migration20261122001800CalendarFeed';
 
 /**
  * Every migration in order. Listed explicitly (not discovered from files) so that the
@@ -29,4 +31,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122000900Subscription', class: Migration20261122000900Subscription },
   { name: 'Migration20261122001500Document', class: Migration20261122001500Document },
   { name: 'Migration20261122001600Webhook', class: Migration20261122001600Webhook },
+  { name: 'Migration20261122001700Audit', class: Migration20261122001700Audit },
+  { name: 'Migration20261122001800CalendarFeed', class: Migration20261122001800CalendarFeed },
 ];

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { auditChanges, auditInsert, type AuditRecord } from '../../kernel/audit';
 import { conflict, DomainError, translateDbError, type ErrorDetail } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import type { ServiceType } from '../../shared/service-type';
@@ -171,6 +172,12 @@ export function insertBookingSql(
     )`;
     params.push(lower, upper, ...occupiedRows(occupied));
   }
+  // the audit entry of the new booking rides in the same statement (kernel/audit.ts)
+  const audit = auditInsert([bookingAudit(null, b)]);
+  if (audit) {
+    occupancy += `, a as (${audit.sql})`;
+    params.push(...audit.params);
+  }
   const sql = `with ${events ? `${events.sql}, ` : ''}b as (
       insert into booking (${COLUMNS.map((c) => c.column).join(', ')})
       values (${COLUMNS.map(placeholder).join(', ')})
@@ -181,6 +188,20 @@ export function insertBookingSql(
     )${occupancy}
     select id from b`;
   return { sql, params };
+}
+
+const AUDITED = COLUMNS.map((c) => c.prop);
+
+/** The audit record of a booking written with SQL: created (`before` null), changed, or its status changed. */
+export function bookingAudit(before: Booking | null, after: Booking): AuditRecord {
+  const row = (b: Booking) => b as unknown as Record<string, unknown>;
+  return {
+    companyId: after.companyId,
+    action: !before ? 'create' : before.status !== after.status ? 'status' : 'update',
+    recordType: 'booking',
+    recordId: after.id,
+    changes: auditChanges(before && row(before), row(after), AUDITED),
+  };
 }
 
 /** Appends a status change row. */

@@ -138,14 +138,14 @@ export async function authenticateKey(em: EntityManager, secret: string): Promis
   if (secret.length < 16 || secret.length > 200) return null;
   const rows = await em
     .getConnection()
-    .execute<{ id: string; merchant_id: string; permissions: Permissions | string; state: string }[]>(
-      'select id, merchant_id, permissions, state from api_key where key_hash = ?',
+    .execute<{ id: string; merchant_id: string; name: string; permissions: Permissions | string; state: string }[]>(
+      'select id, merchant_id, name, permissions, state from api_key where key_hash = ?',
       [hashKey(secret)],
     );
   const key = rows[0];
   if (!key || key.state !== 'active') return null;
   const permissions = typeof key.permissions === 'string' ? (JSON.parse(key.permissions) as Permissions) : key.permissions;
-  return { kind: 'merchant', merchantId: key.merchant_id, apiKeyId: key.id, permissions };
+  return { kind: 'merchant', merchantId: key.merchant_id, apiKeyId: key.id, apiKeyName: key.name, permissions };
 }
 
 /** Creates a merchant with an all-powerful key; used by the CLI. */

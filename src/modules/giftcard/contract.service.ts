@@ -1,3 +1,4 @@
+import { auditChanges, recordAudit } from '../../kernel/audit';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../kernel/context';
 import { companyForMerchant } from '../company/company.access';
@@ -72,7 +73,13 @@ export async function insertContract(em: EntityManager, n: NewContract): Promise
         n.now.toISOString(),
       ],
     );
-    if (rows.length) return c;
+    if (rows.length) {
+      // the code is what spends the card: it stays out of the log
+      const { code: _code, ...fields } = c as unknown as Record<string, unknown>;
+      const changes = auditChanges(null, fields);
+      await recordAudit(em, [{ companyId: c.companyId, action: 'create', recordType: 'gift_card_contract', recordId: c.id, changes }]);
+      return c;
+    }
   }
   throw new Error('no free gift card code after several attempts');
 }

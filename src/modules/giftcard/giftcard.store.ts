@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { auditChanges, recordAudit } from '../../kernel/audit';
 import { newId } from '../../shared/ids';
 import { GiftCardContract, GiftCardUsage } from './giftcard.entity';
 import { BALANCE_STATUS_SQL } from './giftcard.status';
@@ -44,19 +45,28 @@ export async function takeBalance(em: EntityManager, companyId: string, id: stri
       returning balance`,
     [iso(now), amount, companyId, id, iso(now)],
   );
-  return rows.length ? rows[0].balance : null;
+  if (!rows.length) return null;
+  await auditBalance(em, companyId, id, rows[0].balance + amount, rows[0].balance);
+  return rows[0].balance;
+}
+
+/** The audit entry of a balance written with SQL. */
+function auditBalance(em: EntityManager, companyId: string, id: string, before: number, after: number): Promise<void> {
+  const changes = { balance: { before, after } };
+  return recordAudit(em, [{ companyId, action: 'update', recordType: 'gift_card_contract', recordId: id, changes }]);
 }
 
 /** Gives `amount` back to a card (a redeemed card with money again is active; other statuses stay). */
 export async function giveBalance(em: EntityManager, companyId: string, id: string, amount: number, now: Date): Promise<void> {
-  await em.execute(
+  const rows = await em.execute<{ balance: number }[]>(
     `update gift_card_contract
         set balance = balance + x.amount, status = ${BALANCE_STATUS_SQL('(balance + x.amount)')}, updated_at = ?::timestamptz
        from (select ?::integer as amount) x
-      where company_id = ? and id = ?`,
+      where company_id = ? and id = ?
+      returning balance`,
     [iso(now), amount, companyId, id],
-    'run',
   );
+  if (rows.length) await auditBalance(em, companyId, id, rows[0].balance - amount, rows[0].balance);
 }
 
 export interface NewUsage {
@@ -105,6 +115,8 @@ export async function insertUsage(em: EntityManager, u: NewUsage): Promise<GiftC
     ],
     'run',
   );
+  const changes = auditChanges(null, usage as unknown as Record<string, unknown>);
+  await recordAudit(em, [{ companyId: u.companyId, action: 'create', recordType: 'gift_card_usage', recordId: usage.id, changes }]);
   return usage;
 }
 

@@ -1,3 +1,4 @@
+import { recordAudit } from '../../kernel/audit';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../kernel/context';
 import { requireClient } from '../../kernel/access';
@@ -100,6 +101,11 @@ export async function purchaseGiftCard(ctx: Ctx, companyId: string, input: Purch
       'run',
     );
     await recordEvent(em, { companyId: company.id, type: 'giftcard.purchased', payload: contractJson(created, ctx.now), at: ctx.now });
+    const changes = {
+      paymentTransactionId: { before: null, after: payment.transactionId },
+      paymentUrl: { before: null, after: payment.paymentURL },
+    };
+    await recordAudit(em, [{ companyId: company.id, action: 'update', recordType: 'gift_card_contract', recordId: created.id, changes }]);
     return created;
   });
   return clientContractJson(contract, card, [], ctx.now);

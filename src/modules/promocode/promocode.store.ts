@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { auditChanges, recordAudit } from '../../kernel/audit';
 import { newId } from '../../shared/ids';
 import { totalLimitOf } from './discount';
 import { PromoCode } from './promocode.entity';
@@ -57,18 +58,19 @@ export interface NewUsage {
  */
 export async function takeUsage(em: EntityManager, u: NewUsage): Promise<boolean> {
   const limit = totalLimitOf(u.promo);
-  const res = await em.execute<{ affectedRows: number }>(
+  const counted = await em.execute<{ current_usage_count: number }[]>(
     `update promo_code set current_usage_count = current_usage_count + 1
-      where company_id = ? and id = ? and (?::integer is null or current_usage_count < ?::integer)`,
+      where company_id = ? and id = ? and (?::integer is null or current_usage_count < ?::integer)
+      returning current_usage_count`,
     [u.companyId, u.promo.id, limit, limit],
-    'run',
   );
-  if (res.affectedRows !== 1) return false;
+  if (counted.length !== 1) return false;
+  const usageId = newId();
   await em.execute(
     `insert into promo_usage (id, company_id, promo_code_id, client_id, reservation_id, usage_type, discount_amount, currency, status, created_at, updated_at)
      values (?, ?, ?, ?, ?, ?, ?, ?, 'reserved', ?::timestamptz, ?::timestamptz)`,
     [
-      newId(),
+      usageId,
       u.companyId,
       u.promo.id,
       u.clientId,
@@ -81,6 +83,24 @@ export async function takeUsage(em: EntityManager, u: NewUsage): Promise<boolean
     ],
     'run',
   );
+  const count = counted[0].current_usage_count;
+  const usage = {
+    promoCodeId: u.promo.id,
+    clientId: u.clientId,
+    reservationId: u.reservationId,
+    discountAmount: u.discountAmount,
+    status: 'reserved',
+  };
+  await recordAudit(em, [
+    {
+      companyId: u.companyId,
+      action: 'update',
+      recordType: 'promo_code',
+      recordId: u.promo.id,
+      changes: { currentUsageCount: { before: count - 1, after: count } },
+    },
+    { companyId: u.companyId, action: 'create', recordType: 'promo_usage', recordId: usageId, changes: auditChanges(null, usage) },
+  ]);
   return true;
 }
 

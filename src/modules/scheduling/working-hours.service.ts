@@ -174,15 +174,12 @@ export async function deleteWorkingHours(
   const ids = c.uuids('ids', input?.ids);
   c.done('invalid working hours deletion');
   const where = { companyId: company.id, resourceId: resource.id };
-  if (ids === undefined) {
-    await ctx.em.nativeDelete(WorkingHoursRule, where);
-    return;
-  }
-  if (ids.length === 0) return;
+  if (ids?.length === 0) return;
   await ctx.em.transactional(async (em) => {
-    const found = await em.find(WorkingHoursRule, { ...where, id: { $in: ids } }, { fields: ['id'] });
+    const found = await em.find(WorkingHoursRule, ids === undefined ? where : { ...where, id: { $in: ids } });
     // All or nothing: an id that is not a rule of this resource deletes nothing.
-    if (found.length !== ids.length) throw notFound('working hours rule');
-    await em.nativeDelete(WorkingHoursRule, { ...where, id: { $in: ids } });
+    if (ids !== undefined && found.length !== ids.length) throw notFound('working hours rule');
+    // through the unit of work, so that the audit log records every deleted rule
+    em.remove(found);
   });
 }

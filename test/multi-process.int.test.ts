@@ -26,6 +26,7 @@ describeWithRedis('two API processes on one database and one Redis', (redisUrl) 
     // Each process keeps its rate-limit windows under its own test run's prefix.
     const env = {
       DATABASE_URL: db.url,
+      DATABASE_DIRECT_URL: db.directUrl,
       REDIS_URL: redisUrl,
       JWT_SECRET: 'multi-process-jwt-secret-0123456789abcdef',
       ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'),
@@ -156,7 +157,7 @@ describeWithRedis('two API processes on one database and one Redis', (redisUrl) 
 describe('WORKERS=2', () => {
   it('runs two API processes on one port, and SIGTERM stops them all with exit 0', async () => {
     const db = await cloneTestDatabase();
-    const s = await startServerProcess({ DATABASE_URL: db.url, WORKERS: '2', JWT_SECRET: 'cluster-jwt-secret-0123456789abcdefghij' });
+    const s = await startServerProcess({ DATABASE_URL: db.url, DATABASE_DIRECT_URL: db.directUrl, WORKERS: '2', JWT_SECRET: 'cluster-jwt-secret-0123456789abcdefghij' });
     const agent = new Agent({ keepAlive: false });
     try {
       // both workers listen: the primary logs once per worker

@@ -157,7 +157,12 @@ describeWithRedis('two API processes on one database and one Redis', (redisUrl) 
 describe('WORKERS=2', () => {
   it('runs two API processes on one port, and SIGTERM stops them all with exit 0', async () => {
     const db = await cloneTestDatabase();
-    const s = await startServerProcess({ DATABASE_URL: db.url, DATABASE_DIRECT_URL: db.directUrl, WORKERS: '2', JWT_SECRET: 'cluster-jwt-secret-0123456789abcdefghij' });
+    const s = await startServerProcess({
+      DATABASE_URL: db.url,
+      DATABASE_DIRECT_URL: db.directUrl,
+      WORKERS: '2',
+      JWT_SECRET: 'cluster-jwt-secret-0123456789abcdefghij',
+    });
     const agent = new Agent({ keepAlive: false });
     try {
       // both workers listen: the primary logs once per worker

@@ -16,9 +16,15 @@ import { percentile, sqlStatements, startBenchServer } from './server';
  * change, occupancy: the statement the server runs) for RAW_SECONDS.
  *
  * The server runs in a child process so that the load generator does not share its event loop.
+ * BENCH_PROCESSES=N runs N server processes on the one database (the first one's), and the
+ * clients spread over them (client i talks to process i mod N), as N API processes behind a
+ * load balancer; server CPU and SQL statements are summed over the processes. With
+ * BENCH_RATE_LIMIT set (e.g. 1000000, never refusing) every request also takes a rate-limit
+ * token: in each process, or in Redis when REDIS_URL is set.
  */
 
 const CLIENTS = 16;
+const PROCESSES = Number(process.env.BENCH_PROCESSES ?? 1);
 const RESOURCES = Number(process.env.BENCH_RESOURCES ?? 50);
 const HTTP_SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const RAW_SECONDS = Number(process.env.BENCH_RAW_SECONDS ?? 10);
@@ -45,11 +51,11 @@ async function serve(): Promise<void> {
   });
 }
 
-function startChild(): Promise<{ child: ChildProcess; info: ServerInfo }> {
+function startChild(databaseUrl?: string): Promise<{ child: ChildProcess; info: ServerInfo }> {
   // BENCH_PROFILE=<dir> writes a CPU profile of the server process there.
   const execArgv = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
   const child = fork(__filename, [], {
-    env: { ...process.env, BENCH_ROLE: 'server' },
+    env: { ...process.env, BENCH_ROLE: 'server', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
     execArgv,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -59,8 +65,14 @@ function startChild(): Promise<{ child: ChildProcess; info: ServerInfo }> {
   });
 }
 
-/** CPU seconds (user, system) used so far by the server process. */
-function serverCpu(child: ChildProcess | null): Promise<{ user: number; system: number }> {
+/** CPU seconds (user, system) used so far by the server processes. */
+async function serverCpu(children: ChildProcess[]): Promise<{ user: number; system: number }> {
+  if (!children.length) return oneServerCpu(null);
+  const each = await Promise.all(children.map(oneServerCpu));
+  return each.reduce((a, b) => ({ user: a.user + b.user, system: a.system + b.system }));
+}
+
+function oneServerCpu(child: ChildProcess | null): Promise<{ user: number; system: number }> {
   if (!child) {
     const u = process.cpuUsage();
     return Promise.resolve({ user: u.user / 1e6, system: u.system / 1e6 });
@@ -171,28 +183,29 @@ interface Phase {
 
 /** CLIENTS concurrent clients book distinct free times from `source` for `seconds`. */
 async function httpPhase(
-  base: string,
+  bases: string[],
   key: string,
   cid: string,
   sid: string,
   source: Generator<{ rid: string; start: number }>,
   pool: Pool,
-  child: ChildProcess | null,
+  children: ChildProcess[],
   seconds: number,
 ): Promise<Phase> {
   const latencies: number[] = [];
   let failures = 0;
-  const statementsBefore = await sqlStatements(base);
-  const cpuBefore = await serverCpu(child);
+  const statementsOf = async () => (await Promise.all(bases.map(sqlStatements))).reduce((a, b) => a + b, 0);
+  const statementsBefore = await statementsOf();
+  const cpuBefore = await serverCpu(children);
   const dbCpuBefore = await databaseCpu(pool);
   const started = performance.now();
   const deadline = started + seconds * 1000;
   await Promise.all(
-    Array.from({ length: CLIENTS }, async () => {
+    Array.from({ length: CLIENTS }, async (_, client) => {
       while (performance.now() < deadline) {
         const t = source.next().value!;
         const t0 = performance.now();
-        const r = await call(base, 'POST', `/v1/companies/${cid}/bookings`, key, {
+        const r = await call(bases[client % bases.length], 'POST', `/v1/companies/${cid}/bookings`, key, {
           serviceID: sid,
           resourceID: t.rid,
           startTime: new Date(t.start).toISOString(),
@@ -204,8 +217,8 @@ async function httpPhase(
   );
   const elapsed = (performance.now() - started) / 1000;
   const dbCpuByKind = cpuDelta(dbCpuBefore, await databaseCpu(pool));
-  const cpuAfter = await serverCpu(child);
-  const statements = (await sqlStatements(base)) - statementsBefore;
+  const cpuAfter = await serverCpu(children);
+  const statements = (await statementsOf()) - statementsBefore;
   latencies.sort((a, b) => a - b);
   return {
     created: latencies.length - failures,
@@ -294,6 +307,9 @@ async function main(): Promise<void> {
   const remote = inProcess ? null : await startChild();
   const info: ServerInfo = local ? { base: local.base, key: local.key, databaseUrl: local.databaseUrl } : remote!.info;
   const { base, key } = info;
+  const more = inProcess ? [] : await Promise.all(Array.from({ length: PROCESSES - 1 }, () => startChild(info.databaseUrl)));
+  const children = remote ? [remote, ...more].map((r) => r.child) : [];
+  const bases = [base, ...more.map((r) => r.info.base)];
 
   const company = await must(call(base, 'POST', '/v1/companies', key, { name: 'Bench clinic', timeZone: 'UTC' }), 'company');
   const cid = company.id as string;
@@ -345,7 +361,7 @@ async function main(): Promise<void> {
   await pool.query('analyze');
 
   const source = times(resources, 0);
-  const phase = () => httpPhase(base, key, cid, sid, source, pool, remote?.child ?? null, HTTP_SECONDS);
+  const phase = () => httpPhase(bases, key, cid, sid, source, pool, children, HTTP_SECONDS);
   const measured = await phase();
   const { created, elapsed } = measured;
   // BENCH_WEBHOOKS=1: the cost of the webhook outbox write, in the same run. Phases alternate
@@ -392,7 +408,13 @@ async function main(): Promise<void> {
   const summary = {
     benchmark: 'bookings',
     machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version },
-    setup: { resources: RESOURCES, clients: CLIENTS, serverInChildProcess: !inProcess },
+    setup: {
+      resources: RESOURCES,
+      clients: CLIENTS,
+      serverInChildProcess: !inProcess,
+      serverProcesses: bases.length,
+      rateLimit: process.env.BENCH_RATE_LIMIT ? (process.env.REDIS_URL ? 'redis' : 'in-process') : 'off',
+    },
     http: httpSummary(measured),
     ...(webhooks ? { webhooks } : {}),
     rawSql: { seconds: Number(rawElapsed.toFixed(2)), inserts: raw, insertsPerSecond: Number(rawRate.toFixed(1)), connections: CLIENTS },
@@ -402,9 +424,10 @@ async function main(): Promise<void> {
   console.log(JSON.stringify(summary, null, 2));
   agent.destroy();
   if (local) await local.stop();
-  if (remote) {
-    remote.child.send('stop');
-    await new Promise((r) => remote.child.once('exit', r));
+  // the processes sharing the first one's database stop first
+  for (const child of [...children].reverse()) {
+    child.send('stop');
+    await new Promise((r) => child.once('exit', r));
   }
 }
 

@@ -14,7 +14,8 @@ import type { AppDeps } from '../src/kernel/context';
 
 /**
  * A real server for benchmarks: DATABASE_URL when set (a fresh database is not created), else
- * an embedded PostgreSQL in a temporary directory. Rate limiting is off; logging is silent;
+ * an embedded PostgreSQL in a temporary directory. Rate limiting is off unless BENCH_RATE_LIMIT
+ * is set; logging is silent;
  * other settings come from the environment as for the server.
  */
 export async function startBenchServer(): Promise<{
@@ -37,7 +38,8 @@ export async function startBenchServer(): Promise<{
     // The environment's settings apply (AVAILABILITY_THREADS, HEAVY_CONCURRENCY, ...), except these.
     ...loadConfig({
       ...process.env,
-      RATE_LIMIT_PER_SECOND: '0',
+      // BENCH_RATE_LIMIT: a limit so high it never refuses, to measure its cost (with REDIS_URL: one Redis call per request)
+      RATE_LIMIT_PER_SECOND: process.env.BENCH_RATE_LIMIT ?? '0',
       LOG_LEVEL: 'silent',
       DATA_DIR: join(tmpdir(), 'booking-bench-data'),
       JWT_SECRET: 'bench-jwt-secret-0123456789abcdefghijklmn',

@@ -1,16 +1,20 @@
 import 'reflect-metadata';
+import cluster from 'node:cluster';
 import { loadConfig, ConfigError } from './config/env';
 import { startRuntime } from './app/bootstrap';
 import { buildServer } from './app/server';
 import { startModules } from './app/registry';
 import { createLogger } from './app/log';
+import { runCluster } from './app/cluster';
+import { systemClock } from './kernel/context';
 
 /**
  * The process entry. It alone handles SIGINT and SIGTERM (Apollo's and the embedded database
  * package's own handlers are off), and shuts down in this order: stop accepting connections and
  * refuse new requests on kept-alive ones (503, `Connection: close`), let the requests in flight
  * finish (at most SHUTDOWN_GRACE_MS), stop the background work, close the pool, stop the
- * embedded database, exit 0.
+ * embedded database, exit 0. With WORKERS > 1 it starts that many such processes instead
+ * (src/app/cluster.ts).
  */
 async function main(): Promise<void> {
   let config;
@@ -24,6 +28,7 @@ async function main(): Promise<void> {
     throw e;
   }
   const log = createLogger(config);
+  if (config.workers > 1 && cluster.isPrimary) return runCluster(config, log);
   // Signals that arrive while starting are honoured once the server is up.
   let pending: NodeJS.Signals | null = null;
   let shutdown: ((signal: NodeJS.Signals) => void) | null = null;
@@ -31,7 +36,8 @@ async function main(): Promise<void> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
 
-  const runtime = await startRuntime(config, log);
+  // A cluster's workers find the database prepared (migrated) by the primary process.
+  const runtime = await startRuntime(config, log, systemClock, { migrate: !cluster.isWorker });
   runtime.embedded?.onFailure((err) => {
     // A supervisor (systemd, Kubernetes, Docker) restarts the process, and with it the database.
     log.fatal({ err }, 'the embedded PostgreSQL is gone and could not be restarted: exiting');

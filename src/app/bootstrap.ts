@@ -5,6 +5,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config/env';
 import { createOrm } from '../db/orm';
+import { PgChangeFeed } from '../db/change-feed';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded';
 import { bootstrapAdminKey } from '../modules/company/apikey.service';
 import { systemClock, type AppDeps, type Clock } from '../kernel/context';
@@ -28,12 +29,19 @@ export function jwtKeyFrom(config: Config, log?: FastifyBaseLogger): Uint8Array 
 
 export interface Runtime {
   deps: AppDeps;
+  /** the database the pool connects to */
+  url: string;
   embedded: EmbeddedDatabase | null;
   close(): Promise<void>;
 }
 
 /** Connects the database (embedded when DATABASE_URL is unset), migrates, bootstraps the admin key. */
-export async function startRuntime(config: Config, log: FastifyBaseLogger, clock: Clock = systemClock): Promise<Runtime> {
+export async function startRuntime(
+  config: Config,
+  log: FastifyBaseLogger,
+  clock: Clock = systemClock,
+  opts: { migrate?: boolean } = {},
+): Promise<Runtime> {
   let embedded: EmbeddedDatabase | null = null;
   let url = config.databaseUrl;
   if (!url) {
@@ -41,11 +49,14 @@ export async function startRuntime(config: Config, log: FastifyBaseLogger, clock
     url = embedded.url;
     log.info(`embedded PostgreSQL running (data in ${join(config.dataDir, 'pg')})`);
   }
+  // LISTEN and migrations need a session of their own: not through a transaction pooler.
+  const directUrl = (config.databaseUrl && config.databaseDirectUrl) || url;
   let orm: MikroORM;
   try {
     orm = await createOrm(url, {
       entities: allEntities(),
-      migrate: true,
+      migrate: opts.migrate ?? true,
+      migrateUrl: directUrl,
       poolMax: config.dbPoolMax,
       statementTimeoutMs: config.statementTimeoutMs,
       acquireTimeoutMs: config.dbAcquireTimeoutMs,
@@ -63,6 +74,8 @@ export async function startRuntime(config: Config, log: FastifyBaseLogger, clock
     await embedded?.stop();
     throw err;
   }
+  const changes = new PgChangeFeed(directUrl, log);
+  await changes.start();
   const deps: AppDeps = {
     config,
     orm,
@@ -73,12 +86,15 @@ export async function startRuntime(config: Config, log: FastifyBaseLogger, clock
     payables: payablesOf(),
     documents: documentsOf(),
     codes: codeHandlersOf(),
+    changes,
     liveness: () => (embedded?.state() === 'failed' ? 'the embedded PostgreSQL could not be restarted' : null),
   };
   return {
     deps,
+    url,
     embedded,
     async close() {
+      await changes.close();
       await orm.close(true);
       await embedded?.stop();
     },

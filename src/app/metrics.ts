@@ -62,5 +62,15 @@ export function createMetrics(orm: MikroORM) {
       this.set(pool()?.numPendingAcquires() ?? 0);
     },
   });
-  return { registry, requests, latency };
+  const rateLimitStoreFailures = new Counter({
+    name: 'rate_limit_store_failures_total',
+    help: 'Requests let through without a rate limit because the shared store (Redis) could not be asked',
+    registers: [registry],
+  });
+  const rateLimitStoreUp = new Gauge({
+    name: 'rate_limit_store_up',
+    help: 'With REDIS_URL: whether the shared rate-limit store answered the last request (1) or not (0)',
+    registers: [registry],
+  });
+  return { registry, requests, latency, rateLimitStoreFailures, rateLimitStoreUp };
 }

@@ -1,8 +1,18 @@
+import { Redis } from 'ioredis';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+
+/** Takes one request's token from the bucket `key`: resolves to 0 when allowed, else the seconds to wait. */
+export interface Limiter {
+  readonly enabled: boolean;
+  take(key: string, now: number): Promise<number>;
+  close(): Promise<void>;
+}
+
 /**
  * Per-key token bucket (contract section 3): `perSecond` tokens refill each second up to
- * `burst`. In-process; with several processes each enforces its own share.
+ * `burst`. In-process: with several processes each enforces its own share.
  */
-export class RateLimiter {
+export class RateLimiter implements Limiter {
   private buckets = new Map<string, { tokens: number; at: number }>();
 
   constructor(
@@ -14,8 +24,7 @@ export class RateLimiter {
     return this.perSecond > 0;
   }
 
-  /** Takes one token; returns 0 when allowed, else the seconds to wait. */
-  take(key: string, now: number): number {
+  async take(key: string, now: number): Promise<number> {
     if (!this.enabled) return 0;
     let b = this.buckets.get(key);
     if (!b) {
@@ -30,5 +39,83 @@ export class RateLimiter {
       return 0;
     }
     return Math.max(1, Math.ceil((1 - b.tokens) / this.perSecond));
+  }
+
+  async close(): Promise<void> {}
+}
+
+export interface SharedLimiterEvents {
+  /** the store could not be asked: the request was let through */
+  onStoreFailure(err: Error): void;
+  /** the store answers again after a failure */
+  onStoreBack(): void;
+}
+
+/**
+ * The same allowance kept in Redis, shared by every process: a window of `burst` requests per
+ * `burst / perSecond` seconds (at least one second), counted atomically by one Lua script per
+ * request. While Redis cannot be reached the limiter fails open (every request is let
+ * through, and the failure is reported); the connection retries on its own and limits resume
+ * as soon as Redis answers again.
+ */
+export class RedisRateLimiter implements Limiter {
+  readonly enabled: boolean;
+  private redis: Redis;
+  private store: RateLimiterRedis;
+  private failing = false;
+
+  constructor(
+    url: string,
+    perSecond: number,
+    burst: number,
+    private events: SharedLimiterEvents,
+    opts: { keyPrefix?: string; commandTimeoutMs?: number } = {},
+  ) {
+    this.enabled = perSecond > 0;
+    this.redis = new Redis(url, {
+      // Nothing waits for a connection that is down: the request goes on without a limit.
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      commandTimeout: opts.commandTimeoutMs ?? 250,
+      retryStrategy: (times) => Math.min(100 * times, 2000),
+      lazyConnect: !this.enabled,
+    });
+    // connection errors are reported per request (onStoreFailure); reconnecting is automatic
+    this.redis.on('error', () => undefined);
+    const points = Math.max(1, burst);
+    this.store = new RateLimiterRedis({
+      storeClient: this.redis,
+      keyPrefix: opts.keyPrefix ?? 'rl',
+      points,
+      duration: Math.max(1, Math.ceil(points / Math.max(perSecond, 1e-9))),
+      rejectIfRedisNotReady: true,
+    });
+  }
+
+  async take(key: string): Promise<number> {
+    if (!this.enabled) return 0;
+    try {
+      await this.store.consume(key, 1);
+      this.recovered();
+      return 0;
+    } catch (res) {
+      if (res instanceof RateLimiterRes) {
+        this.recovered();
+        return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+      }
+      this.failing = true;
+      this.events.onStoreFailure(res instanceof Error ? res : new Error(String(res)));
+      return 0;
+    }
+  }
+
+  private recovered(): void {
+    if (!this.failing) return;
+    this.failing = false;
+    this.events.onStoreBack();
+  }
+
+  async close(): Promise<void> {
+    this.redis.disconnect();
   }
 }

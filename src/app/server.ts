@@ -12,7 +12,7 @@ import { installCors } from './cors';
 import { createApollo } from './graphql';
 import { explorerRoutes, serveExplorer } from './explorer';
 import { createMetrics } from './metrics';
-import { RateLimiter } from './rate-limit';
+import { RateLimiter, RedisRateLimiter, type Limiter } from './rate-limit';
 import { modules } from './registry';
 import { authenticateKey } from '../modules/company/apikey.service';
 import { DomainError, unavailable } from '../shared/errors';
@@ -106,13 +106,14 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
   });
 
   const metrics = createMetrics(deps.orm);
-  const limiter = new RateLimiter(deps.config.rateLimitPerSecond, deps.config.rateLimitBurst);
+  const limiter = createLimiter(deps, metrics);
+  app.addHook('onClose', async () => limiter.close());
   const bearer = modules.find((m) => m.bearer)?.bearer;
 
   // Contract section 3: one bucket per API key, per client, and per IP address for requests
   // without valid credentials (none, a wrong key or token, pages without auth).
-  const limit = (reply: FastifyReply, bucket: string, what: string) => {
-    const wait = limiter.take(bucket, deps.clock.now());
+  const limit = async (reply: FastifyReply, bucket: string, what: string) => {
+    const wait = await limiter.take(bucket, deps.clock.now());
     if (wait > 0) {
       reply.header('retry-after', String(wait));
       throw new DomainError('rate_limited', `too many requests for this ${what}`);
@@ -136,14 +137,14 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
         actor = await resolveActor(req, deps, bearer);
       } catch (err) {
         // guessing keys or tokens spends the address's allowance
-        if (limited) limit(reply, `ip:${req.ip}`, 'address');
+        if (limited) await limit(reply, `ip:${req.ip}`, 'address');
         throw err;
       }
     }
     if (limited) {
-      if (actor?.kind === 'merchant') limit(reply, `key:${actor.apiKeyId}`, 'API key');
-      else if (actor?.kind === 'client') limit(reply, `client:${actor.clientId}`, 'client');
-      else limit(reply, `ip:${req.ip}`, 'address');
+      if (actor?.kind === 'merchant') await limit(reply, `key:${actor.apiKeyId}`, 'API key');
+      else if (actor?.kind === 'client') await limit(reply, `client:${actor.clientId}`, 'client');
+      else await limit(reply, `ip:${req.ip}`, 'address');
     }
     if (!actor && mode !== 'none' && mode !== 'optional') throw new DomainError('unauthorized', 'missing or invalid credentials');
     req.ctx = createCtx(deps, actor, req.id, req.log, gone.signal);
@@ -212,6 +213,31 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
     handler: async (req, reply) => (serveExplorer(req, reply) ? reply : graphqlHandler.call(app, req as never, reply as never)),
   });
   return app;
+}
+
+/**
+ * The rate limiter: shared by every process through Redis when REDIS_URL is set, else kept in
+ * this process. A Redis outage lets requests through; it is logged once when it starts and
+ * once when it ends, and every request let through unchecked is counted in /metrics.
+ */
+function createLimiter(deps: AppDeps, metrics: ReturnType<typeof createMetrics>): Limiter {
+  const { rateLimitPerSecond: perSecond, rateLimitBurst: burst, redisUrl } = deps.config;
+  if (!redisUrl) return new RateLimiter(perSecond, burst);
+  let down = false;
+  metrics.rateLimitStoreUp.set(1);
+  return new RedisRateLimiter(redisUrl, perSecond, burst, {
+    onStoreFailure(err) {
+      metrics.rateLimitStoreFailures.inc();
+      metrics.rateLimitStoreUp.set(0);
+      if (!down) deps.log.error({ err }, 'the rate-limit store (Redis) cannot be reached: requests are served without a limit');
+      down = true;
+    },
+    onStoreBack() {
+      metrics.rateLimitStoreUp.set(1);
+      down = false;
+      deps.log.info('the rate-limit store (Redis) answers again: limits apply');
+    },
+  });
 }
 
 /**

@@ -5,6 +5,11 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string | null;
+  /**
+   * The same database without a pooler in between (PgBouncer in transaction mode): LISTEN and
+   * migrations need a session of their own. Default: DATABASE_URL.
+   */
+  databaseDirectUrl: string | null;
   dataDir: string;
   adminApiKey: string | null;
   encryptionKey: string | null;
@@ -19,6 +24,10 @@ export interface Config {
   /** Which proxies' X-Forwarded-For to believe for the client IP: none, all, a hop count or addresses/CIDRs. */
   trustProxy: boolean | number | string[];
   paymentTimeoutSec: number;
+  /** how often each process looks for expired pending payments, ms */
+  paymentSweepIntervalMs: number;
+  /** API processes sharing the port (node:cluster); 1: this process serves */
+  workers: number;
   graphqlIntrospection: boolean;
   accessTokenTtlSec: number;
   dbPoolMax: number;
@@ -131,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     host: str(env, 'HOST') ?? '0.0.0.0',
     databaseUrl: str(env, 'DATABASE_URL'),
+    databaseDirectUrl: str(env, 'DATABASE_DIRECT_URL'),
     dataDir: resolve(str(env, 'DATA_DIR') ?? './.data'),
     adminApiKey,
     encryptionKey: str(env, 'ENCRYPTION_KEY'),
@@ -143,6 +153,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitBurst: int(env, 'RATE_LIMIT_BURST', rate * 2, 0),
     trustProxy: trustProxy(env),
     paymentTimeoutSec: int(env, 'PAYMENT_TIMEOUT', 900, 1),
+    paymentSweepIntervalMs: int(env, 'PAYMENT_SWEEP_INTERVAL_MS', 5000, 50, 3_600_000),
+    workers: int(env, 'WORKERS', 1, 1, 256),
     graphqlIntrospection: (str(env, 'GRAPHQL_INTROSPECTION') ?? 'true') !== 'false',
     accessTokenTtlSec: int(env, 'ACCESS_TOKEN_TTL', 900, 1),
     dbPoolMax: int(env, 'DB_POOL_MAX', 20, 1, 1000),

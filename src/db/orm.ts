@@ -9,6 +9,8 @@ export interface CreateOrmOptions {
   /** `statement_timeout` of the pool's connections, ms; migrations run without it */
   statementTimeoutMs?: number;
   acquireTimeoutMs?: number;
+  /** where migrations run (a direct connection when `url` goes through a pooler); default `url` */
+  migrateUrl?: string;
 }
 
 /**
@@ -17,9 +19,9 @@ export interface CreateOrmOptions {
  */
 export async function createOrm(url: string, opts: CreateOrmOptions): Promise<MikroORM> {
   const base = { entities: opts.entities, poolMax: opts.poolMax, acquireTimeoutMs: opts.acquireTimeoutMs };
-  if (opts.migrate && opts.statementTimeoutMs) {
+  if (opts.migrate && (opts.statementTimeoutMs || opts.migrateUrl)) {
     // A migration may rewrite a large table: it runs on its own connection, with no statement timeout.
-    const migrator = await MikroORM.init(ormConfig(url, { ...base, poolMax: 1 }));
+    const migrator = await MikroORM.init(ormConfig(opts.migrateUrl ?? url, { ...base, poolMax: 1 }));
     try {
       await migrator.getMigrator().up();
     } finally {
@@ -29,6 +31,6 @@ export async function createOrm(url: string, opts: CreateOrmOptions): Promise<Mi
   const orm = await MikroORM.init(
     ormConfig(url, { ...base, statementTimeoutMs: opts.statementTimeoutMs, onQuery: () => void sqlStats.statements++ }),
   );
-  if (opts.migrate && !opts.statementTimeoutMs) await orm.getMigrator().up();
+  if (opts.migrate && !opts.statementTimeoutMs && !opts.migrateUrl) await orm.getMigrator().up();
   return orm;
 }

@@ -33,6 +33,17 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
+/**
+ * Changes announced by the database (PostgreSQL NOTIFY), for caches kept per process. A
+ * handler gets the payload of each notification on its channel, or null when notifications may
+ * have been missed (the listening connection was lost or is back): everything must go then.
+ */
+export interface ChangeFeed {
+  /** false while the listening connection is down: caches must not be trusted */
+  readonly live: boolean;
+  subscribe(channel: string, onChange: (payload: string | null) => void): () => Promise<void>;
+}
+
 /** Process-wide dependencies, created once at start. */
 export interface AppDeps {
   config: Config;
@@ -49,6 +60,8 @@ export interface AppDeps {
   documents: DocumentSources;
   /** Handlers of the codes a booking request may carry, in the contract's lookup order. */
   codes: CodeHandlers;
+  /** Database change notifications; absent when a single process runs without them (tests). */
+  changes?: ChangeFeed;
   /** Why the process can no longer serve (GET /health answers 503 then), or null. */
   liveness?: () => string | null;
 }

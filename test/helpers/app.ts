@@ -12,6 +12,7 @@ import type { DocumentEntityType, DocumentSource } from '../../src/kernel/docume
 import { createMerchant } from '../../src/modules/company/apikey.service';
 import { sqlStats } from '../../src/db/stats';
 import { checkUnrouted, installResponseCheck } from './response-check';
+import { pooled } from './test-database';
 
 export interface Res<T = any> {
   status: number;
@@ -103,7 +104,7 @@ export async function createTestApp(
     }),
     ...opts.config,
   };
-  const orm = await createOrm((opts.rewriteUrl ? opts.rewriteUrl(new URL(url)) : url).toString(), {
+  const orm = await createOrm((opts.rewriteUrl ? opts.rewriteUrl(new URL(url)) : pooled(url)).toString(), {
     entities: allEntities(),
     poolMax: 30,
     statementTimeoutMs: config.statementTimeoutMs,

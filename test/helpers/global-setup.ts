@@ -6,10 +6,12 @@ import { Client } from 'pg';
 import { startEmbeddedPostgres } from '../../src/db/embedded';
 import { createOrm } from '../../src/db/orm';
 import { allEntities } from '../../src/app/registry';
+import { probeRedis } from './redis';
 
 /**
  * One PostgreSQL per test run: TEST_DATABASE_URL when given, else an embedded server in a
  * temporary directory. A template database is migrated once; every test file clones it.
+ * Redis (for the shared rate limit) is looked for once too.
  */
 export default async function globalSetup(): Promise<void> {
   let adminUrl = process.env.TEST_DATABASE_URL;
@@ -35,4 +37,7 @@ export default async function globalSetup(): Promise<void> {
   for (const key of Object.keys(globalThis)) if (key.startsWith('mikro-orm-')) delete (globalThis as Record<string, unknown>)[key];
   process.env.BOOKING_TEST_ADMIN_URL = adminUrl;
   process.env.BOOKING_TEST_TEMPLATE = template;
+  const redis = await probeRedis();
+  if (redis) process.env.BOOKING_TEST_REDIS_URL = redis;
+  else delete process.env.BOOKING_TEST_REDIS_URL;
 }

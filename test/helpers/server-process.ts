@@ -99,8 +99,18 @@ export interface Answer {
   body: any;
 }
 
-/** One HTTP request; rejects only when no complete HTTP answer arrived (reset, refused). */
-export function httpCall(agent: Agent, base: string, method: string, path: string, key: string | null, body?: unknown): Promise<Answer> {
+/**
+ * One HTTP request with an API key or a client's bearer token; rejects only when no complete
+ * HTTP answer arrived (reset, refused).
+ */
+export function httpCall(
+  agent: Agent,
+  base: string,
+  method: string,
+  path: string,
+  key: string | { bearer: string } | null,
+  body?: unknown,
+): Promise<Answer> {
   const payload = body === undefined ? undefined : JSON.stringify(body);
   const url = new URL(path, base);
   return new Promise((resolve, reject) => {
@@ -112,7 +122,7 @@ export function httpCall(agent: Agent, base: string, method: string, path: strin
         port: url.port,
         path: url.pathname + url.search,
         headers: {
-          ...(key ? { 'x-api-key': key } : {}),
+          ...(typeof key === 'string' ? { 'x-api-key': key } : key ? { authorization: `Bearer ${key.bearer}` } : {}),
           ...(payload ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } : {}),
         },
       },

@@ -1,4 +1,4 @@
-import type { Ctx } from '../../kernel/context';
+import type { AppDeps, Ctx } from '../../kernel/context';
 import { requireMerchant } from '../../kernel/access';
 import { grants } from '../../kernel/permissions';
 import { DomainError, forbidden, notFound, unauthorized } from '../../shared/errors';
@@ -6,15 +6,25 @@ import { isUuid } from '../../shared/ids';
 import { Company } from './company.entity';
 
 /**
- * Companies cannot be changed or deleted through the API once created, so their rows are
- * cached per process: the tenancy check of every request then costs no SQL statement.
- * (An operation that changes a company must call `forgetCompany`.)
+ * Company rows are cached per process: the tenancy check of every request then costs no SQL
+ * statement. Any change to a company row is announced by the database (`company_changed`,
+ * migration 20261124001800) and every process drops its copy; while the announcements cannot be
+ * heard the cache is not used. A row read while a change is announced is not cached.
  */
 const companyCache = new Map<string, Company>();
 const COMPANY_CACHE_MAX = 10_000;
+let generation = 0;
 
-export function forgetCompany(id: string): void {
-  companyCache.delete(id);
+/** Drops one cached company, or all of them (`null`: changes may have been missed). */
+export function forgetCompany(id: string | null): void {
+  generation++;
+  if (id === null) companyCache.clear();
+  else companyCache.delete(id.toLowerCase());
+}
+
+/** Keeps the cache of this process in step with changes made by any process. */
+export function followCompanyChanges(deps: AppDeps): (() => Promise<void>) | void {
+  return deps.changes?.subscribe('company_changed', forgetCompany);
 }
 
 /** Loads a company by id (no access checks); a copy, so that nothing shares a managed entity. */
@@ -24,15 +34,19 @@ export async function findCompany(ctx: Ctx, companyId: string): Promise<Company>
   const id = companyId.toLowerCase();
   let company = ctx.companies.get(id) as Company | undefined;
   if (company) return company;
-  const cached = companyCache.get(id);
+  const trusted = ctx.deps.changes?.live ?? true;
+  const cached = trusted ? companyCache.get(id) : undefined;
   if (cached) {
     company = Object.assign(Object.create(Company.prototype) as Company, cached);
   } else {
+    const seen = generation;
     const found = await ctx.em.findOne(Company, { id });
     if (!found) throw notFound('company');
     company = found;
-    if (companyCache.size >= COMPANY_CACHE_MAX) companyCache.clear();
-    companyCache.set(id, Object.assign(Object.create(Company.prototype) as Company, found));
+    if (trusted && seen === generation) {
+      if (companyCache.size >= COMPANY_CACHE_MAX) companyCache.clear();
+      companyCache.set(id, Object.assign(Object.create(Company.prototype) as Company, found));
+    }
   }
   ctx.companies.set(id, company);
   return company;

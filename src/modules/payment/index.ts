@@ -10,5 +10,5 @@ export const paymentModule: AppModule = {
   entities: [PaymentSettings, PaymentProviderSettings, PaymentTransaction, Refund],
   resolvers: [PaymentResolver, PaymentTransactionFieldsResolver],
   routes: paymentRoutes,
-  start: (deps) => startPaymentSweeper(deps),
+  start: (deps) => startPaymentSweeper(deps, deps.config.paymentSweepIntervalMs),
 };

@@ -9,6 +9,7 @@ import { Migration20261122000800GiftCard } from './Migration20261122000800GiftCa
 import { Migration20261122000250Client } from './Migration20261122000250Client';
 import { Migration20261122000300Rules } from './Migration20261122000300Rules';
 import { Migration20261122001500Document } from './Migration20261122001500Document';
+import { Migration20261124000900SnapshotOccupancyOrder } from './Migration20261124000900SnapshotOccupancyOrder';
 
 /**
  * Every migration in order. Listed explicitly (not discovered from files) so that the
@@ -25,4 +26,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122000700PromoCode', class: Migration20261122000700PromoCode },
   { name: 'Migration20261122000800GiftCard', class: Migration20261122000800GiftCard },
   { name: 'Migration20261122001500Document', class: Migration20261122001500Document },
+  { name: 'Migration20261124000900SnapshotOccupancyOrder', class: Migration20261124000900SnapshotOccupancyOrder },
 ];

@@ -41,7 +41,8 @@ export interface SnapshotRow {
     days: { daysOfWeek: number; hours: { start: string; end: string }[] }[];
   }[];
   closings: { resourceId: string; start: number; end: number; serviceIds: string[] }[];
-  occupancy: { r: string; s: number | null; e: number | null }[];
+  /** per resource, the starts and ends of its occupied intervals in start order (null: unbounded) */
+  occupancy: { r: string; s: (number | null)[]; e: (number | null)[] }[];
   prices: {
     id: string;
     type: ServiceType;
@@ -184,8 +185,8 @@ export function buildSnapshot(now: number, zone: string, row: SnapshotRow, opts:
   }
   const occBy = new Map<string, TimeInterval[]>();
   for (const o of row.occupancy) {
-    const list = occBy.get(o.r) ?? [];
-    list.push({ start: o.s ?? -Infinity, end: o.e ?? Infinity });
+    const list: TimeInterval[] = new Array(o.s.length);
+    for (let i = 0; i < o.s.length; i++) list[i] = { start: o.s[i] ?? -Infinity, end: o.e[i] ?? Infinity };
     occBy.set(o.r, list);
   }
   const ALWAYS_OPEN: WorkingHoursRuleInput[] = [

@@ -1,6 +1,7 @@
 /** The pure availability engine: snapshot in, available times or dates out. */
 export {
   computeAvailability,
+  computeAvailabilityColumns,
   computeAvailabilityPaced,
   computeAvailableDates,
   computeAvailableDatesPaced,

@@ -8,7 +8,15 @@ import { formatDuration, parseDuration, SECONDS_PER_DAY } from '../../shared/dur
 import { isUuid } from '../../shared/ids';
 import { Check } from '../../shared/validate';
 import { computeAvailability, computeAvailabilityPaced, computeAvailableDatesPaced, MAX_ANSWER_TIMES, TooManyTimes } from './engine';
-import { loadSnapshot, loadSnapshotRow, type LoadedSnapshot } from './snapshot';
+import {
+  buildSnapshot,
+  loadSnapshot,
+  loadSnapshotRow,
+  preloadCovers,
+  type LoadedSnapshot,
+  type PreloadedSnapshot,
+  type SnapshotOptions,
+} from './snapshot';
 import {
   checkAgainstService,
   engineRequest,
@@ -185,6 +193,21 @@ export interface BookableQuery {
   ignoreSchedule?: boolean;
   excludeBookingIds?: string[];
   includePast?: boolean;
+  /** the document, when already loaded with `bookingSnapshotOptions` (used only when it covers this check) */
+  preloaded?: PreloadedSnapshot | null;
+}
+
+/**
+ * What to load ahead for a booking at `start` before its service is known: the options the
+ * check will ask for, with a reach of at least a day (a longer booking loads again).
+ */
+export function bookingSnapshotOptions(start: number, resourceId: string | null, durationSec: number | undefined): SnapshotOptions {
+  return {
+    from: start,
+    to: start + 1,
+    resourceIds: resourceId ? [resourceId] : null,
+    reachSec: Math.max(durationSec ?? 0, SECONDS_PER_DAY),
+  };
 }
 
 export interface BookableTime {
@@ -230,7 +253,7 @@ export async function findBookableTime(ctx: Ctx, company: Company, service: Serv
     tickets: type === 'ticket' ? (q.tickets ?? {}) : null,
     includePast: !!q.includePast || !!q.ignoreSchedule,
   };
-  const loaded = await loadSnapshot(ctx, company, service.id, {
+  const opts: SnapshotOptions = {
     from: parsed.from,
     to: parsed.to,
     resourceIds: parsed.resourceIds,
@@ -238,7 +261,13 @@ export async function findBookableTime(ctx: Ctx, company: Company, service: Serv
     ignoreSchedule: q.ignoreSchedule,
     adHocSlot: q.ignoreSchedule && isSlot ? { start: q.start, durationSec: slotDuration } : null,
     reachSec: durationSec ?? 0,
-  });
+  };
+  const pre = q.preloaded && preloadCovers(q.preloaded.opts, opts) ? q.preloaded.row : null;
+  const loaded = pre
+    ? pre.service
+      ? buildSnapshot(ctx.now.getTime(), company.timeZone, pre, opts)
+      : null
+    : await loadSnapshot(ctx, company, service.id, opts);
   if (!loaded) throw notFound('service');
   checkAgainstService(loaded, parsed);
   if (loaded.disabled) throw new DomainError('forbidden', 'the service is disabled');

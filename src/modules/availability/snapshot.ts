@@ -152,6 +152,39 @@ export async function loadSnapshotRow(ctx: Ctx, company: Company, serviceId: str
   return rows[0].snap;
 }
 
+/**
+ * The snapshot call as an SQL expression and its parameters, for a statement that loads the
+ * document together with other rows (one round trip instead of two).
+ */
+export function snapshotExpression(company: Company, serviceId: string, opts: SnapshotOptions): { sql: string; params: unknown[] } {
+  return { sql: SQL.slice('select '.length, -' as snap'.length), params: snapshotParams(company, serviceId, opts) };
+}
+
+/** A snapshot document loaded ahead of the check that reads it, with the options it was loaded for. */
+export interface PreloadedSnapshot {
+  row: SnapshotRow;
+  opts: SnapshotOptions;
+}
+
+/**
+ * Whether a document loaded for `loaded` holds everything a snapshot for `wanted` would: the
+ * same window and resources, nothing excluded or replaced, and at least the reach asked for.
+ */
+export function preloadCovers(loaded: SnapshotOptions, wanted: SnapshotOptions): boolean {
+  const sameIds = (a: string[] | null, b: string[] | null) =>
+    a === null || b === null ? a === b : a.length === b.length && a.every((id, i) => id === b[i]);
+  return (
+    loaded.from === wanted.from &&
+    loaded.to === wanted.to &&
+    sameIds(loaded.resourceIds, wanted.resourceIds) &&
+    (loaded.reachSec ?? 0) >= (wanted.reachSec ?? 0) &&
+    !loaded.excludeBookingIds?.length &&
+    !wanted.excludeBookingIds?.length &&
+    !loaded.ignoreSchedule &&
+    !wanted.ignoreSchedule
+  );
+}
+
 /** The engine's snapshot from the document; pure, so it also runs on a worker thread. */
 export function buildSnapshot(now: number, zone: string, row: SnapshotRow, opts: SnapshotOptions): LoadedSnapshot {
   const svc = row.service!;

@@ -140,6 +140,32 @@ export function timesEntries(loaded: LoadedSnapshot, result: AvailabilityResult,
   return { timeZone, times: out };
 }
 
+const DAY_MS = 86_400_000;
+const LAST_FAST_MS = 253_402_300_800_000; // 10000-01-01
+/** `HH:MM:00Z` of each minute of a UTC day. */
+const MINUTE_TEXT = Array.from(
+  { length: 1440 },
+  (_, m) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}:00Z`,
+);
+
+/**
+ * `formatTimestamp` for the start times of one answer: whole minutes (every grid start is one)
+ * are the UTC date, kept while it repeats, and a table lookup; anything else is formatted as usual.
+ */
+function timestampWriter(): (ms: number) => string {
+  let day = NaN;
+  let prefix = '';
+  return (ms) => {
+    if (!(ms >= 0 && ms < LAST_FAST_MS) || ms % 60_000 !== 0) return formatTimestamp(ms)!;
+    const d = Math.floor(ms / DAY_MS);
+    if (d !== day) {
+      day = d;
+      prefix = new Date(d * DAY_MS).toISOString().slice(0, 11);
+    }
+    return prefix + MINUTE_TEXT[(ms - d * DAY_MS) / 60_000];
+  };
+}
+
 /** JSON text of a finite number as `JSON.stringify` writes it (`null` for NaN and infinities). */
 const num = (n: number): string => (Number.isFinite(n) ? String(n) : 'null');
 
@@ -148,7 +174,7 @@ const num = (n: number): string => (Number.isFinite(n) ? String(n) : 'null');
  * columns: keys in the same order, each price object written once and reused for the entries
  * sharing it.
  */
-function writeEntries(c: TimeColumns, withSpots: boolean, priceText: Map<Money, string>): string {
+function writeEntries(c: TimeColumns, withSpots: boolean, priceText: Map<Money, string>, timestamp: (ms: number) => string): string {
   if (c.length === 0) return '[]';
   let out = '[';
   let lastPrice: Money | null = null;
@@ -167,7 +193,7 @@ function writeEntries(c: TimeColumns, withSpots: boolean, priceText: Map<Money, 
       lastDuration = c.durations[i];
       durationPart = `","duration":${JSON.stringify(durationOf(lastDuration))},"price":`;
     }
-    out += `${i === 0 ? '' : ','}{"startTime":"${formatTimestamp(c.starts[i])}${durationPart}${lastPriceText}`;
+    out += `${i === 0 ? '' : ','}{"startTime":"${timestamp(c.starts[i])}${durationPart}${lastPriceText}`;
     if (withSpots) {
       const sl = c.slots;
       const total = sl ? sl.totalSpots[i] : 0;
@@ -191,6 +217,7 @@ function writeEntries(c: TimeColumns, withSpots: boolean, priceText: Map<Money, 
 export function timesAnswerJson(loaded: LoadedSnapshot, columns: AvailabilityColumns, timeZone: string): Buffer {
   const withSpots = loaded.snapshot.service.type === 'group' || loaded.snapshot.service.type === 'ticket';
   const priceText = new Map<Money, string>();
+  const timestamp = timestampWriter();
   const parts: string[] = [];
   const seen = new Set<string>();
   for (const r of loaded.snapshot.resources) {
@@ -198,7 +225,7 @@ export function timesAnswerJson(loaded: LoadedSnapshot, columns: AvailabilityCol
     if (seen.has(r.id)) continue;
     seen.add(r.id);
     const c = columns[r.id];
-    parts.push(`${JSON.stringify(r.id)}:${c ? writeEntries(c, withSpots, priceText) : '[]'}`);
+    parts.push(`${JSON.stringify(r.id)}:${c ? writeEntries(c, withSpots, priceText, timestamp) : '[]'}`);
   }
   return Buffer.from(`{"timeZone":${JSON.stringify(timeZone)},"times":{${parts.join(',')}}}`);
 }

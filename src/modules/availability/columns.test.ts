@@ -71,7 +71,9 @@ function randomCase(seed: number): { snap: AvailabilitySnapshot; req: Availabili
       }),
     );
     if (type === 'group' || type === 'ticket') {
-      for (let t = from; t < to; t += r.pick([2, 3]) * HOUR_MS) {
+      // some occurrences off the whole minute (seconds, milliseconds): written the long way
+      const offset = r.pick([0, 0, 1500, 61_000]);
+      for (let t = from + offset; t < to; t += r.pick([2, 3]) * HOUR_MS) {
         slots.push({
           resourceID: id,
           start: t,
@@ -152,14 +154,16 @@ describe('the columnar times path', () => {
     },
   );
 
-  it('covers every service type with entries, shared prices and changing prices', () => {
+  it('covers every service type with entries, shared and changing prices, and starts off the whole minute', () => {
     const seen = new Set<string>();
     let shared = 0;
     let changes = 0;
+    let offMinute = 0;
     for (let seed = 1; seed <= 240; seed++) {
       const { snap, req } = randomCase(seed);
       for (const c of Object.values(computeAvailabilityColumns(snap, req))) {
         if (c.length > 0) seen.add(snap.service.type);
+        offMinute += c.starts.filter((t) => t % 60_000 !== 0).length;
         for (let i = 1; i < c.length; i++) {
           if (c.prices[i] === c.prices[i - 1]) shared++;
           else changes++;
@@ -169,6 +173,7 @@ describe('the columnar times path', () => {
     expect([...seen].sort()).toEqual([...TYPES].sort());
     expect(shared).toBeGreaterThan(1000);
     expect(changes).toBeGreaterThan(50);
+    expect(offMinute).toBeGreaterThan(20);
   });
 
   it('writes a resource without times, and a repeated resource id once, as JSON.stringify does', () => {

@@ -7,7 +7,15 @@ import { DomainError, invalid, notFound } from '../../shared/errors';
 import { formatDuration, parseDuration, SECONDS_PER_DAY } from '../../shared/duration';
 import { isUuid } from '../../shared/ids';
 import { Check } from '../../shared/validate';
-import { computeAvailability, computeAvailabilityPaced, computeAvailableDatesPaced, MAX_ANSWER_TIMES, TooManyTimes } from './engine';
+import {
+  computeAvailability,
+  computeAvailabilityColumnsPaced,
+  computeAvailabilityPaced,
+  computeAvailableDatesPaced,
+  MAX_ANSWER_TIMES,
+  TooManyTimes,
+  type AvailabilityRequest,
+} from './engine';
 import {
   buildSnapshot,
   loadSnapshot,
@@ -24,6 +32,7 @@ import {
   MAX_RANGE_DAYS,
   rowResources,
   rowStepSec,
+  timesAnswerJson,
   timesEntries,
   timesJson,
   tooManyTimes,
@@ -98,6 +107,26 @@ function allowanceOf(ctx: Ctx): { left: number } {
 }
 
 async function times(ctx: Ctx, company: Company, serviceId: unknown, input: TimesInput, clientView: boolean) {
+  return computeTimes(ctx, company, serviceId, input, clientView, async (loaded, request) =>
+    timesEntries(loaded, await computeAvailabilityPaced(loaded.snapshot, request), company.timeZone),
+  );
+}
+
+/** The times answer as JSON bytes, computed on the event loop (paced): REST without worker threads. */
+async function timesBytesHere(ctx: Ctx, company: Company, serviceId: unknown, input: TimesInput, clientView: boolean) {
+  return computeTimes(ctx, company, serviceId, input, clientView, async (loaded, request) =>
+    timesAnswerJson(loaded, await computeAvailabilityColumnsPaced(loaded.snapshot, request), company.timeZone),
+  );
+}
+
+async function computeTimes<T>(
+  ctx: Ctx,
+  company: Company,
+  serviceId: unknown,
+  input: TimesInput,
+  clientView: boolean,
+  answer: (loaded: LoadedSnapshot, request: AvailabilityRequest) => Promise<T>,
+): Promise<T> {
   const q = parseQuery(input, !clientView);
   const loaded = await load(ctx, company, serviceId, q, clientView);
   const heavy = isHeavy(
@@ -106,14 +135,12 @@ async function times(ctx: Ctx, company: Company, serviceId: unknown, input: Time
     q,
   );
   return runHeavyIf(ctx, heavy, 'availability', async () => {
-    let result;
     try {
-      result = await computeAvailabilityPaced(loaded.snapshot, { ...engineRequest(q), allowance: allowanceOf(ctx) });
+      return await answer(loaded, { ...engineRequest(q), allowance: allowanceOf(ctx) });
     } catch (err) {
       if (!(err instanceof TooManyTimes)) throw err;
       throw tooManyTimes();
     }
-    return timesEntries(loaded, result, company.timeZone);
   });
 }
 
@@ -124,7 +151,7 @@ async function times(ctx: Ctx, company: Company, serviceId: unknown, input: Time
  */
 async function timesBody(ctx: Ctx, company: Company, serviceId: unknown, input: TimesInput, clientView: boolean): Promise<unknown> {
   const pool = availabilityThreads(ctx.deps);
-  if (!pool) return times(ctx, company, serviceId, input, clientView);
+  if (!pool) return timesBytesHere(ctx, company, serviceId, input, clientView);
   const q = parseQuery(input, !clientView);
   if (!isUuid(serviceId)) throw invalid('service id must be a UUID', [{ path: 'serviceID', message: 'must be a UUID' }]);
   const opts = { from: q.from, to: q.to, resourceIds: q.resourceIds, reachSec: q.durationSec ?? 0 };

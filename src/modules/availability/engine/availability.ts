@@ -159,10 +159,22 @@ export function computeAvailability(snapshot: AvailabilitySnapshot, request: Ava
  * JSON writer of the times answer reads).
  */
 export function computeAvailabilityColumns(snapshot: AvailabilitySnapshot, request: AvailabilityRequest): AvailabilityColumns {
-  const collectors = run(snapshot, request, 'columns');
+  return columnsOf(snapshot, run(snapshot, request, 'columns'));
+}
+
+function columnsOf(snapshot: AvailabilitySnapshot, collectors: Collector[]): AvailabilityColumns {
   const out: AvailabilityColumns = {};
   snapshot.resources.forEach((r, i) => (out[r.id] = collectors[i].columns));
   return out;
+}
+
+/** `computeAvailabilityColumns`, giving the event loop back between resources every `sliceMs`. */
+export async function computeAvailabilityColumnsPaced(
+  snapshot: AvailabilitySnapshot,
+  request: AvailabilityRequest,
+  pacing: Pacing = {},
+): Promise<AvailabilityColumns> {
+  return columnsOf(snapshot, await runPaced(snapshot, request, 'columns', pacing));
 }
 
 /** `computeAvailability`, giving the event loop back between resources every `sliceMs`. */

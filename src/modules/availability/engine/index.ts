@@ -2,6 +2,7 @@
 export {
   computeAvailability,
   computeAvailabilityColumns,
+  computeAvailabilityColumnsPaced,
   computeAvailabilityPaced,
   computeAvailableDates,
   computeAvailableDatesPaced,

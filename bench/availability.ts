@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { gzipSync, brotliCompressSync, constants as zlibConstants } from 'node:zlib';
 import { percentile, sqlStatements, startBenchServer } from './server';
-import { computeAvailabilityColumns } from '../src/modules/availability/engine';
+import * as engineModule from '../src/modules/availability/engine';
 import { buildSnapshot, loadSnapshotRow, type SnapshotOptions } from '../src/modules/availability/snapshot';
-import { engineRequest, timesAnswerJson, type ParsedQuery } from '../src/modules/availability/availability.compute';
+import * as computeModule from '../src/modules/availability/availability.compute';
+import type { ParsedQuery } from '../src/modules/availability/availability.compute';
 import type { Ctx } from '../src/kernel/context';
 import type { Company } from '../src/modules/company/company.entity';
 
@@ -142,6 +143,25 @@ async function seed(s: Server, h: Record<string, string>, nResources: number, nB
   return { cid, sid, resources, bookings: ids.length };
 }
 
+/**
+ * The REST path of this version: the engine in columns and the answer's JSON writer, or (in an
+ * older build, to compare with) entry objects and JSON.stringify.
+ */
+type Fn = (...args: any[]) => any;
+const columnar = typeof (engineModule as Record<string, unknown>).computeAvailabilityColumns === 'function';
+const answerPath = columnar
+  ? {
+      engine: (engineModule as unknown as Record<string, Fn>).computeAvailabilityColumns,
+      json: (computeModule as unknown as Record<string, Fn>).timesAnswerJson,
+      entries: (r: Record<string, { length: number }>) => Object.values(r).reduce((a, c) => a + c.length, 0),
+    }
+  : {
+      engine: engineModule.computeAvailability as Fn,
+      json: (loaded: unknown, result: unknown, zone: string) =>
+        Buffer.from(JSON.stringify((computeModule as unknown as Record<string, Fn>).timesEntries(loaded, result, zone))),
+      entries: (r: { times: Record<string, unknown[]> }) => Object.values(r.times).reduce((a, l) => a + l.length, 0),
+    };
+
 const median = (xs: number[]) =>
   percentile(
     [...xs].sort((a, b) => a - b),
@@ -196,10 +216,10 @@ async function breakdown(s: Server, f: Fixture, days: number) {
   const now = Date.now();
   const build = timed(runs, () => buildSnapshot(now, 'Europe/Riga', row, opts));
   const loaded = build.value;
-  const engine = timed(runs, () => computeAvailabilityColumns(loaded.snapshot, engineRequest(q)));
+  const engine = timed(runs, () => answerPath.engine(loaded.snapshot, computeModule.engineRequest(q)));
   const result = engine.value;
-  const json = timed(runs, () => timesAnswerJson(loaded, result, 'Europe/Riga'));
-  const entries = Object.values(result).reduce((a, c) => a + c.length, 0);
+  const json = timed(runs, () => answerPath.json(loaded, result, 'Europe/Riga'));
+  const entries = answerPath.entries(result);
   return {
     entries,
     bytes: json.value.byteLength,
@@ -227,7 +247,7 @@ async function overHttp(s: Server, h: Record<string, string>, f: Fixture, days: 
   const once = async () => {
     let entries = 0;
     for (const body of bodies) {
-      const res = await fetch(url, { method: 'POST', headers: h, body });
+      const res = await fetch(url, { method: 'POST', headers: { 'accept-encoding': 'identity', ...h }, body });
       const text = await res.text();
       if (res.status !== 200) throw new Error(`status ${res.status}: ${text.slice(0, 200)}`);
       entries += Object.values((JSON.parse(text) as { times: Record<string, unknown[]> }).times).reduce((a, l) => a + l.length, 0);
@@ -349,6 +369,9 @@ async function main(): Promise<void> {
   }
   const extra: Record<string, unknown> = {};
   if (fixture && fixtureRestMonth) {
+    // the same month for a client that accepts gzip (a server that compresses sends 27 KB instead of 808 KB)
+    const gz = await overHttp(s, { ...h, 'accept-encoding': 'gzip' }, fixture, 30, 1);
+    extra.fixtureMonthAcceptingGzip = { medianMs: gz.medianMs, p95Ms: gz.p95Ms, cpuMsPerAnswer: gz.cpuMsPerAnswer };
     const gql = await graphqlMonth(s, h, fixture);
     extra.graphqlMonth = { ...gql, restMedianMs: fixtureRestMonth.medianMs, ratio: round(gql.medianMs / fixtureRestMonth.medianMs) };
   }

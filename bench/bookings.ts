@@ -90,13 +90,14 @@ function oneServerCpu(child: ChildProcess | null): Promise<{ user: number; syste
 }
 
 /**
- * CPU seconds used so far by the benchmark database's own processes (its backends and
- * background workers, from pg_stat_activity; Linux /proc). Other PostgreSQL servers on the
- * machine are not counted. 0 for a remote DATABASE_URL.
+ * CPU seconds used so far by the benchmark database's own backends (from pg_stat_activity;
+ * Linux /proc). Other databases and other PostgreSQL servers on the machine are not counted.
+ * 0 for a remote DATABASE_URL.
  */
 async function databaseCpu(pool: Pool): Promise<Record<string, number>> {
   const { rows } = await pool.query<{ pid: number; kind: string }>(
-    `select pid, coalesce(backend_type, 'other') as kind from pg_stat_activity`,
+    // this database's backends only: a shared server also runs other databases' work
+    `select pid, coalesce(backend_type, 'other') as kind from pg_stat_activity where datname = current_database()`,
   );
   const out: Record<string, number> = {};
   for (const { pid, kind } of rows) {

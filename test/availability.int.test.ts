@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { createTestApp, TestClock, type TestApp } from './helpers/app';
 import { EVERY_DAY, Fixtures } from './helpers/fixtures';
 
@@ -348,5 +349,28 @@ describe('property: no returned time overlaps a booking or leaves working hours'
       const m = local.getUTCHours() * 60 + local.getUTCMinutes();
       expect((m >= 480 && m + 45 <= 720) || (m >= 780 && m + 45 <= 1080)).toBe(true);
     }
+  });
+});
+
+describe('compressed answers', () => {
+  it('gzips a large times answer for a client that accepts gzip, with the same JSON inside; a small one stays plain', async () => {
+    const { sid } = await fixed(riga, { duration: 'PT15M' }, H('00:00', '24:00'));
+    const body = { from: '2026-03-02T00:00:00+02:00', to: '2026-03-30T00:00:00+03:00' };
+    const url = `/v1/companies/${riga.companyId}/services/${sid}/times`;
+    const plain = await t.call('POST', url, { body });
+    const packed = await t.call('POST', url, { body, headers: { 'accept-encoding': 'br, gzip;q=0.9' } });
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.text.length).toBeGreaterThan(64 * 1024);
+    expect(packed.status).toBe(200);
+    expect(packed.headers['content-encoding']).toBe('gzip');
+    expect(packed.headers.vary).toMatch(/accept-encoding/i);
+    expect(packed.headers['content-type']).toMatch(/^application\/json/);
+    expect(packed.raw.length).toBeLessThan(plain.text.length / 10);
+    expect(gunzipSync(packed.raw).toString()).toBe(plain.text);
+    const small = await t.call('POST', url, { body: day('2026-03-03'), headers: { 'accept-encoding': 'gzip' } });
+    expect(small.status).toBe(200);
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.body.times).toBeDefined();
   });
 });

@@ -14,6 +14,7 @@ import { Migration20261122001600Webhook } from './Migration20261122001600Webhook
 import { Migration20261122001700Audit } from './Migration20261122001700Audit';
 import { Migration20261122001800CalendarFeed } from './Migration20261122001800CalendarFeed';
 import { Migration20261124001800CompanyChanges } from './Migration20261124001800CompanyChanges';
+import { Migration20261124000900SnapshotOccupancyOrder } from './Migration20261124000900SnapshotOccupancyOrder';
 
 /**
  * Every migration in order. Listed explicitly (not discovered from files) so that the
@@ -34,5 +35,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122001600Webhook', class: Migration20261122001600Webhook },
   { name: 'Migration20261122001700Audit', class: Migration20261122001700Audit },
   { name: 'Migration20261122001800CalendarFeed', class: Migration20261122001800CalendarFeed },
+  { name: 'Migration20261124000900SnapshotOccupancyOrder', class: Migration20261124000900SnapshotOccupancyOrder },
   { name: 'Migration20261124001800CompanyChanges', class: Migration20261124001800CompanyChanges },
 ];

@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
@@ -146,8 +147,16 @@ export function installResponseCheck(app: FastifyInstance): ResponseCheck {
   app.addHook('onSend', (req, reply, payload, done) => {
     let problem: string | null;
     try {
+      // a gzipped answer (large availability answers for clients that accept gzip) is judged by what it holds
+      const gzipped = Buffer.isBuffer(payload) && reply.getHeader('content-encoding') === 'gzip';
       const text =
-        typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : payload == null ? undefined : null;
+        typeof payload === 'string'
+          ? payload
+          : Buffer.isBuffer(payload)
+            ? (gzipped ? gunzipSync(payload) : payload).toString('utf8')
+            : payload == null
+              ? undefined
+              : null;
       if (text === null)
         problem = null; // a stream (file download): not a JSON answer
       else if (req.url.split('?')[0] === '/graphql')

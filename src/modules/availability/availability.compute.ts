@@ -2,8 +2,8 @@ import { invalid, notFound } from '../../shared/errors';
 import { formatDuration, parseDuration, SECONDS_PER_DAY } from '../../shared/duration';
 import type { Money } from '../../shared/money';
 import { formatTimestamp } from '../../shared/time';
-import { computeAvailability, MAX_ANSWER_TIMES, TooManyTimes } from './engine';
-import type { AvailabilityRequest, AvailabilityResult, AvailableTime } from './engine/types';
+import { computeAvailabilityColumns, MAX_ANSWER_TIMES, TooManyTimes } from './engine';
+import type { AvailabilityColumns, AvailabilityRequest, AvailabilityResult, AvailableTime, TimeColumns } from './engine/types';
 import { buildSnapshot, type LoadedSnapshot, type SnapshotOptions, type SnapshotRow } from './snapshot';
 import { validateFlexibleDuration } from '../pricing/engine/pricer';
 import { matchContextAt } from '../pricing/engine/context';
@@ -140,6 +140,96 @@ export function timesEntries(loaded: LoadedSnapshot, result: AvailabilityResult,
   return { timeZone, times: out };
 }
 
+const DAY_MS = 86_400_000;
+const LAST_FAST_MS = 253_402_300_800_000; // 10000-01-01
+/** `HH:MM:00Z` of each minute of a UTC day. */
+const MINUTE_TEXT = Array.from(
+  { length: 1440 },
+  (_, m) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}:00Z`,
+);
+
+/**
+ * `formatTimestamp` for the start times of one answer: whole minutes (every grid start is one)
+ * are the UTC date, kept while it repeats, and a table lookup; anything else is formatted as usual.
+ */
+function timestampWriter(): (ms: number) => string {
+  let day = NaN;
+  let prefix = '';
+  return (ms) => {
+    if (!(ms >= 0 && ms < LAST_FAST_MS) || ms % 60_000 !== 0) return formatTimestamp(ms)!;
+    const d = Math.floor(ms / DAY_MS);
+    if (d !== day) {
+      day = d;
+      prefix = new Date(d * DAY_MS).toISOString().slice(0, 11);
+    }
+    return prefix + MINUTE_TEXT[(ms - d * DAY_MS) / 60_000];
+  };
+}
+
+/** JSON text of a finite number as `JSON.stringify` writes it (`null` for NaN and infinities). */
+const num = (n: number): string => (Number.isFinite(n) ? String(n) : 'null');
+
+/**
+ * One resource's entries as the JSON array `timesEntries` + `JSON.stringify` would write, from
+ * columns: keys in the same order, each price object written once and reused for the entries
+ * sharing it.
+ */
+function writeEntries(c: TimeColumns, withSpots: boolean, priceText: Map<Money, string>, timestamp: (ms: number) => string): string {
+  if (c.length === 0) return '[]';
+  let out = '[';
+  let lastPrice: Money | null = null;
+  let lastPriceText = '';
+  let lastDuration = -1;
+  let durationPart = '';
+  for (let i = 0; i < c.length; i++) {
+    const price = c.prices[i];
+    if (price !== lastPrice) {
+      let text = priceText.get(price);
+      if (text === undefined) priceText.set(price, (text = JSON.stringify(price)));
+      lastPrice = price;
+      lastPriceText = text;
+    }
+    if (c.durations[i] !== lastDuration) {
+      lastDuration = c.durations[i];
+      durationPart = `","duration":${JSON.stringify(durationOf(lastDuration))},"price":`;
+    }
+    out += `${i === 0 ? '' : ','}{"startTime":"${timestamp(c.starts[i])}${durationPart}${lastPriceText}`;
+    if (withSpots) {
+      const sl = c.slots;
+      const total = sl ? sl.totalSpots[i] : 0;
+      const booked = sl ? sl.bookedSpots[i] : 0;
+      out +=
+        `,"spotsAvailable":${num(sl ? total - booked : 0)},"totalSpots":${num(total)},"bookedSpots":${num(booked)}` +
+        `,"bookedSpotsPerTicket":${JSON.stringify(sl?.bookedSpotsPerTicket[i] ?? {})}` +
+        `,"totalSpotsPerTicket":${JSON.stringify(sl?.totalSpotsPerTicket[i] ?? {})}` +
+        `,"ticketPrices":${JSON.stringify(sl?.ticketPrices[i] ?? {})}`;
+    }
+    out += '}';
+  }
+  return `${out}]`;
+}
+
+/**
+ * The times answer's JSON bytes from the engine's columns: the same text as
+ * `JSON.stringify(timesEntries(...))`, written straight from the columns without an object per
+ * entry.
+ */
+export function timesAnswerJson(loaded: LoadedSnapshot, columns: AvailabilityColumns, timeZone: string): Buffer {
+  const withSpots = loaded.snapshot.service.type === 'group' || loaded.snapshot.service.type === 'ticket';
+  const priceText = new Map<Money, string>();
+  const timestamp = timestampWriter();
+  const parts: string[] = [];
+  const seen = new Set<string>();
+  for (const r of loaded.snapshot.resources) {
+    // a repeated id is one key, written where it first appears with the last list (as an object would have it)
+    if (seen.has(r.id)) continue;
+    seen.add(r.id);
+    const c = columns[r.id];
+    parts.push(`${JSON.stringify(r.id)}:${c ? writeEntries(c, withSpots, priceText, timestamp) : '[]'}`);
+  }
+  return Buffer.from(`{"timeZone":${JSON.stringify(timeZone)},"times":{${parts.join(',')}}}`);
+}
+
 /** What a worker thread needs to answer a times request: the snapshot document and the query. */
 export interface TimesJob {
   row: SnapshotRow;
@@ -159,12 +249,12 @@ export function timesJson(job: TimesJob): Uint8Array {
   if (job.clientView && loaded.disabled) throw notFound('service');
   checkAgainstService(loaded, job.q);
   if (loaded.disabled) loaded.snapshot.resources = [];
-  let result: AvailabilityResult;
+  let columns: AvailabilityColumns;
   try {
-    result = computeAvailability(loaded.snapshot, { ...engineRequest(job.q), allowance: { left: MAX_ANSWER_TIMES } });
+    columns = computeAvailabilityColumns(loaded.snapshot, { ...engineRequest(job.q), allowance: { left: MAX_ANSWER_TIMES } });
   } catch (err) {
     if (err instanceof TooManyTimes) throw tooManyTimes();
     throw err;
   }
-  return Buffer.from(JSON.stringify(timesEntries(loaded, result, job.zone)));
+  return timesAnswerJson(loaded, columns, job.zone);
 }

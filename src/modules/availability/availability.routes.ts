@@ -1,4 +1,6 @@
-import type { FastifyInstance } from 'fastify';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { defineRoutes, errors, S } from '../../kernel/rest';
 import { adminDates, adminTimesBody, clientDates, clientTimesBody, type TimesInput } from './availability.service';
 
@@ -30,6 +32,27 @@ const body = S.object(
 );
 type P = { cid: string; service_id: string };
 
+const gzipAsync = promisify(gzip);
+/** Answers at least this long are compressed for clients that accept gzip. */
+export const COMPRESS_FROM_BYTES = 64 * 1024;
+
+/**
+ * A times answer (JSON bytes) gzipped at level 1 when it is large and the client accepts gzip:
+ * the month of 20 resources shrinks from 808 KB to 27 KB for about 1.5 ms of CPU, which pays
+ * off on any link slower than loopback. The compression runs on the libuv thread pool, off the
+ * event loop.
+ */
+async function maybeCompressed(req: FastifyRequest, reply: FastifyReply, body: Promise<unknown>): Promise<Buffer> {
+  const answer = await body;
+  // an answer object (no worker threads configured) is written as the routes' serialiser would
+  const bytes = Buffer.isBuffer(answer) ? answer : Buffer.from(JSON.stringify(answer));
+  reply.header('vary', 'accept-encoding');
+  if (bytes.byteLength < COMPRESS_FROM_BYTES || !/\bgzip\b/i.test(String(req.headers['accept-encoding'] ?? ''))) return bytes;
+  const packed = await gzipAsync(bytes, { level: 1 });
+  reply.header('content-encoding', 'gzip');
+  return packed;
+}
+
 export function availabilityRoutes(app: FastifyInstance): void {
   const params = S.params('cid', 'service_id');
   defineRoutes(app, [
@@ -42,7 +65,8 @@ export function availabilityRoutes(app: FastifyInstance): void {
       params,
       body,
       response: { 200: timesResponse, ...errors },
-      handler: (ctx, req) => adminTimesBody(ctx, (req.params as P).cid, (req.params as P).service_id, req.body as TimesInput),
+      handler: (ctx, req, reply) =>
+        maybeCompressed(req, reply, adminTimesBody(ctx, (req.params as P).cid, (req.params as P).service_id, req.body as TimesInput)),
     },
     {
       method: 'POST',
@@ -64,7 +88,8 @@ export function availabilityRoutes(app: FastifyInstance): void {
       params,
       body,
       response: { 200: timesResponse, ...errors },
-      handler: (ctx, req) => clientTimesBody(ctx, (req.params as P).cid, (req.params as P).service_id, req.body as TimesInput),
+      handler: (ctx, req, reply) =>
+        maybeCompressed(req, reply, clientTimesBody(ctx, (req.params as P).cid, (req.params as P).service_id, req.body as TimesInput)),
     },
     {
       method: 'POST',

@@ -7,8 +7,24 @@ import { DomainError, invalid, notFound } from '../../shared/errors';
 import { formatDuration, parseDuration, SECONDS_PER_DAY } from '../../shared/duration';
 import { isUuid } from '../../shared/ids';
 import { Check } from '../../shared/validate';
-import { computeAvailability, computeAvailabilityPaced, computeAvailableDatesPaced, MAX_ANSWER_TIMES, TooManyTimes } from './engine';
-import { loadSnapshot, loadSnapshotRow, type LoadedSnapshot } from './snapshot';
+import {
+  computeAvailability,
+  computeAvailabilityColumnsPaced,
+  computeAvailabilityPaced,
+  computeAvailableDatesPaced,
+  MAX_ANSWER_TIMES,
+  TooManyTimes,
+  type AvailabilityRequest,
+} from './engine';
+import {
+  buildSnapshot,
+  loadSnapshot,
+  loadSnapshotRow,
+  preloadCovers,
+  type LoadedSnapshot,
+  type PreloadedSnapshot,
+  type SnapshotOptions,
+} from './snapshot';
 import {
   checkAgainstService,
   engineRequest,
@@ -16,6 +32,7 @@ import {
   MAX_RANGE_DAYS,
   rowResources,
   rowStepSec,
+  timesAnswerJson,
   timesEntries,
   timesJson,
   tooManyTimes,
@@ -90,6 +107,26 @@ function allowanceOf(ctx: Ctx): { left: number } {
 }
 
 async function times(ctx: Ctx, company: Company, serviceId: unknown, input: TimesInput, clientView: boolean) {
+  return computeTimes(ctx, company, serviceId, input, clientView, async (loaded, request) =>
+    timesEntries(loaded, await computeAvailabilityPaced(loaded.snapshot, request), company.timeZone),
+  );
+}
+
+/** The times answer as JSON bytes, computed on the event loop (paced): REST without worker threads. */
+async function timesBytesHere(ctx: Ctx, company: Company, serviceId: unknown, input: TimesInput, clientView: boolean) {
+  return computeTimes(ctx, company, serviceId, input, clientView, async (loaded, request) =>
+    timesAnswerJson(loaded, await computeAvailabilityColumnsPaced(loaded.snapshot, request), company.timeZone),
+  );
+}
+
+async function computeTimes<T>(
+  ctx: Ctx,
+  company: Company,
+  serviceId: unknown,
+  input: TimesInput,
+  clientView: boolean,
+  answer: (loaded: LoadedSnapshot, request: AvailabilityRequest) => Promise<T>,
+): Promise<T> {
   const q = parseQuery(input, !clientView);
   const loaded = await load(ctx, company, serviceId, q, clientView);
   const heavy = isHeavy(
@@ -98,14 +135,12 @@ async function times(ctx: Ctx, company: Company, serviceId: unknown, input: Time
     q,
   );
   return runHeavyIf(ctx, heavy, 'availability', async () => {
-    let result;
     try {
-      result = await computeAvailabilityPaced(loaded.snapshot, { ...engineRequest(q), allowance: allowanceOf(ctx) });
+      return await answer(loaded, { ...engineRequest(q), allowance: allowanceOf(ctx) });
     } catch (err) {
       if (!(err instanceof TooManyTimes)) throw err;
       throw tooManyTimes();
     }
-    return timesEntries(loaded, result, company.timeZone);
   });
 }
 
@@ -116,7 +151,7 @@ async function times(ctx: Ctx, company: Company, serviceId: unknown, input: Time
  */
 async function timesBody(ctx: Ctx, company: Company, serviceId: unknown, input: TimesInput, clientView: boolean): Promise<unknown> {
   const pool = availabilityThreads(ctx.deps);
-  if (!pool) return times(ctx, company, serviceId, input, clientView);
+  if (!pool) return timesBytesHere(ctx, company, serviceId, input, clientView);
   const q = parseQuery(input, !clientView);
   if (!isUuid(serviceId)) throw invalid('service id must be a UUID', [{ path: 'serviceID', message: 'must be a UUID' }]);
   const opts = { from: q.from, to: q.to, resourceIds: q.resourceIds, reachSec: q.durationSec ?? 0 };
@@ -185,6 +220,21 @@ export interface BookableQuery {
   ignoreSchedule?: boolean;
   excludeBookingIds?: string[];
   includePast?: boolean;
+  /** the document, when already loaded with `bookingSnapshotOptions` (used only when it covers this check) */
+  preloaded?: PreloadedSnapshot | null;
+}
+
+/**
+ * What to load ahead for a booking at `start` before its service is known: the options the
+ * check will ask for, with a reach of at least a day (a longer booking loads again).
+ */
+export function bookingSnapshotOptions(start: number, resourceId: string | null, durationSec: number | undefined): SnapshotOptions {
+  return {
+    from: start,
+    to: start + 1,
+    resourceIds: resourceId ? [resourceId] : null,
+    reachSec: Math.max(durationSec ?? 0, SECONDS_PER_DAY),
+  };
 }
 
 export interface BookableTime {
@@ -230,7 +280,7 @@ export async function findBookableTime(ctx: Ctx, company: Company, service: Serv
     tickets: type === 'ticket' ? (q.tickets ?? {}) : null,
     includePast: !!q.includePast || !!q.ignoreSchedule,
   };
-  const loaded = await loadSnapshot(ctx, company, service.id, {
+  const opts: SnapshotOptions = {
     from: parsed.from,
     to: parsed.to,
     resourceIds: parsed.resourceIds,
@@ -238,7 +288,13 @@ export async function findBookableTime(ctx: Ctx, company: Company, service: Serv
     ignoreSchedule: q.ignoreSchedule,
     adHocSlot: q.ignoreSchedule && isSlot ? { start: q.start, durationSec: slotDuration } : null,
     reachSec: durationSec ?? 0,
-  });
+  };
+  const pre = q.preloaded && preloadCovers(q.preloaded.opts, opts) ? q.preloaded.row : null;
+  const loaded = pre
+    ? pre.service
+      ? buildSnapshot(ctx.now.getTime(), company.timeZone, pre, opts)
+      : null
+    : await loadSnapshot(ctx, company, service.id, opts);
   if (!loaded) throw notFound('service');
   checkAgainstService(loaded, parsed);
   if (loaded.disabled) throw new DomainError('forbidden', 'the service is disabled');

@@ -41,7 +41,8 @@ export interface SnapshotRow {
     days: { daysOfWeek: number; hours: { start: string; end: string }[] }[];
   }[];
   closings: { resourceId: string; start: number; end: number; serviceIds: string[] }[];
-  occupancy: { r: string; s: number | null; e: number | null }[];
+  /** per resource, the starts and ends of its occupied intervals in start order (null: unbounded) */
+  occupancy: { r: string; s: (number | null)[]; e: (number | null)[] }[];
   prices: {
     id: string;
     type: ServiceType;
@@ -151,6 +152,39 @@ export async function loadSnapshotRow(ctx: Ctx, company: Company, serviceId: str
   return rows[0].snap;
 }
 
+/**
+ * The snapshot call as an SQL expression and its parameters, for a statement that loads the
+ * document together with other rows (one round trip instead of two).
+ */
+export function snapshotExpression(company: Company, serviceId: string, opts: SnapshotOptions): { sql: string; params: unknown[] } {
+  return { sql: SQL.slice('select '.length, -' as snap'.length), params: snapshotParams(company, serviceId, opts) };
+}
+
+/** A snapshot document loaded ahead of the check that reads it, with the options it was loaded for. */
+export interface PreloadedSnapshot {
+  row: SnapshotRow;
+  opts: SnapshotOptions;
+}
+
+/**
+ * Whether a document loaded for `loaded` holds everything a snapshot for `wanted` would: the
+ * same window and resources, nothing excluded or replaced, and at least the reach asked for.
+ */
+export function preloadCovers(loaded: SnapshotOptions, wanted: SnapshotOptions): boolean {
+  const sameIds = (a: string[] | null, b: string[] | null) =>
+    a === null || b === null ? a === b : a.length === b.length && a.every((id, i) => id === b[i]);
+  return (
+    loaded.from === wanted.from &&
+    loaded.to === wanted.to &&
+    sameIds(loaded.resourceIds, wanted.resourceIds) &&
+    (loaded.reachSec ?? 0) >= (wanted.reachSec ?? 0) &&
+    !loaded.excludeBookingIds?.length &&
+    !wanted.excludeBookingIds?.length &&
+    !loaded.ignoreSchedule &&
+    !wanted.ignoreSchedule
+  );
+}
+
 /** The engine's snapshot from the document; pure, so it also runs on a worker thread. */
 export function buildSnapshot(now: number, zone: string, row: SnapshotRow, opts: SnapshotOptions): LoadedSnapshot {
   const svc = row.service!;
@@ -184,8 +218,8 @@ export function buildSnapshot(now: number, zone: string, row: SnapshotRow, opts:
   }
   const occBy = new Map<string, TimeInterval[]>();
   for (const o of row.occupancy) {
-    const list = occBy.get(o.r) ?? [];
-    list.push({ start: o.s ?? -Infinity, end: o.e ?? Infinity });
+    const list: TimeInterval[] = new Array(o.s.length);
+    for (let i = 0; i < o.s.length; i++) list[i] = { start: o.s[i] ?? -Infinity, end: o.e[i] ?? Infinity };
     occBy.set(o.r, list);
   }
   const ALWAYS_OPEN: WorkingHoursRuleInput[] = [

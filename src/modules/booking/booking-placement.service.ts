@@ -2,6 +2,7 @@ import type { Ctx } from '../../kernel/context';
 import { conflict, isRetryableDbError, notFound, toDomainError } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import { findBookableTime, type BookableTime } from '../availability/availability.service';
+import { snapshotExpression, type PreloadedSnapshot, type SnapshotOptions, type SnapshotRow } from '../availability/snapshot';
 import { Resource, Service } from '../catalog/catalog.entity';
 import { resourceJson, serviceJson } from '../catalog/catalog.json';
 import type { Client } from '../client/client.entity';
@@ -59,9 +60,10 @@ export async function placeAt(
   start: number,
   p: PlacementInput,
   amounts: Amounts,
-  opts: { ignoreSchedule: boolean; includePast: boolean; excludeBookingIds?: string[] },
+  opts: { ignoreSchedule: boolean; includePast: boolean; excludeBookingIds?: string[]; preloaded?: PreloadedSnapshot | null },
 ): Promise<Placement> {
   const bt = await findBookableTime(ctx, company, service, {
+    preloaded: opts.preloaded,
     resourceId,
     start,
     durationSec: p.durationSec,
@@ -94,28 +96,41 @@ function mapped<T extends object>(ctx: Ctx, entity: new () => T, json: Record<st
       .map((p) => [p.fieldNames[0], p.name, p.type === 'timestamptz' || p.runtimeType === 'Date']);
     columnsOf.set(entity, columns);
   }
-  const out = Object.create(entity.prototype) as Record<string, unknown>;
+  // plain own properties first, the prototype last: assigning through the entity's prototype would run the ORM's tracking setters
+  const out: Record<string, unknown> = {};
   for (const [column, prop, isDate] of columns) {
     const v = json[column];
     out[prop] = isDate && typeof v === 'string' ? new Date(v) : v;
   }
-  return out as T;
+  return Object.setPrototypeOf(out, entity.prototype) as T;
 }
 
 /**
  * The service and resource of a new booking in one statement: the booking hot path would
  * otherwise spend two ORM lookups here. Scoped by company like the catalog lookups (404
- * when either is not in the company); the ids are already checked UUIDs.
+ * when either is not in the company); the ids are already checked UUIDs. With `preload`, the
+ * same statement also loads the availability snapshot document for those options (the
+ * schedule check then needs no round trip of its own).
  */
-export async function serviceAndResource(ctx: Ctx, companyId: string, serviceId: string, resourceId: string): Promise<[Service, Resource]> {
-  const rows = await ctx.em.getConnection().execute<{ s: Record<string, unknown> | null; r: Record<string, unknown> | null }[]>(
-    `select (select row_to_json(s) from service s where s.company_id = ? and s.id = ?) as s,
-            (select row_to_json(r) from resource r where r.company_id = ? and r.id = ?) as r`,
-    [companyId, serviceId, companyId, resourceId],
-  );
+export async function serviceAndResource(
+  ctx: Ctx,
+  companyId: string,
+  serviceId: string,
+  resourceId: string,
+  preload?: { company: Company; opts: SnapshotOptions },
+): Promise<[Service, Resource, PreloadedSnapshot | null]> {
+  const snap = preload ? snapshotExpression(preload.company, serviceId, preload.opts) : null;
+  const rows = await ctx.em
+    .getConnection()
+    .execute<{ s: Record<string, unknown> | null; r: Record<string, unknown> | null; snap?: SnapshotRow }[]>(
+      `select (select row_to_json(s) from service s where s.company_id = ? and s.id = ?) as s,
+            (select row_to_json(r) from resource r where r.company_id = ? and r.id = ?) as r${snap ? `, ${snap.sql} as snap` : ''}`,
+      [companyId, serviceId, companyId, resourceId, ...(snap?.params ?? [])],
+    );
   if (!rows[0]?.s) throw notFound('service');
   if (!rows[0].r) throw notFound('resource');
-  return [mapped(ctx, Service, rows[0].s), mapped(ctx, Resource, rows[0].r)];
+  const preloaded = preload && rows[0].snap ? { row: rows[0].snap, opts: preload.opts } : null;
+  return [mapped(ctx, Service, rows[0].s), mapped(ctx, Resource, rows[0].r), preloaded];
 }
 
 export const embed = (service: Service, resource: Resource, client: Client | null) => ({

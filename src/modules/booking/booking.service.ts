@@ -25,6 +25,7 @@ import { bookingJson, type BookingJson } from './booking.json';
 import { bookingOf, writeBooking, type Placement } from './booking.store';
 import { updateRecordMetaData } from '../../shared/metadata';
 import { loadSnapshot } from '../availability/snapshot';
+import { bookingSnapshotOptions } from '../availability/availability.service';
 import { getResourceInCompany, getServiceInCompany } from '../catalog/catalog.lookup';
 import { matchContextAt } from '../pricing/engine/context';
 import { Booking } from './booking.entity';
@@ -83,14 +84,20 @@ async function create(
   { p, clientId, ignoreSchedule, repeat }: Parsed,
   idem: Idempotency | undefined,
 ): Promise<BookingJson> {
-  const [[service, resource], client] = await Promise.all([
-    serviceAndResource(ctx, company.id, p.serviceId!, p.resourceId!),
+  // a single booking on its schedule: the availability document comes with the service and resource
+  const preload = repeat || ignoreSchedule ? undefined : { company, opts: bookingSnapshotOptions(p.start!, p.resourceId!, p.durationSec) };
+  const [[service, resource, preloaded], client] = await Promise.all([
+    serviceAndResource(ctx, company.id, p.serviceId!, p.resourceId!, preload),
     clientId ? getClientInCompany(ctx, company.id, clientId) : Promise.resolve(null),
   ]);
   const amounts = amountsFor(service, p);
   if (repeat) return createSeries(ctx, company, service, resource, client, p, amounts, repeat, ignoreSchedule, idem);
 
-  const placement = await placeAt(ctx, company, service, resource.id, p.start!, p, amounts, { ignoreSchedule, includePast: true });
+  const placement = await placeAt(ctx, company, service, resource.id, p.start!, p, amounts, {
+    ignoreSchedule,
+    includePast: true,
+    preloaded,
+  });
   const row = newRow(company, service, placement, ctx.now, { clientId: client?.id ?? null, metaData: p.metaData ?? {} });
   return commitCreation(ctx, company.id, idem, !needsTransaction(row.type, placement), async (em) => {
     const change = await writeBooking(em, row, placement, ctx.deps.jwtKey);

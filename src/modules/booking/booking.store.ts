@@ -415,10 +415,18 @@ export async function writeBooking(em: EntityManager, row: BookingRow, p: Placem
   return change;
 }
 
+/**
+ * An entity object holding `fields` as its own plain properties. Assigning them to an entity
+ * instance would run the ORM's change-tracking setters once per property; these objects are
+ * never managed by an EntityManager, so they need none.
+ */
+function detached<T extends object>(entity: new () => T, fields: Record<string, unknown>): T {
+  return Object.setPrototypeOf(fields, entity.prototype) as T;
+}
+
 /** The entity a freshly written row corresponds to (not managed by any EntityManager). */
 export function bookingOf(row: BookingRow): Booking {
-  const b = new Booking();
-  Object.assign(b, {
+  return detached(Booking, {
     id: row.id,
     companyId: row.companyId,
     serviceId: row.serviceId,
@@ -446,17 +454,16 @@ export function bookingOf(row: BookingRow): Booking {
     bufferBeforeSec: row.bufferBeforeSec,
     bufferAfterSec: row.bufferAfterSec,
     metaData: row.metaData,
+    refundPercent: null,
     metaDataVersion: 1,
     createdAt: row.createdAt,
     updatedAt: row.createdAt,
   });
-  return b;
 }
 
 /** The first status change of a new booking (null -> its initial status). */
 function firstChange(row: BookingRow): BookingStatusChange {
-  const s = new BookingStatusChange();
-  Object.assign(s, {
+  return detached(BookingStatusChange, {
     id: newId(),
     companyId: row.companyId,
     bookingId: row.id,
@@ -465,5 +472,4 @@ function firstChange(row: BookingRow): BookingStatusChange {
     metaData: {},
     createdAt: row.createdAt,
   });
-  return s;
 }

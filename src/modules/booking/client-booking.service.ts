@@ -17,6 +17,7 @@ import { amountsFor, checkPlacement, checkPluginData, type PlacementInput } from
 import { clientBookingJson, type ClientBookingJson } from './booking.json';
 import { startBookingPayment, type BookingPaymentInput } from './booking.payable';
 import { newRow, placeAt, serviceAndResource, commitCreation, needsTransaction, replayOr } from './booking-placement.service';
+import { bookingSnapshotOptions } from '../availability/availability.service';
 import { isUuid } from '../../shared/ids';
 import { parsePage } from '../../shared/pagination';
 import { verifyBookingAccessToken } from './access-token';
@@ -151,14 +152,18 @@ export async function prepareClientBooking(
   { p, code, pluginData, description }: ParsedRequest,
 ): Promise<PreparedBooking> {
   const { company } = who;
-  const [service, resource] = p.resourceId
-    ? await serviceAndResource(ctx, company.id, p.serviceId!, p.resourceId)
-    : [await getServiceInCompany(ctx, company.id, p.serviceId), null];
+  const [service, resource, preloaded] = p.resourceId
+    ? await serviceAndResource(ctx, company.id, p.serviceId!, p.resourceId, {
+        company,
+        opts: bookingSnapshotOptions(p.start!, p.resourceId, p.durationSec),
+      })
+    : [await getServiceInCompany(ctx, company.id, p.serviceId), null, null];
   if (resource?.disabledAt) throw unavailable('the resource is not available');
   const amounts = amountsFor(service, p);
   const placement = await placeAt(ctx, company, service, resource?.id ?? null, p.start!, p, amounts, {
     ignoreSchedule: false,
     includePast: false,
+    preloaded,
   });
   if (placement.start < ctx.now.getTime()) throw unavailable('the requested time is in the past');
   const row = newRow(company, service, placement, ctx.now, {

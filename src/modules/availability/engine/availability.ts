@@ -2,13 +2,14 @@
  * Entry points of the availability engine: one pass per resource over a prepared snapshot.
  */
 import type { MatchContext, QuoteRequest } from '../../pricing/engine/types';
-import { Collector } from './collect';
+import { Collector, type CollectorMode } from './collect';
 import { scanGrid } from './grid';
 import { makePlan, type Plan } from './plan';
 import { prepareResource, Probe, RelatedGate, type PreparedResource } from './resource';
 import { scanSlots, sortCapacityRules } from './slots';
 import { scanStays } from './stays';
 import type {
+  AvailabilityColumns,
   AvailabilityRequest,
   AvailabilityResult,
   AvailabilitySnapshot,
@@ -24,7 +25,7 @@ const NO_TICKETS: Readonly<Record<string, number>> = Object.freeze({});
  * The engine's work, one resource at a time: the generator yields after each resource so that
  * a caller can give the event loop back between them; it returns the collectors.
  */
-function* steps(snapshot: AvailabilitySnapshot, request: AvailabilityRequest, withEntries: boolean): Generator<void, Collector[]> {
+function* steps(snapshot: AvailabilitySnapshot, request: AvailabilityRequest, mode: CollectorMode): Generator<void, Collector[]> {
   const plan = makePlan(snapshot, request);
   const service = snapshot.service;
   const collectors: Collector[] = [];
@@ -34,7 +35,7 @@ function* steps(snapshot: AvailabilitySnapshot, request: AvailabilityRequest, wi
     spots: plan ? plan.spotsQuoted : 1,
     tickets: plan && service.type === 'ticket' ? plan.tickets : NO_TICKETS,
   };
-  const newCollector = () => new Collector(withEntries, snapshot.pricer, service.currency, quote, request.allowance);
+  const newCollector = () => new Collector(mode, snapshot.pricer, service.currency, quote, request.allowance);
   if (plan === null) {
     for (let i = 0; i < snapshot.resources.length; i++) collectors.push(newCollector());
     return collectors;
@@ -73,8 +74,8 @@ function* steps(snapshot: AvailabilitySnapshot, request: AvailabilityRequest, wi
   return collectors;
 }
 
-function run(snapshot: AvailabilitySnapshot, request: AvailabilityRequest, withEntries: boolean): Collector[] {
-  const it = steps(snapshot, request, withEntries);
+function run(snapshot: AvailabilitySnapshot, request: AvailabilityRequest, mode: CollectorMode): Collector[] {
+  const it = steps(snapshot, request, mode);
   for (;;) {
     const next = it.next();
     if (next.done) return next.value;
@@ -94,11 +95,11 @@ const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 async function runPaced(
   snapshot: AvailabilitySnapshot,
   request: AvailabilityRequest,
-  withEntries: boolean,
+  mode: CollectorMode,
   pacing: Pacing,
 ): Promise<Collector[]> {
   const sliceMs = pacing.sliceMs ?? 20;
-  const it = steps(snapshot, request, withEntries);
+  const it = steps(snapshot, request, mode);
   let sliceStart = performance.now();
   for (;;) {
     pacing.signal?.throwIfAborted();
@@ -150,7 +151,30 @@ function datesOf(snapshot: AvailabilitySnapshot, collectors: Collector[]): Avail
 
 /** Available times per resource (in `snapshot.resources` order), each list sorted by start. */
 export function computeAvailability(snapshot: AvailabilitySnapshot, request: AvailabilityRequest): AvailabilityResult {
-  return timesOf(snapshot, run(snapshot, request, true));
+  return timesOf(snapshot, run(snapshot, request, 'entries'));
+}
+
+/**
+ * `computeAvailability` in columns: the same entries without one object per entry (what the
+ * JSON writer of the times answer reads).
+ */
+export function computeAvailabilityColumns(snapshot: AvailabilitySnapshot, request: AvailabilityRequest): AvailabilityColumns {
+  return columnsOf(snapshot, run(snapshot, request, 'columns'));
+}
+
+function columnsOf(snapshot: AvailabilitySnapshot, collectors: Collector[]): AvailabilityColumns {
+  const out: AvailabilityColumns = {};
+  snapshot.resources.forEach((r, i) => (out[r.id] = collectors[i].columns));
+  return out;
+}
+
+/** `computeAvailabilityColumns`, giving the event loop back between resources every `sliceMs`. */
+export async function computeAvailabilityColumnsPaced(
+  snapshot: AvailabilitySnapshot,
+  request: AvailabilityRequest,
+  pacing: Pacing = {},
+): Promise<AvailabilityColumns> {
+  return columnsOf(snapshot, await runPaced(snapshot, request, 'columns', pacing));
 }
 
 /** `computeAvailability`, giving the event loop back between resources every `sliceMs`. */
@@ -159,7 +183,7 @@ export async function computeAvailabilityPaced(
   request: AvailabilityRequest,
   pacing: Pacing = {},
 ): Promise<AvailabilityResult> {
-  return timesOf(snapshot, await runPaced(snapshot, request, true, pacing));
+  return timesOf(snapshot, await runPaced(snapshot, request, 'entries', pacing));
 }
 
 /** `computeAvailableDates`, giving the event loop back between resources every `sliceMs`. */
@@ -168,7 +192,7 @@ export async function computeAvailableDatesPaced(
   request: AvailabilityRequest,
   pacing: Pacing = {},
 ): Promise<AvailableDates> {
-  return datesOf(snapshot, await runPaced(snapshot, request, false, pacing));
+  return datesOf(snapshot, await runPaced(snapshot, request, 'dates', pacing));
 }
 
 /**
@@ -176,5 +200,5 @@ export async function computeAvailableDatesPaced(
  * the dates on which an available stay starts. Skips pricing.
  */
 export function computeAvailableDates(snapshot: AvailabilitySnapshot, request: AvailabilityRequest): AvailableDates {
-  return datesOf(snapshot, run(snapshot, request, false));
+  return datesOf(snapshot, run(snapshot, request, 'dates'));
 }

@@ -115,13 +115,50 @@ export function buildCalendar(zone: string, firstDate: string, count: number): C
   return { zone, days };
 }
 
+/**
+ * Calendars already built, by zone, first date and length: a calendar depends on nothing else
+ * (the zone rules are fixed for the life of the process) and is never modified, so requests
+ * for the same period share one. Bounded; the oldest is dropped first.
+ */
+const built = new Map<string, Calendar>();
+const MAX_BUILT = 256;
+/** Per zone, the calendars built last: they answer "which local date holds this instant" without the zone helpers. */
+const recentByZone = new Map<string, Calendar[]>();
+const RECENT_PER_ZONE = 8;
+
+/** Builds, or returns the calendar already built for, `count` dates from `firstDate` in `zone`. */
+export function cachedCalendar(zone: string, firstDate: string, count: number): Calendar {
+  const key = `${zone}|${firstDate}|${count}`;
+  let cal = built.get(key);
+  if (cal === undefined) {
+    cal = buildCalendar(zone, firstDate, count);
+    if (built.size >= MAX_BUILT) built.delete(built.keys().next().value!);
+    built.set(key, cal);
+    const recent = recentByZone.get(zone) ?? [];
+    recent.unshift(cal);
+    if (recent.length > RECENT_PER_ZONE) recent.pop();
+    recentByZone.set(zone, recent);
+  }
+  return cal;
+}
+
+/** Local day number (days since 1970-01-01) of instant `t` in `zone`. */
+function localDayNumber(zone: string, t: number): number {
+  for (const cal of recentByZone.get(zone) ?? []) {
+    const i = dayIndexAt(cal, t);
+    if (i >= 0) return cal.days[i].baseMinute / 1440;
+  }
+  const d = parseLocalDate(localDate(zone, t));
+  return daysFromCivil(d.year, d.month, d.day);
+}
+
 /** The calendar covering the local dates of `[from, to)` plus `extraDays` after them. */
 export function calendarFor(zone: string, from: number, to: number, extraDays: number, maxDays: number): Calendar {
-  const first = parseLocalDate(localDate(zone, from));
-  const last = parseLocalDate(localDate(zone, Math.max(from, to - 1)));
-  const span = daysFromCivil(last.year, last.month, last.day) - daysFromCivil(first.year, first.month, first.day) + 1;
+  const first = localDayNumber(zone, from);
+  const span = localDayNumber(zone, Math.max(from, to - 1)) - first + 1;
   const count = Math.min(maxDays, span + Math.max(0, extraDays));
-  return buildCalendar(zone, `${pad(first.year, 4)}-${pad(first.month, 2)}-${pad(first.day, 2)}`, count);
+  const c = civilFromDays(first);
+  return cachedCalendar(zone, `${pad(c.year, 4)}-${pad(c.month, 2)}-${pad(c.day, 2)}`, count);
 }
 
 /** Wall-clock minutes since local midnight of an instant of `day`. */

@@ -1,6 +1,8 @@
 /** The pure availability engine: snapshot in, available times or dates out. */
 export {
   computeAvailability,
+  computeAvailabilityColumns,
+  computeAvailabilityColumnsPaced,
   computeAvailabilityPaced,
   computeAvailableDates,
   computeAvailableDatesPaced,

@@ -25,11 +25,16 @@ export function appendInterval(set: IntervalSet, s: number, e: number): void {
   set.ends.push(e);
 }
 
-/** Normalises intervals in any order into a set. */
+/** Normalises intervals in any order into a set; a list already in start order (as the snapshot loads occupancy) is not sorted again. */
 export function toSet<T extends TimeInterval>(list: readonly T[], keep?: (i: T) => boolean): IntervalSet {
   const picked: T[] = [];
-  for (const i of list) if (i.end > i.start && (keep === undefined || keep(i))) picked.push(i);
-  picked.sort((x, y) => x.start - y.start);
+  let sorted = true;
+  for (const i of list) {
+    if (!(i.end > i.start) || (keep !== undefined && !keep(i))) continue;
+    if (sorted && picked.length > 0 && i.start < picked[picked.length - 1].start) sorted = false;
+    picked.push(i);
+  }
+  if (!sorted) picked.sort((x, y) => x.start - y.start);
   const set: IntervalSet = { starts: [], ends: [] };
   for (const i of picked) appendInterval(set, i.start, i.end);
   return set;

@@ -186,6 +186,29 @@ export interface AvailableTime {
   ticketPrices: Record<string, Money> | null;
 }
 
+/**
+ * A resource's available times in columns: entry `i` is `starts[i]`, `ends[i]`, ... Entries with
+ * equal consecutive prices share one price object; all of it is read-only. `slots` is set for
+ * group and ticket services (the spot fields of `AvailableTime`), else null.
+ */
+export interface TimeColumns {
+  length: number;
+  starts: number[];
+  ends: number[];
+  durations: number[];
+  prices: Money[];
+  slots: null | {
+    totalSpots: number[];
+    bookedSpots: number[];
+    bookedSpotsPerTicket: (Record<string, number> | null)[];
+    totalSpotsPerTicket: (Record<string, number> | null)[];
+    ticketPrices: (Record<string, Money> | null)[];
+  };
+}
+
+/** resourceID -> its times in columns; every requested resource has an entry. */
+export type AvailabilityColumns = Record<string, TimeColumns>;
+
 export interface AvailabilityResult {
   /** resourceID -> entries sorted by `startTime`; every requested resource has a list */
   times: Record<string, AvailableTime[]>;

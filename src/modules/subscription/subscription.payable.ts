@@ -83,22 +83,26 @@ export async function settleSubscriptions(
 }
 
 /**
- * Extends a renewed contract by one more duration from its current end (from now when it has
- * none), once its renewal is paid; the next period's allocation and rollover follow at the
+ * Extends a renewed contract by one more duration from its current end (from now when that has
+ * passed), once its renewal is paid; the next period's allocation and rollover follow at the
  * period change (subscription.sweeper.ts). The contract must be locked.
  */
 export async function extendContract(em: EntityManager, c: SubscriptionContract, now: Date): Promise<void> {
   const from = c.expiresAt && c.expiresAt > now ? c.expiresAt : now;
   const expiresAt = c.duration ? addDuration(from, c.duration, await companyZone(em, c.companyId)) : null;
   await em.execute(
-    `update subscription_contract set expires_at = ?::timestamptz, renewed_at = ?::timestamptz, renewal_transaction_id = null,
+    `update subscription_contract set status = 'active', expires_at = ?::timestamptz, renewed_at = ?::timestamptz, renewal_transaction_id = null,
             renewal_payment_url = null, updated_at = ?::timestamptz where company_id = ? and id = ?`,
     [iso(expiresAt), iso(now), iso(now), c.companyId, c.id],
     'run',
   );
 }
 
-/** A renewal's outcome: paid extends the contracts that wait for it; otherwise they stay as they were. */
+/**
+ * A renewal's outcome: paid extends the contracts that wait for it (one that expired while its
+ * renewal was being paid is active again from now; its periods catch up in the sweeper);
+ * otherwise they stay as they were. A contract cancelled meanwhile is not revived.
+ */
 export async function settleRenewals(
   em: EntityManager,
   companyId: string,
@@ -108,7 +112,7 @@ export async function settleRenewals(
 ): Promise<void> {
   const waiting = (await lockContracts(em, companyId, itemIds)).filter((c) => c.renewalTransactionId !== null);
   for (const c of waiting) {
-    if (outcome === 'paid' && c.status === 'active') await extendContract(em, c, now);
+    if (outcome === 'paid' && c.status !== 'cancelled') await extendContract(em, c, now);
     else
       await em.execute(
         `update subscription_contract set renewal_transaction_id = null, renewal_payment_url = null, updated_at = ?::timestamptz

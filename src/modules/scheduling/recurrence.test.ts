@@ -194,8 +194,8 @@ describe('series bounds', () => {
 });
 
 describe('unbounded rules far from their start', () => {
+  // How long these take is measured by the benchmarks, not asserted here: a loaded machine would make a timed assertion flaky.
   it('jumps straight to a window centuries ahead', () => {
-    const began = Date.now();
     const weekly: SeriesSpec = { rrule: 'FREQ=WEEKLY;BYDAY=MO', timeZone: RIGA, start: t('2026-03-16T07:00:00Z') };
     expect(expand(weekly, '2399-12-20T00:00:00Z', '2400-01-15T00:00:00Z')).toEqual([
       '2399-12-20T07:00:00Z',
@@ -216,11 +216,9 @@ describe('unbounded rules far from their start', () => {
       '2100-03-14T13:00:00Z',
       '2100-03-17T13:00:00Z',
     ]);
-    expect(Date.now() - began).toBeLessThan(500);
   });
 
-  it('stays fast for rules that stop matching', () => {
-    const began = Date.now();
+  it('answers for rules that stop matching', () => {
     // Every seventh day from a Tuesday is never a Monday: only the start remains.
     const never: SeriesSpec = { rrule: 'FREQ=DAILY;INTERVAL=7;BYDAY=MO', timeZone: RIGA, start: t('2026-03-17T07:00:00Z') };
     expect(expand(never, '2026-01-01T00:00:00Z', '2126-01-01T00:00:00Z')).toEqual(['2026-03-17T07:00:00Z']);
@@ -228,7 +226,6 @@ describe('unbounded rules far from their start', () => {
     const onePerWeek: SeriesSpec = { rrule: 'FREQ=WEEKLY;BYDAY=MO;BYSETPOS=2', timeZone: RIGA, start: t('2026-03-16T07:00:00Z') };
     expect(expand(onePerWeek, '2026-01-01T00:00:00Z', '2076-01-01T00:00:00Z')).toEqual(['2026-03-16T07:00:00Z']);
     expect(countOccurrences({ ...never, rrule: 'FREQ=DAILY;INTERVAL=7;BYDAY=MO;COUNT=2' })).toMatchObject({ ok: false, reason: 'too_far' });
-    expect(Date.now() - began).toBeLessThan(1500);
   });
 });
 

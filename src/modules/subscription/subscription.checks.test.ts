@@ -64,9 +64,7 @@ describe('checkRRule', () => {
     'FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30',
     'x'.repeat(1001),
   ])('refuses %j', (r) => {
-    const started = Date.now();
     expect(run((c) => checkRRule(c, 'rRule', r)).paths).toEqual(['rRule']);
-    expect(Date.now() - started).toBeLessThan(1000);
   });
   it('clears with null or an empty string', () => {
     expect(run((c) => checkRRule(c, 'rRule', '')).value).toBeNull();

@@ -28,6 +28,10 @@ export const EVENT_TYPES = [
   'payment.refunded',
   'giftcard.purchased',
   'giftcard.paid',
+  'subscription.purchased',
+  'subscription.activated',
+  'subscription.renewed',
+  'subscription.expired',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -1,3 +1,4 @@
+import { recordContractEvents } from './subscription.events';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../kernel/context';
 import { companyForClientInterface } from '../company/company.access';
@@ -113,6 +114,7 @@ async function payFor(ctx: Ctx, em: EntityManager, payer: Payer, contracts: Subs
     [payment.transactionId, payment.paymentURL, now.toISOString(), payer.companyId, `{${ids.join(',')}}`],
     'run',
   );
+  await recordContractEvents(em, payer.companyId, ids, 'subscription.purchased', now);
   return answer(em, payer.companyId, ids, now, {
     paymentURL: payment.paymentURL,
     transactionID: payment.transactionId,

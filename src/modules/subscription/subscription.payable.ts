@@ -6,6 +6,7 @@ import { SubscriptionContract } from './subscription.entity';
 import { allocatePeriod } from './ledger.service';
 import { addDuration } from './subscription.checks';
 import { companyZone, planOf, recurrenceOf } from './visits.store';
+import { recordContractEvents } from './subscription.events';
 
 /**
  * The subscription module's side of payments. A cart checkout or a purchase is one payment
@@ -50,6 +51,7 @@ export async function activateContract(em: EntityManager, c: SubscriptionContrac
     'run',
   );
   await allocatePeriod(em, c, now, 'first period');
+  await recordContractEvents(em, c.companyId, [c.id], 'subscription.activated', now);
 }
 
 /** Cancels locked `pending_payment` contracts: they stop holding capacity. */
@@ -96,6 +98,7 @@ export async function extendContract(em: EntityManager, c: SubscriptionContract,
     [iso(expiresAt), iso(now), iso(now), c.companyId, c.id],
     'run',
   );
+  await recordContractEvents(em, c.companyId, [c.id], 'subscription.renewed', now);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { recordContractEvents } from './subscription.events';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppDeps, Ctx } from '../../kernel/context';
 import { periodAt, rolloverVisits } from './periods';
@@ -97,6 +98,7 @@ async function expire(em: EntityManager, c: SubscriptionContract, now: Date): Pr
     [iso(now), c.companyId, c.id],
     'run',
   );
+  await recordContractEvents(em, c.companyId, [c.id], 'subscription.expired', now);
 }
 
 /** Runs the three sweeps once at `now` (default: the clock), batch after batch, and returns what changed. */

@@ -64,6 +64,8 @@ export async function activateContract(em: EntityManager, c: SubscriptionContrac
     'run',
   );
   await auditAll(em, [contractChange(c.companyId, c.id, before, activationFields(c))]);
+  // the row is written: the entity's new state is its stored one, so no flush writes (and records) it again
+  em.getUnitOfWork().merge(c);
   await allocatePeriod(em, c, now, 'first period');
   await recordContractEvents(em, c.companyId, [c.id], 'subscription.activated', now);
 }

@@ -268,11 +268,18 @@ describe('the audit log', () => {
     expect(entries.map((e) => e.action)).toEqual(['update', 'create']);
     expect(entries[0]).toMatchObject({ requestID: 'req-promo-1', changes: { currentUsageCount: { before: 0, after: 1 } } });
     const all = (await log({}, undefined, shop.companyId)).body.items as any[];
-    const usage = all.find((e) => e.recordType === 'promo_usage');
+    const usage = all.find((e) => e.recordType === 'promo_usage' && e.action === 'create');
     expect(usage).toMatchObject({
       action: 'create',
       requestID: 'req-promo-1',
       changes: { promoCodeId: { after: promo.body.id }, status: { after: 'reserved' } },
+    });
+    // the booking is confirmed at once, so the usage moves to used in the same request
+    const moved = all.find((e) => e.recordType === 'promo_usage' && e.action === 'status');
+    expect(moved).toMatchObject({
+      recordID: usage.recordID,
+      requestID: 'req-promo-1',
+      changes: { status: { before: 'reserved', after: 'used' } },
     });
   });
 

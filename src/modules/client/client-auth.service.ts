@@ -11,6 +11,7 @@ import { Client, ClientRefreshToken } from './client.entity';
 import { checkEmail, checkName } from './client.checks';
 import { ensureClient } from './client.lookup';
 import { clientJson, type ClientJson } from './client.service';
+import { revokeRefreshTokens } from './refresh-tokens';
 import { REFRESH_TTL_SEC, hashToken, newRefreshToken, signAccessToken, verifyAccessToken } from './client-token';
 
 export interface TokenPairJson {
@@ -100,11 +101,7 @@ export async function refreshClientTokens(ctx: Ctx, refreshToken: string | undef
     const row = await em.findOne(ClientRefreshToken, { tokenHash }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!row || row.revokedAt) return unauthorized('invalid or revoked refresh token');
     if (row.usedAt) {
-      await em.nativeUpdate(
-        ClientRefreshToken,
-        { companyId: row.companyId, familyId: row.familyId, revokedAt: null },
-        { revokedAt: ctx.now },
-      );
+      await revokeRefreshTokens(em as EntityManager, row.companyId, { familyId: row.familyId }, ctx.now);
       return unauthorized('the refresh token was already used; the session is revoked');
     }
     if (row.expiresAt.getTime() <= ctx.now.getTime()) return unauthorized('the refresh token has expired');

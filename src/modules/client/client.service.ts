@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../kernel/context';
 import { companyForMerchant } from '../company/company.access';
 import { conflict } from '../../shared/errors';
@@ -5,9 +6,10 @@ import { updateRecordMetaData, type MetaData } from '../../shared/metadata';
 import { parsePage } from '../../shared/pagination';
 import { formatTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
-import { CLIENT_STATES, Client, ClientRefreshToken, type ClientState } from './client.entity';
+import { CLIENT_STATES, Client, type ClientState } from './client.entity';
 import { checkEmail, checkName, likePattern } from './client.checks';
 import { getClientInCompany } from './client.lookup';
+import { revokeRefreshTokens } from './refresh-tokens';
 
 export const CLIENTS_MAX_LIMIT = 100;
 export const SEARCH_MAX_RESULTS = 100;
@@ -126,7 +128,7 @@ export async function updateClient(ctx: Ctx, companyId: string, id: string, inpu
   if (state !== undefined) client.state = state;
   await ctx.em.flush();
   if (blocking) {
-    await ctx.em.nativeUpdate(ClientRefreshToken, { companyId: company.id, clientId: client.id, revokedAt: null }, { revokedAt: ctx.now });
+    await ctx.em.transactional((em) => revokeRefreshTokens(em as EntityManager, company.id, { clientId: client.id }, ctx.now));
   }
   return clientJson(client);
 }

@@ -127,22 +127,42 @@ export async function insertUsage(em: EntityManager, u: NewUsage): Promise<GiftC
  */
 export async function cancelBookingUsages(em: EntityManager, companyId: string, bookingIds: readonly string[], now: Date): Promise<void> {
   if (!bookingIds.length) return;
-  await em.execute(
+  const rows = await em.execute<
+    { id: string; kind: string; before: string | null; status: string | null; balance: number | null; total: number | null }[]
+  >(
     `with moved as (
        update gift_card_usage set status = 'cancelled', updated_at = ?::timestamptz
         where company_id = ? and reservation_id = any(?::uuid[]) and status = 'used'
-        returning contract_id, amount
+        returning id, contract_id, amount
      ), per_card as (
        select contract_id, sum(amount)::integer as total from moved group by contract_id
      ), locked as (
-       select c.id, per_card.total from gift_card_contract c join per_card on per_card.contract_id = c.id
+       select c.id, c.status as was, per_card.total from gift_card_contract c join per_card on per_card.contract_id = c.id
         where c.company_id = ? order by c.id for update of c
+     ), given as (
+       update gift_card_contract c
+          set balance = c.balance + locked.total, status = ${BALANCE_STATUS_SQL('(c.balance + locked.total)')},
+              updated_at = ?::timestamptz
+         from locked where c.id = locked.id
+       returning c.id, locked.was as before, c.status, c.balance, locked.total
      )
-     update gift_card_contract c
-        set balance = c.balance + locked.total, status = ${BALANCE_STATUS_SQL('(c.balance + locked.total)')},
-            updated_at = ?::timestamptz
-       from locked where c.id = locked.id`,
+     select id, 'usage' as kind, null as before, null as status, null::integer as balance, null::integer as total from moved
+     union all select id, 'card', before, status, balance, total from given`,
     [iso(now), companyId, `{${bookingIds.join(',')}}`, companyId, iso(now)],
-    'run',
+  );
+  await recordAudit(
+    em,
+    rows.map((r) => {
+      if (r.kind === 'usage')
+        return {
+          companyId,
+          action: 'status',
+          recordType: 'gift_card_usage',
+          recordId: r.id,
+          changes: { status: { before: 'used', after: 'cancelled' } },
+        };
+      const changes = auditChanges({ balance: r.balance! - r.total!, status: r.before }, { balance: r.balance, status: r.status });
+      return { companyId, action: 'status' in changes ? 'status' : 'update', recordType: 'gift_card_contract', recordId: r.id, changes };
+    }),
   );
 }

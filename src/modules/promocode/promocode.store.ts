@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { auditChanges, recordAudit } from '../../kernel/audit';
+import { auditChanges, recordAudit, type AuditRecord } from '../../kernel/audit';
 import { newId } from '../../shared/ids';
 import { totalLimitOf } from './discount';
 import { PromoCode } from './promocode.entity';
@@ -117,30 +117,58 @@ export async function moveUsages(
 ): Promise<void> {
   const from = usageStatusesBefore(to);
   const ids = list(bookingIds);
+  // the usages' rows locked and read before they change: their statuses before
+  const moved = `
+       update promo_usage u set status = ?, updated_at = ?::timestamptz
+         from (select id, status from promo_usage where company_id = ? and reservation_id = any(?::uuid[]) and status = any(?::text[])
+                 for no key update) o
+        where u.id = o.id
+        returning u.id, u.promo_code_id, o.status`;
   if (countsAsUsage(to)) {
-    await em.execute(
-      `update promo_usage set status = ?, updated_at = ?::timestamptz
-        where company_id = ? and reservation_id = any(?::uuid[]) and status = any(?::text[])`,
-      [to, now.toISOString(), companyId, ids, list(from)],
-      'run',
-    );
+    const rows = await em.execute<MovedRow[]>(moved, [to, now.toISOString(), companyId, ids, list(from)]);
+    await recordAudit(em, movedRecords(companyId, rows, to));
     return;
   }
   // Every usage that stops counting gives one use back. Codes are locked in id order, so two
   // releases touching the same codes cannot deadlock.
-  await em.execute(
-    `with moved as (
-       update promo_usage set status = ?, updated_at = ?::timestamptz
-        where company_id = ? and reservation_id = any(?::uuid[]) and status = any(?::text[])
-        returning promo_code_id
+  const rows = await em.execute<MovedRow[]>(
+    `with moved as (${moved}
      ), per_code as (
        select promo_code_id, count(*) as n from moved group by promo_code_id
      ), locked as (
        select p.id, per_code.n from promo_code p join per_code on per_code.promo_code_id = p.id
         where p.company_id = ? order by p.id for update of p
+     ), counted as (
+       update promo_code p set current_usage_count = p.current_usage_count - locked.n from locked where p.id = locked.id
+       returning p.id, p.current_usage_count, locked.n
      )
-     update promo_code p set current_usage_count = p.current_usage_count - locked.n from locked where p.id = locked.id`,
+     select id, status, null::integer as count, null::bigint as n from moved
+     union all select id, null, current_usage_count, n from counted`,
     [to, now.toISOString(), companyId, ids, list(from.filter(countsAsUsage)), companyId],
-    'run',
+  );
+  await recordAudit(em, movedRecords(companyId, rows, to));
+}
+
+interface MovedRow {
+  id: string;
+  status: string | null;
+  /** a code's usage count after the move (code rows only) */
+  count: number | null;
+  /** the uses given back to the code (code rows only) */
+  n: string | number | null;
+}
+
+/** The entries of moved usages and of the usage counts they gave back. */
+function movedRecords(companyId: string, rows: readonly MovedRow[], to: PromoUsageStatus): AuditRecord[] {
+  return rows.map((r): AuditRecord =>
+    typeof r.count !== 'number'
+      ? { companyId, action: 'status', recordType: 'promo_usage', recordId: r.id, changes: { status: { before: r.status, after: to } } }
+      : {
+          companyId,
+          action: 'update',
+          recordType: 'promo_code',
+          recordId: r.id,
+          changes: { currentUsageCount: { before: r.count + Number(r.n), after: r.count } },
+        },
   );
 }

@@ -15,6 +15,7 @@ import { addDuration, checkIsoDuration } from './subscription.checks';
 import { CONTRACT_STATUSES, Subscription, SubscriptionContract, SubscriptionUsage, type ContractStatus } from './subscription.entity';
 import { contractJson, EFFECTIVE_STATUS_SQL, effectiveStatus, type ContractJson } from './subscription.json';
 import { getSubscriptionInCompany } from './subscription.service';
+import { auditAll, contractChange } from './subscription.audit';
 
 /** Subscription contracts on the merchant side: create, get, update (status transitions), search; codes; capacity. */
 
@@ -161,6 +162,7 @@ export async function insertContract(em: EntityManager, n: NewContract): Promise
       ],
     );
     if (rows.length) {
+      await auditAll(em, [contractChange(c.companyId, c.id, null, c as unknown as Record<string, unknown>)]);
       if (c.status === 'active') await allocatePeriod(em, c, n.now, 'first period');
       return c;
     }

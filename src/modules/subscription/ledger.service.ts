@@ -9,6 +9,7 @@ import { parsePage } from '../../shared/pagination';
 import { Check } from '../../shared/validate';
 import { SubscriptionContract, SubscriptionVisit, type VisitTransactionType } from './subscription.entity';
 import { effectiveStatus, visitJson, type VisitJson } from './subscription.json';
+import { auditAll, changeRecord } from './subscription.audit';
 
 /**
  * The visit ledger of contracts: the ONE place that writes `subscription_visit`. Entries are
@@ -79,6 +80,7 @@ export async function append(em: EntityManager, e: LedgerEntry): Promise<Subscri
       e.at.toISOString(),
     ],
   );
+  await auditAll(em, [changeRecord('subscription_visit', v.companyId, v.id, null, v as unknown as Record<string, unknown>)]);
   return v;
 }
 

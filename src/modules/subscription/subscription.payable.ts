@@ -7,6 +7,7 @@ import { allocatePeriod } from './ledger.service';
 import { addDuration } from './subscription.checks';
 import { companyZone, planOf, recurrenceOf } from './visits.store';
 import { recordContractEvents } from './subscription.events';
+import { auditAll, contractChange } from './subscription.audit';
 
 /**
  * The subscription module's side of payments. A cart checkout or a purchase is one payment
@@ -30,6 +31,17 @@ async function lockContracts(em: EntityManager, companyId: string, itemIds: read
   return rows.map((r) => em.map(SubscriptionContract, r));
 }
 
+const activationFields = (c: SubscriptionContract) => ({
+  status: c.status,
+  activeFrom: c.activeFrom,
+  expiresAt: c.expiresAt,
+  inCart: c.inCart,
+  pendingExpiresAt: c.pendingExpiresAt,
+  periodStart: c.periodStart,
+  periodEnd: c.periodEnd,
+  periodIndex: c.periodIndex,
+});
+
 /**
  * Makes a paid (or free) `pending_payment` contract `active` from `now`: `expiresAt` is now
  * plus its duration (no duration: open-ended), the current period is the first one, and that
@@ -38,6 +50,7 @@ async function lockContracts(em: EntityManager, companyId: string, itemIds: read
 export async function activateContract(em: EntityManager, c: SubscriptionContract, now: Date): Promise<void> {
   const zone = await companyZone(em, c.companyId);
   const expiresAt = c.duration ? addDuration(now, c.duration, zone) : null;
+  const before = activationFields(c);
   Object.assign(c, { status: 'active', activeFrom: now, expiresAt, inCart: false, pendingExpiresAt: null, updatedAt: now });
   const period = periodAt(planOf(c, await recurrenceOf(em, c.companyId, c.subscriptionId)), zone, now.getTime());
   c.periodStart = period ? new Date(period.start) : now;
@@ -50,6 +63,9 @@ export async function activateContract(em: EntityManager, c: SubscriptionContrac
     [iso(now), iso(expiresAt), iso(c.periodStart), iso(c.periodEnd), iso(now), c.companyId, c.id],
     'run',
   );
+  await auditAll(em, [contractChange(c.companyId, c.id, before, activationFields(c))]);
+  // the row is written: the entity's new state is its stored one, so no flush writes (and records) it again
+  em.getUnitOfWork().merge(c);
   await allocatePeriod(em, c, now, 'first period');
   await recordContractEvents(em, c.companyId, [c.id], 'subscription.activated', now);
 }
@@ -57,13 +73,27 @@ export async function activateContract(em: EntityManager, c: SubscriptionContrac
 /** Cancels locked `pending_payment` contracts: they stop holding capacity. */
 export async function cancelPending(em: EntityManager, companyId: string, ids: readonly string[], now: Date): Promise<void> {
   if (!ids.length) return;
-  await em.execute(
-    `update subscription_contract set status = 'cancelled', in_cart = false, cancelled_at = ?::timestamptz, updated_at = ?::timestamptz
-      where company_id = ? and id = any(?::uuid[]) and status = 'pending_payment'`,
+  const rows = await em.execute<{ id: string; in_cart: boolean }[]>(
+    `update subscription_contract c set status = 'cancelled', in_cart = false, cancelled_at = ?::timestamptz, updated_at = ?::timestamptz
+       from (select id, in_cart from subscription_contract where company_id = ? and id = any(?::uuid[]) and status = 'pending_payment' for update) o
+      where c.id = o.id
+      returning c.id, o.in_cart`,
     [iso(now), iso(now), companyId, `{${ids.join(',')}}`],
-    'run',
+  );
+  await auditAll(
+    em,
+    rows.map((r) => cancelledChange(companyId, r.id, r.in_cart, now)),
   );
 }
+
+/** The entry of a `pending_payment` contract cancelled with SQL. */
+export const cancelledChange = (companyId: string, id: string, inCart: boolean, now: Date) =>
+  contractChange(
+    companyId,
+    id,
+    { status: 'pending_payment', inCart, cancelledAt: null },
+    { status: 'cancelled', inCart: false, cancelledAt: now },
+  );
 
 /** A checkout's or purchase's outcome: paid activates its contracts, anything else cancels them (capacity comes back). */
 export async function settleSubscriptions(
@@ -84,6 +114,14 @@ export async function settleSubscriptions(
   for (const c of pending) await activateContract(em, c, now);
 }
 
+const renewalFields = (c: SubscriptionContract) => ({
+  status: c.status,
+  expiresAt: c.expiresAt,
+  renewedAt: c.renewedAt,
+  renewalTransactionId: c.renewalTransactionId,
+  renewalPaymentUrl: c.renewalPaymentUrl,
+});
+
 /**
  * Extends a renewed contract by one more duration from its current end (from now when that has
  * passed), once its renewal is paid; the next period's allocation and rollover follow at the
@@ -98,6 +136,8 @@ export async function extendContract(em: EntityManager, c: SubscriptionContract,
     [iso(expiresAt), iso(now), iso(now), c.companyId, c.id],
     'run',
   );
+  const renewed = { status: 'active', expiresAt, renewedAt: now, renewalTransactionId: null, renewalPaymentUrl: null };
+  await auditAll(em, [contractChange(c.companyId, c.id, renewalFields(c), renewed)]);
   await recordContractEvents(em, c.companyId, [c.id], 'subscription.renewed', now);
 }
 
@@ -116,12 +156,16 @@ export async function settleRenewals(
   const waiting = (await lockContracts(em, companyId, itemIds)).filter((c) => c.renewalTransactionId !== null);
   for (const c of waiting) {
     if (outcome === 'paid' && c.status !== 'cancelled') await extendContract(em, c, now);
-    else
+    else {
       await em.execute(
         `update subscription_contract set renewal_transaction_id = null, renewal_payment_url = null, updated_at = ?::timestamptz
           where company_id = ? and id = ?`,
         [iso(now), companyId, c.id],
         'run',
       );
+      await auditAll(em, [
+        contractChange(companyId, c.id, renewalFields(c), { ...renewalFields(c), renewalTransactionId: null, renewalPaymentUrl: null }),
+      ]);
+    }
   }
 }

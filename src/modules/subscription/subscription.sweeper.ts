@@ -5,6 +5,8 @@ import { periodAt, rolloverVisits } from './periods';
 import { SubscriptionContract } from './subscription.entity';
 import { append, expireRemaining } from './ledger.service';
 import { companyZone, entryOf, periodBalance, planOf, recurrenceOf } from './visits.store';
+import { auditAll, contractChange } from './subscription.audit';
+import { cancelledChange } from './subscription.payable';
 
 /**
  * Time-driven changes of contracts, run every few seconds by every server process:
@@ -33,12 +35,17 @@ export interface SweepCounts {
 const iso = (d: Date | number) => new Date(d).toISOString();
 
 async function lapseCarts(em: EntityManager, now: Date): Promise<number> {
-  const rows = await em.execute<{ id: string }[]>(
+  const rows = await em.execute<{ id: string; company_id: string; in_cart: boolean }[]>(
     `update subscription_contract c set status = 'cancelled', in_cart = false, cancelled_at = ?::timestamptz, updated_at = ?::timestamptz
-      where c.id in (select id from subscription_contract where status = 'pending_payment' and pending_expires_at <= ?::timestamptz
-                      order by pending_expires_at limit ${SUBSCRIPTION_SWEEP_BATCH} for update skip locked)
-      returning c.id`,
+       from (select id, in_cart from subscription_contract where status = 'pending_payment' and pending_expires_at <= ?::timestamptz
+              order by pending_expires_at limit ${SUBSCRIPTION_SWEEP_BATCH} for update skip locked) o
+      where c.id = o.id
+      returning c.id, c.company_id, o.in_cart`,
     [iso(now), iso(now), iso(now)],
+  );
+  await auditAll(
+    em,
+    rows.map((r) => cancelledChange(r.company_id, r.id, r.in_cart, now)),
   );
   return rows.length;
 }
@@ -89,6 +96,9 @@ async function advance(em: EntityManager, c: SubscriptionContract, now: Date): P
     [iso(start), end.getTime() >= 8.64e15 ? null : iso(end), index, iso(now), c.companyId, c.id],
     'run',
   );
+  const before = { periodStart: c.periodStart, periodEnd: c.periodEnd, periodIndex: c.periodIndex };
+  const after = { periodStart: start, periodEnd: end.getTime() >= 8.64e15 ? null : end, periodIndex: index };
+  await auditAll(em, [contractChange(c.companyId, c.id, before, after)]);
 }
 
 async function expire(em: EntityManager, c: SubscriptionContract, now: Date): Promise<void> {
@@ -98,6 +108,7 @@ async function expire(em: EntityManager, c: SubscriptionContract, now: Date): Pr
     [iso(now), c.companyId, c.id],
     'run',
   );
+  await auditAll(em, [contractChange(c.companyId, c.id, { status: c.status }, { status: 'expired' })]);
   await recordContractEvents(em, c.companyId, [c.id], 'subscription.expired', now);
 }
 

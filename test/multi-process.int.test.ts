@@ -1,13 +1,17 @@
 import { execFileSync } from 'node:child_process';
 import { Agent } from 'node:http';
+import { Webhook } from 'standardwebhooks';
+import { NO_OUTCOME } from '../src/modules/webhook/delivery';
 import { httpCall, seedCompany, startServerProcess, type ServerProcess } from './helpers/server-process';
 import { describeWithRedis } from './helpers/redis';
 import { cloneTestDatabase } from './helpers/test-database';
+import { WebhookReceiver } from './helpers/webhook-receiver';
 
 /**
  * Two real API processes on one database and one Redis, as `WORKERS=2` or two machines run
  * them: a time raced through both is booked once, the rate limit is one allowance, a pending
- * payment expires once, and a change to a company reaches the cache of every process.
+ * payment expires once, a change to a company reaches the cache of every process, and with
+ * both delivery workers polling each webhook attempt is posted once.
  */
 jest.setTimeout(180_000);
 
@@ -20,6 +24,7 @@ describeWithRedis('two API processes on one database and one Redis', (redisUrl) 
   let b: ServerProcess;
   const agent = new Agent({ keepAlive: true, maxSockets: 64 });
   let seed: { cid: string; sid: string; rids: string[] };
+  let rx: WebhookReceiver | undefined;
 
   beforeAll(async () => {
     db = await cloneTestDatabase();
@@ -33,6 +38,8 @@ describeWithRedis('two API processes on one database and one Redis', (redisUrl) 
       PAYMENT_TIMEOUT: '2',
       PAYMENT_SWEEP_INTERVAL_MS: '100',
       LOG_FORMAT: 'json',
+      WEBHOOK_ALLOW_INSECURE: 'true',
+      WEBHOOK_POLL_MS: '50',
       ...RATE,
     };
     [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
@@ -40,6 +47,7 @@ describeWithRedis('two API processes on one database and one Redis', (redisUrl) 
   });
   afterAll(async () => {
     agent.destroy();
+    await rx?.stop();
     a?.cleanup();
     b?.cleanup();
     await db?.drop();
@@ -150,6 +158,85 @@ describeWithRedis('two API processes on one database and one Redis', (redisUrl) 
         if (seen.name !== 'Renamed clinic') await sleep(100);
       }
       expect(seen).toMatchObject({ name: 'Renamed clinic', timeZone: 'Europe/Riga' });
+    }
+  });
+
+  it('posts each webhook attempt once, with both processes delivering', async () => {
+    // a key of its own: the earlier cases spent the admin key's rate-limit allowance
+    const own = await on(a, 'POST', '/v1/api-keys', a.key, { name: 'webhooks', permissions: { '*': ['*'] } });
+    expect(own.status).toBe(201);
+    const key = own.body.key as string;
+    rx = new WebhookReceiver();
+    const url = await rx.start();
+    const created = await on(a, 'POST', `/v1/companies/${seed.cid}/webhooks`, key, { url, eventTypes: ['booking.created'] });
+    expect(created.status).toBe(201);
+    const hook = created.body as { id: string; secret: string };
+    // Booking i's event is answered 500 on its first (i % 3) attempts, then 200.
+    const failuresOf = new Map<string, number>();
+    rx.answer = (r) => {
+      const id = r.headers['webhook-id'] as string;
+      const seen = rx!.received.filter((x) => x.headers['webhook-id'] === id).length;
+      return seen <= (failuresOf.get(r.json?.data?.id) ?? 0) ? { status: 500, body: 'try again' } : { status: 200, body: 'ok' };
+    };
+    const N = 12;
+    const bookings: string[] = [];
+    for (let i = 0; i < N; i++) {
+      const r = await on(i % 2 ? b : a, 'POST', `/v1/companies/${seed.cid}/bookings`, key, {
+        serviceID: seed.sid,
+        resourceID: seed.rids[0],
+        startTime: new Date(Date.UTC(2031, 4, 5, 6) + i * 3600_000).toISOString(),
+      });
+      expect(r.status === 200 || r.status === 201).toBe(true);
+      failuresOf.set(r.body.id, i % 3);
+      bookings.push(r.body.id);
+    }
+    const expected = bookings.reduce((sum, id) => sum + 1 + failuresOf.get(id)!, 0);
+    // The first retry is due 8-12 s after a failure: a retry whose failure is recorded is made
+    // due now instead (as the clock moving on would), and both workers race to claim it.
+    for (let i = 0; i < 300 && rx.received.length < expected; i++) {
+      await sleep(100);
+      await db.query(
+        `update webhook_delivery d set next_attempt_at = now()
+          where d.company_id = $1 and d.status = 'pending' and d.next_attempt_at > now() and exists (
+            select 1 from webhook_attempt t where t.company_id = d.company_id and t.delivery_id = d.id
+              and t.attempt = d.attempts and t.error is distinct from $2)`,
+        [seed.cid, NO_OUTCOME],
+      );
+    }
+    // a few more polls of both workers: nothing is posted again
+    await sleep(1000);
+    expect(rx.received).toHaveLength(expected);
+
+    const byId = new Map<string, typeof rx.received>();
+    for (const r of rx.received) byId.set(r.headers['webhook-id'] as string, [...(byId.get(r.headers['webhook-id'] as string) ?? []), r]);
+    expect(byId.size).toBe(N);
+    const verifier = new Webhook(hook.secret);
+    for (const [id, got] of byId) {
+      const events = got.map(
+        (r) => verifier.verify(r.body, r.headers as Record<string, string>) as { id: string; type: string; data: { id: string } },
+      );
+      for (const e of events) expect(e).toMatchObject({ id, type: 'booking.created', data: { id: events[0].data.id } });
+      expect(got).toHaveLength(1 + failuresOf.get(events[0].data.id)!);
+    }
+    expect([...byId.values()].map((got) => got[0].json.data.id).sort()).toEqual([...bookings].sort());
+
+    // the delivery log, read through the other process: one attempt per number, the last one succeeded
+    const log = await on(b, 'GET', `/v1/companies/${seed.cid}/webhooks/${hook.id}/deliveries`, key);
+    expect(log.status).toBe(200);
+    expect(log.body.total).toBe(N);
+    for (const d of log.body.items as {
+      eventID: string;
+      status: string;
+      attemptCount: number;
+      attempts: { attempt: number; succeeded: boolean; responseStatus: number }[];
+    }[]) {
+      const got = byId.get(d.eventID)!;
+      expect(d.status).toBe('succeeded');
+      expect(d.attemptCount).toBe(got.length);
+      const attempts = [...d.attempts].sort((x, y) => x.attempt - y.attempt);
+      expect(attempts.map((t) => t.attempt)).toEqual(got.map((_, k) => k + 1));
+      expect(attempts.map((t) => t.responseStatus)).toEqual(got.map((_, k) => (k < got.length - 1 ? 500 : 200)));
+      expect(attempts.map((t) => t.succeeded)).toEqual(got.map((_, k) => k === got.length - 1));
     }
   });
 });

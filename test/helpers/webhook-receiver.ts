@@ -15,10 +15,13 @@ export type Behaviour = { status: number; body?: string } | 'hang';
 
 /**
  * A real HTTP server on a loopback port that records every request and answers as told:
- * `plan` is consumed one entry per request, then `fallback` answers.
+ * `answer` decides when it is set and returns a behaviour; otherwise `plan` is consumed one
+ * entry per request, then `fallback` answers.
  */
 export class WebhookReceiver {
   readonly received: Received[] = [];
+  /** Decides the answer from the request itself (for example by its `webhook-id`). */
+  answer: ((r: Received) => Behaviour | undefined) | null = null;
   plan: Behaviour[] = [];
   fallback: Behaviour = { status: 200, body: 'ok' };
   private server: Server | null = null;
@@ -41,9 +44,10 @@ export class WebhookReceiver {
         } catch {
           /* not JSON */
         }
-        this.received.push({ headers: req.headers, body, json, at: this.now() });
+        const got: Received = { headers: req.headers, body, json, at: this.now() };
+        this.received.push(got);
         this.waiters = this.waiters.filter((w) => (this.received.length >= w.n ? (w.resolve(), false) : true));
-        const b = this.plan.shift() ?? this.fallback;
+        const b = this.answer?.(got) ?? this.plan.shift() ?? this.fallback;
         if (b === 'hang') {
           const end = () => res.destroy();
           this.hanging.add(end);

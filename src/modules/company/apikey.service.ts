@@ -156,19 +156,26 @@ export async function createMerchant(em: EntityManager, name: string, now = new 
   return { merchant, secret };
 }
 
-/** Makes sure the ADMIN_API_KEY merchant exists (idempotent across restarts). */
+/**
+ * Makes sure the ADMIN_API_KEY merchant exists (idempotent across restarts). Processes that
+ * start at once on one database take turns (a transaction-scoped advisory lock): one creates
+ * the merchant and its key, the others find them.
+ */
 export async function bootstrapAdminKey(em: EntityManager, secret: string): Promise<void> {
-  const existing = await em.findOne(ApiKey, { keyHash: hashKey(secret) });
-  if (existing) {
-    if (existing.state !== 'active') {
-      existing.state = 'active';
-      existing.revokedAt = null;
-      await em.flush();
+  await em.transactional(async (tx) => {
+    await tx.execute(`select pg_advisory_xact_lock(hashtext('api_key:ADMIN_API_KEY'))`);
+    const existing = await tx.findOne(ApiKey, { keyHash: hashKey(secret) });
+    if (existing) {
+      if (existing.state !== 'active') {
+        existing.state = 'active';
+        existing.revokedAt = null;
+        await tx.flush();
+      }
+      return;
     }
-    return;
-  }
-  const now = new Date();
-  const merchant = em.create(Merchant, { name: 'Administrator', createdAt: now, updatedAt: now });
-  await em.flush();
-  await insertKey(em, merchant.id, 'ADMIN_API_KEY', { '*': ['*'] }, now, secret);
+    const now = new Date();
+    const merchant = tx.create(Merchant, { name: 'Administrator', createdAt: now, updatedAt: now });
+    await tx.flush();
+    await insertKey(tx, merchant.id, 'ADMIN_API_KEY', { '*': ['*'] }, now, secret);
+  });
 }

@@ -16,10 +16,12 @@ import type { Company } from '../src/modules/company/company.entity';
  *
  * Cases: the fixture (20 resources, 2,000 bookings) and the scaling cases (200 resources with
  * 2,000 and with 20,000 bookings), each for 30 and 7 days. For each: median and p95 latency
- * over HTTP (request sent to body received) and a breakdown measured in-process on the same
- * snapshot: the snapshot statement (SQL and parsing its JSON), building the engine's input,
- * the engine, and writing the answer's JSON; "HTTP and the rest" is the HTTP median minus
- * those (routing, authentication, the worker thread hand-over, the bytes on the socket).
+ * over HTTP (request written to the last byte of the answer received, by a client in its own
+ * process: `bench/http-client.ts`), the server's CPU per answer, and a breakdown measured
+ * in-process on the same snapshot: the snapshot statement (SQL and parsing its JSON), building
+ * the engine's input, the engine, and writing the answer's JSON; "HTTP and the rest" is the HTTP
+ * median minus those (routing, authentication, the worker thread hand-over, the bytes on the
+ * socket).
  *
  * An answer holds at most 50,000 start times (contract), so a month at 200 resources (about
  * 70,000-150,000 times) is asked over HTTP as four requests of 50 resources each and its
@@ -170,11 +172,11 @@ const median = (xs: number[]) =>
   );
 const round = (x: number, d = 2) => +x.toFixed(d);
 
-/** Median wall time and CPU time (this process) of `fn` over `runs` calls, after 3 warm-up calls. */
+/** Median wall time and CPU time (this process) of `fn` over `runs` calls, after 11 warm-up calls. */
 function timed<T>(runs: number, fn: () => T): { ms: number; cpuMs: number; value: T } {
   let value = fn();
-  fn();
-  fn();
+  // warm-up: the code is compiled by the time it is timed, as it is in a server that has been running
+  for (let i = 0; i < 10; i++) value = fn();
   const wall: number[] = [];
   const c0 = process.cpuUsage();
   for (let i = 0; i < runs; i++) {

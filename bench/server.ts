@@ -11,6 +11,8 @@ import { buildServer } from '../src/app/server';
 import { allEntities, codeHandlersOf, documentsOf, payablesOf } from '../src/app/registry';
 import { createMerchant } from '../src/modules/company/apikey.service';
 import type { AppDeps } from '../src/kernel/context';
+import { PgChangeFeed } from '../src/db/change-feed';
+import { companyModule } from '../src/modules/company';
 
 /**
  * A real server for benchmarks: DATABASE_URL when set (a fresh database is not created), else
@@ -47,6 +49,10 @@ export async function startBenchServer(): Promise<{
     dbPoolMax: 20,
   };
   const orm = await createOrm(url, { entities: allEntities(), migrate: true, poolMax: config.dbPoolMax });
+  // As in production: the change notifications that keep the company and API key caches valid
+  // (the background work of the other modules, sweepers and delivery workers, is not started).
+  const changes = new PgChangeFeed(url, pino({ level: 'silent' }));
+  await changes.start();
   const deps: AppDeps = {
     config,
     orm,
@@ -57,7 +63,9 @@ export async function startBenchServer(): Promise<{
     payables: payablesOf(),
     documents: documentsOf(),
     codes: codeHandlersOf(),
+    changes,
   };
+  const stopCaches = companyModule.start?.(deps);
   const app = await buildServer(deps, { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { secret } = await createMerchant(orm.em.fork(), 'Bench');
@@ -68,6 +76,8 @@ export async function startBenchServer(): Promise<{
     databaseUrl: url,
     async stop() {
       await app.close();
+      await stopCaches?.();
+      await changes.close();
       await orm.close(true);
       await embedded?.stop();
     },

@@ -161,6 +161,37 @@ describeWithRedis('two API processes on one database and one Redis', (redisUrl) 
     }
   });
 
+  it('a revoked or changed API key is refused by every process, though each caches it', async () => {
+    const companyPath = `/v1/companies/${seed.cid}`;
+    /** Asks `s` until it answers `status` (a change reaches the other process by a database notification). */
+    const until = async (s: ServerProcess, key: string, status: number) => {
+      let last = 0;
+      for (let i = 0; i < 50 && last !== status; i++) {
+        last = (await on(s, 'GET', companyPath, key)).status;
+        if (last !== status) await sleep(100);
+      }
+      return last;
+    };
+    const created = await on(a, 'POST', '/v1/api-keys', a.key, { name: 'revoked soon', permissions: { '*': ['*'] } });
+    expect(created.status).toBe(201);
+    const key = created.body.key as string;
+    // both processes have the key cached by now
+    for (const s of [a, b]) for (let i = 0; i < 2; i++) expect((await on(s, 'GET', companyPath, key)).status).toBe(200);
+    expect((await on(a, 'DELETE', `/v1/api-keys/${created.body.id}`, a.key)).status).toBe(200);
+    // the revoking process refuses it from the next request on; the other once it hears the change
+    expect((await on(a, 'GET', companyPath, key)).body.code).toBe('unauthorized');
+    expect(await until(b, key, 401)).toBe(401);
+
+    // an operator's SQL change of the permissions reaches both processes too
+    const other = await on(b, 'POST', '/v1/api-keys', a.key, { name: 'narrowed soon', permissions: { '*': ['*'] } });
+    const otherKey = other.body.key as string;
+    for (const s of [a, b]) expect((await on(s, 'GET', companyPath, otherKey)).status).toBe(200);
+    await db.query(`update api_key set permissions = '{"*": ["bookings.read"]}'::jsonb where id = $1`, [other.body.id]);
+    for (const s of [a, b]) expect(await until(s, otherKey, 403)).toBe(403);
+    await db.query('delete from api_key where id = $1', [other.body.id]);
+    for (const s of [a, b]) expect(await until(s, otherKey, 401)).toBe(401);
+  });
+
   it('posts each webhook attempt once, with both processes delivering', async () => {
     // a key of its own: the earlier cases spent the admin key's rate-limit allowance
     const own = await on(a, 'POST', '/v1/api-keys', a.key, { name: 'webhooks', permissions: { '*': ['*'] } });

@@ -251,7 +251,7 @@ async function resolveActor(
 ): Promise<Actor | null> {
   const key = req.headers['x-api-key'];
   if (typeof key === 'string' && key.length > 0) {
-    const actor = await authenticateKey(deps.orm.em, key.trim());
+    const actor = await authenticateKey(deps.orm.em, key.trim(), deps.changes);
     if (!actor) throw new DomainError('unauthorized', 'invalid or revoked API key');
     return actor;
   }

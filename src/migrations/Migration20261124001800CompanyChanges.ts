@@ -1,4 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
+import { changeNotifySql } from './change-notify';
+
+const sql = changeNotifySql('company', 'company_changed');
 
 /**
  * Every process caches company rows; a change to one, by whatever means (the API, the command
@@ -7,18 +10,10 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261124001800CompanyChanges extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`create function company_changed() returns trigger language plpgsql as $$
-      begin
-        perform pg_notify('company_changed', old.id::text);
-        return null;
-      end
-    $$`);
-    this.addSql(`create trigger company_changed after update or delete on company
-      for each row execute function company_changed()`);
+    for (const s of sql.up) this.addSql(s);
   }
 
   override async down(): Promise<void> {
-    this.addSql('drop trigger company_changed on company');
-    this.addSql('drop function company_changed()');
+    for (const s of sql.down) this.addSql(s);
   }
 }

@@ -15,6 +15,7 @@ import { Migration20261122001700Audit } from './Migration20261122001700Audit';
 import { Migration20261122001800CalendarFeed } from './Migration20261122001800CalendarFeed';
 import { Migration20261124001800CompanyChanges } from './Migration20261124001800CompanyChanges';
 import { Migration20261124002000SnapshotGenericPlan } from './Migration20261124002000SnapshotGenericPlan';
+import { Migration20261124002100ApiKeyChanges } from './Migration20261124002100ApiKeyChanges';
 import { Migration20261124000900SnapshotOccupancyOrder } from './Migration20261124000900SnapshotOccupancyOrder';
 
 /**
@@ -39,4 +40,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261124000900SnapshotOccupancyOrder', class: Migration20261124000900SnapshotOccupancyOrder },
   { name: 'Migration20261124001800CompanyChanges', class: Migration20261124001800CompanyChanges },
   { name: 'Migration20261124002000SnapshotGenericPlan', class: Migration20261124002000SnapshotGenericPlan },
+  { name: 'Migration20261124002100ApiKeyChanges', class: Migration20261124002100ApiKeyChanges },
 ];

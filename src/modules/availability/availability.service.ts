@@ -30,12 +30,14 @@ import {
   engineRequest,
   isHeavy,
   MAX_RANGE_DAYS,
+  rowOpenResources,
   rowResources,
   rowStepSec,
   timesAnswerJson,
   timesEntries,
   timesJson,
   tooManyTimes,
+  worthAThread,
   type ParsedQuery,
 } from './availability.compute';
 import { availabilityThreads } from './threads';
@@ -145,9 +147,10 @@ async function computeTimes<T>(
 }
 
 /**
- * The times answer as JSON bytes (REST). A large answer is computed on a worker thread (when
- * AVAILABILITY_THREADS is not 0), under the availability bulkhead: the event loop only loads the
- * snapshot document and sends the bytes the thread made. A small one is computed here.
+ * The times answer as JSON bytes (REST). An expensive answer runs under the availability
+ * bulkhead; a large one is computed on a worker thread (when AVAILABILITY_THREADS is not 0): the
+ * event loop only loads the snapshot document and sends the bytes the thread made. A smaller
+ * one is computed here.
  */
 async function timesBody(ctx: Ctx, company: Company, serviceId: unknown, input: TimesInput, clientView: boolean): Promise<unknown> {
   const pool = availabilityThreads(ctx.deps);
@@ -158,12 +161,15 @@ async function timesBody(ctx: Ctx, company: Company, serviceId: unknown, input: 
   const row = await loadSnapshotRow(ctx, company, serviceId.toLowerCase(), opts);
   if (!row.service) throw notFound('service');
   const job = { row, opts, q, clientView, now: ctx.now.getTime(), zone: company.timeZone };
-  const bytes = isHeavy(rowResources(row, q), rowStepSec(row), q)
+  const step = rowStepSec(row);
+  const onThread = worthAThread(rowOpenResources(row, q), step, q);
+  const compute = async () => (onThread ? pool.run(job) : timesJson(job));
+  const bytes = isHeavy(rowResources(row, q), step, q)
     ? await runHeavy(ctx, 'availability', () => {
         stopIfGone(ctx);
-        return pool.run(job);
+        return compute();
       })
-    : timesJson(job);
+    : await compute();
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 

@@ -32,7 +32,8 @@ const HOUR_MS = 3_600_000;
 function dayPricer(r: ReturnType<typeof prng>): Pricer {
   const base = r.pick([0, 1000, 2550]);
   const evening = r.pick([0, 500]);
-  const currency = r.pick(['', 'EUR', 'USD']);
+  // a currency outside ASCII checks the writer's UTF-8
+  const currency = r.pick(['', 'EUR', 'USD', 'Kč']);
   const step = r.next() < 0.3 ? null : { durationSec: r.pick([15, 30, 60]) * MIN, minDurationSec: null, maxDurationSec: null };
   return {
     quote(req: QuoteRequest, ctx: MatchContext): Quote {

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Ctx, MerchantActor, Permissions } from '../../kernel/context';
+import type { AppDeps, ChangeFeed, Ctx, MerchantActor, Permissions } from '../../kernel/context';
 import { requireMerchant } from '../../kernel/access';
 import { forbidden, invalid, notFound, type ErrorDetail } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
@@ -125,27 +125,64 @@ export async function revokeApiKey(ctx: Ctx, id: string): Promise<ApiKeyJson> {
     key.state = 'revoked';
     key.revokedAt = ctx.now;
     await ctx.em.flush();
+    // refused from this process's next request on, without waiting for the announcement
+    forgetApiKey(key.id);
   }
   return apiKeyJson(key);
 }
 
 /**
- * Resolves an `X-API-Key` secret to a merchant actor, or null when unknown or revoked. Runs on
- * every authenticated request, so it is one plain indexed statement without entity hydration;
- * nothing is cached, so that a revoked key is refused from the next request on.
+ * Active keys are cached per process, by the hash of their secret: authenticating a request
+ * then costs no SQL statement. Any change to a key row (revoked through the API, changed or
+ * deleted by any process or by an operator's SQL) is announced by the database
+ * (`api_key_changed` with the key's id, migration 20261124002100) and every process drops its
+ * copy; the process that revokes a key drops it before it answers. The cache is used only while
+ * the announcements can be heard (`deps.changes.live`), and a row read while a change is
+ * announced is not cached. Unknown and revoked secrets are never cached.
  */
-export async function authenticateKey(em: EntityManager, secret: string): Promise<MerchantActor | null> {
+const keyCache = new Map<string, MerchantActor>();
+const KEY_CACHE_MAX = 10_000;
+let keyGeneration = 0;
+
+/** Drops one cached key by id, or all of them (`null`: changes may have been missed). */
+export function forgetApiKey(id: string | null): void {
+  keyGeneration++;
+  if (id === null) keyCache.clear();
+  else for (const [hash, actor] of keyCache) if (actor.apiKeyId === id) keyCache.delete(hash);
+}
+
+/** Keeps the key cache of this process in step with changes made by any process. */
+export function followApiKeyChanges(deps: AppDeps): (() => Promise<void>) | void {
+  return deps.changes?.subscribe('api_key_changed', forgetApiKey);
+}
+
+/**
+ * Resolves an `X-API-Key` secret to a merchant actor, or null when unknown or revoked. Runs on
+ * every authenticated request: a cached active key (see `keyCache`), else one plain indexed
+ * statement without entity hydration.
+ */
+export async function authenticateKey(em: EntityManager, secret: string, changes?: ChangeFeed): Promise<MerchantActor | null> {
   if (secret.length < 16 || secret.length > 200) return null;
+  const hash = hashKey(secret);
+  const trusted = changes?.live === true;
+  const cached = trusted ? keyCache.get(hash) : undefined;
+  if (cached) return { ...cached };
+  const seen = keyGeneration;
   const rows = await em
     .getConnection()
     .execute<{ id: string; merchant_id: string; name: string; permissions: Permissions | string; state: string }[]>(
       'select id, merchant_id, name, permissions, state from api_key where key_hash = ?',
-      [hashKey(secret)],
+      [hash],
     );
   const key = rows[0];
   if (!key || key.state !== 'active') return null;
   const permissions = typeof key.permissions === 'string' ? (JSON.parse(key.permissions) as Permissions) : key.permissions;
-  return { kind: 'merchant', merchantId: key.merchant_id, apiKeyId: key.id, apiKeyName: key.name, permissions };
+  const actor: MerchantActor = { kind: 'merchant', merchantId: key.merchant_id, apiKeyId: key.id, apiKeyName: key.name, permissions };
+  if (trusted && changes.live && seen === keyGeneration) {
+    if (keyCache.size >= KEY_CACHE_MAX) keyCache.clear();
+    keyCache.set(hash, actor);
+  }
+  return { ...actor };
 }
 
 /** Creates a merchant with an all-powerful key; used by the CLI. */

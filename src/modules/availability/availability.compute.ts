@@ -207,14 +207,15 @@ class ByteWriter {
     this.buf = Buffer.allocUnsafeSlow(Math.max(64, size));
   }
 
-  text(s: string): void {
-    const n = s.length * 3; // UTF-8 bytes of a UTF-16 code unit: at most 3
+  /** `ascii`: the text is known to hold only ASCII characters (one byte each, copied as they are) */
+  text(s: string, ascii = false): void {
+    const n = ascii ? s.length : s.length * 3; // UTF-8 bytes of a UTF-16 code unit: at most 3
     if (this.pos + n > this.buf.length) {
       const next = Buffer.allocUnsafeSlow(Math.max(this.buf.length * 2, this.pos + n));
       this.buf.copy(next, 0, 0, this.pos);
       this.buf = next;
     }
-    this.pos += this.buf.write(s, this.pos, 'utf8');
+    this.pos += this.buf.write(s, this.pos, ascii ? 'latin1' : 'utf8');
   }
 
   /**
@@ -248,6 +249,8 @@ function timestampWriter(): (ms: number) => string {
   };
 }
 
+const NOT_ASCII = /[^\x00-\x7f]/;
+
 /** JSON text of a finite number as `JSON.stringify` writes it (`null` for NaN and infinities). */
 const num = (n: number): string => (Number.isFinite(n) ? String(n) : 'null');
 
@@ -262,12 +265,15 @@ function writeEntries(w: ByteWriter, c: TimeColumns, withSpots: boolean, timesta
   let lastPrice: Money | null = null;
   let lastDuration = -1;
   let tail = '';
+  // start times are ASCII; the rest of an entry is checked when it changes
+  let ascii = false;
   for (let i = 0; i < c.length; i++) {
     const price = c.prices[i];
     if (price !== lastPrice || c.durations[i] !== lastDuration) {
       lastPrice = price;
       lastDuration = c.durations[i];
       tail = `","duration":${JSON.stringify(durationOf(lastDuration))},"price":${JSON.stringify(price)}${withSpots ? '' : '}'}`;
+      ascii = !withSpots && !NOT_ASCII.test(tail);
     }
     let entry = (i === 0 ? '{"startTime":"' : ',{"startTime":"') + timestamp(c.starts[i]) + tail;
     if (withSpots) {
@@ -280,7 +286,7 @@ function writeEntries(w: ByteWriter, c: TimeColumns, withSpots: boolean, timesta
         `,"totalSpotsPerTicket":${JSON.stringify(sl?.totalSpotsPerTicket[i] ?? {})}` +
         `,"ticketPrices":${JSON.stringify(sl?.ticketPrices[i] ?? {})}}`;
     }
-    w.text(entry);
+    w.text(entry, ascii);
   }
   w.text(']');
 }

@@ -114,7 +114,11 @@ async function main(): Promise<void> {
   await s.stop();
 }
 
-main().catch((e) => {
-  console.error(e);
-  process.exit(1);
-});
+main().then(
+  // a finished benchmark does not wait for handles its libraries leave open
+  () => process.exit(0),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

@@ -79,6 +79,12 @@ export interface Ctx {
   companies: Map<string, unknown>;
   /** Aborts when the client disconnects before its answer is sent: expensive work stops then. */
   signal?: AbortSignal;
+  /**
+   * GraphQL: the bytes of prewritten values of this request's response, which the /graphql route
+   * sends as they are (app/graphql-direct.ts). A field, not a side table: Apollo hands the
+   * operation a shallow copy of the context, which shares this list.
+   */
+  prewritten?: Buffer[];
 }
 
 /** A per-request DataLoader, created on first use under `name`. */

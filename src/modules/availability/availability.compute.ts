@@ -1,12 +1,14 @@
-import { invalid, notFound } from '../../shared/errors';
-import { formatDuration, parseDuration, SECONDS_PER_DAY } from '../../shared/duration';
+import { DomainError, invalid, notFound } from '../../shared/errors';
+import { parseDuration, SECONDS_PER_DAY } from '../../shared/duration';
 import type { Money } from '../../shared/money';
 import { formatTimestamp } from '../../shared/time';
+import { ByteWriter, durationOf, timestampWriter } from './answer-bytes';
 import { computeAvailabilityColumns, MAX_ANSWER_TIMES, TooManyTimes } from './engine';
 import type { AvailabilityColumns, AvailabilityRequest, AvailabilityResult, AvailableTime, TimeColumns } from './engine/types';
 import { buildSnapshot, type LoadedSnapshot, type SnapshotOptions, type SnapshotRow } from './snapshot';
 import { validateFlexibleDuration } from '../pricing/engine/pricer';
 import { matchContextAt } from '../pricing/engine/context';
+import { timesSelectionJson, type TimesSelection } from './times-selection';
 
 /**
  * The pure part of an availability answer: checks that need the loaded data, the engine call
@@ -74,16 +76,6 @@ export function engineRequest(q: ParsedQuery): AvailabilityRequest {
   return { from: q.from, to: q.to, includePast: q.includePast, durationSec: q.durationSec, spots: q.spots, tickets: q.tickets };
 }
 
-const durationText = new Map<number, string>();
-function durationOf(sec: number): string {
-  let text = durationText.get(sec);
-  if (text === undefined) {
-    text = formatDuration(sec);
-    if (durationText.size < 10_000) durationText.set(sec, text);
-  }
-  return text;
-}
-
 export function entryJson(e: AvailableTime, withSpots: boolean): TimeEntryJson {
   const out: TimeEntryJson = { startTime: formatTimestamp(e.startTime)!, duration: durationOf(e.durationSec), price: e.price };
   if (withSpots) {
@@ -124,13 +116,16 @@ export function rowStepSec(row: SnapshotRow): number | null {
   return parseDuration(settings.timeInterval ?? null) ?? parseDuration(settings.duration ?? null);
 }
 
+const TOO_MANY_TIMES = `the answer would hold more than ${MAX_ANSWER_TIMES} start times; narrow the window (from, to) or the resources (resourceIDs)`;
+
 /** The 400 of an answer that would hold more start times than allowed. */
 export function tooManyTimes() {
-  return invalid(
-    `the answer would hold more than ${MAX_ANSWER_TIMES} start times; narrow the window (from, to) or the resources (resourceIDs)`,
-    [{ path: 'to', message: `more than ${MAX_ANSWER_TIMES} start times` }],
-  );
+  return invalid(TOO_MANY_TIMES, [{ path: 'to', message: `more than ${MAX_ANSWER_TIMES} start times` }]);
 }
+
+/** Whether `err` is `tooManyTimes()` (also as it comes back from a worker thread). */
+export const isTooManyTimes = (err: unknown): boolean =>
+  err instanceof DomainError && err.code === 'invalid_request' && err.message === TOO_MANY_TIMES;
 
 /** The times answer of a computed snapshot: entries per resource, in answer order. */
 export function timesEntries(loaded: LoadedSnapshot, result: AvailabilityResult, timeZone: string) {
@@ -140,80 +135,7 @@ export function timesEntries(loaded: LoadedSnapshot, result: AvailabilityResult,
   return { timeZone, times: out };
 }
 
-const DAY_MS = 86_400_000;
-const LAST_FAST_MS = 253_402_300_800_000; // 10000-01-01
-/** `HH:MM:00Z` of each minute of a UTC day, 9 bytes each. */
-const MINUTE_BYTES = Buffer.from(
-  Array.from({ length: 1440 }, (_, m) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}:00Z`).join(''),
-  'latin1',
-);
 const ENTRY_START = Buffer.from(',{"startTime":"', 'latin1');
-
-/**
- * An answer's bytes written in place: ASCII fragments copied byte by byte (they are short), other
- * text encoded as UTF-8. Writing the 0.8 MB month this way costs a fraction of building it as a
- * string of 7,000 pieces and encoding that.
- */
-class ByteWriter {
-  private buf: Buffer;
-  pos = 0;
-
-  constructor(size: number) {
-    this.buf = Buffer.allocUnsafeSlow(Math.max(64, size));
-  }
-
-  private ensure(n: number): void {
-    if (this.pos + n <= this.buf.length) return;
-    const next = Buffer.allocUnsafeSlow(Math.max(this.buf.length * 2, this.pos + n));
-    this.buf.copy(next, 0, 0, this.pos);
-    this.buf = next;
-  }
-
-  /** `src[from, to)` */
-  bytes(src: Uint8Array, from = 0, to = src.length): void {
-    const n = to - from;
-    this.ensure(n);
-    const buf = this.buf;
-    let p = this.pos;
-    if (n > 48) buf.set(src.subarray(from, to), p);
-    else for (let i = from; i < to; i++) buf[p++] = src[i];
-    this.pos += n;
-  }
-
-  text(s: string): void {
-    this.ensure(s.length * 3);
-    this.pos += this.buf.write(s, this.pos, 'utf8');
-  }
-
-  /** The bytes written, in a buffer of exactly their length that owns its memory (it can move to another thread). */
-  done(): Buffer {
-    if (this.pos === this.buf.length) return this.buf;
-    const out = Buffer.allocUnsafeSlow(this.pos);
-    this.buf.copy(out, 0, 0, this.pos);
-    return out;
-  }
-}
-
-/**
- * The start times of one answer: whole minutes (every grid start is one) as the UTC day's
- * `YYYY-MM-DDT`, kept while it repeats, and the minute from a table; anything else as
- * `formatTimestamp` writes it.
- */
-function timestampWriter(w: ByteWriter): (ms: number) => void {
-  let day = NaN;
-  const prefix = Buffer.alloc(11);
-  return (ms) => {
-    if (!(ms >= 0 && ms < LAST_FAST_MS) || ms % 60_000 !== 0) return w.text(formatTimestamp(ms)!);
-    const d = Math.floor(ms / DAY_MS);
-    if (d !== day) {
-      day = d;
-      prefix.write(new Date(d * DAY_MS).toISOString().slice(0, 11), 0, 'latin1');
-    }
-    w.bytes(prefix);
-    const at = ((ms - d * DAY_MS) / 60_000) * 9;
-    w.bytes(MINUTE_BYTES, at, at + 9);
-  };
-}
 
 /** JSON text of a finite number as `JSON.stringify` writes it (`null` for NaN and infinities). */
 const num = (n: number): string => (Number.isFinite(n) ? String(n) : 'null');
@@ -297,11 +219,14 @@ export interface TimesJob {
   clientView: boolean;
   now: number;
   zone: string;
+  /** the GraphQL selection to write the answer for (times-selection.ts); absent: the REST answer */
+  selection?: TimesSelection;
 }
 
 /**
- * The times answer as JSON bytes, from the snapshot document: the checks of the service's
- * `load`, the engine (within the answer-size allowance) and the JSON, all on the calling thread.
+ * The times answer as JSON bytes (REST, or the job's GraphQL selection), from the snapshot
+ * document: the checks of the service's `load`, the engine (within the answer-size allowance)
+ * and the JSON, all on the calling thread.
  */
 export function timesJson(job: TimesJob): Uint8Array {
   const loaded = buildSnapshot(job.now, job.zone, job.row, job.opts);
@@ -315,5 +240,5 @@ export function timesJson(job: TimesJob): Uint8Array {
     if (err instanceof TooManyTimes) throw tooManyTimes();
     throw err;
   }
-  return timesAnswerJson(loaded, columns, job.zone);
+  return job.selection ? timesSelectionJson(loaded, columns, job.zone, job.selection) : timesAnswerJson(loaded, columns, job.zone);
 }

@@ -97,7 +97,7 @@ export function directAnswersPlugin(fields: ReadonlyMap<string, DirectField>, en
           }
           if (!value) return null;
           const parts = rc.contextValue.prewritten;
-          if (parts) partOf.set(value, parts.push(value.bytes) - 1);
+          if (parts) partOf.set(value, parts.push(value) - 1);
           const data: Record<string, unknown> = {};
           for (const [key, nodes] of root) data[key] = nodes[0].name.value === '__typename' ? queryType.name : value;
           return { http: { status: undefined, headers: new HeaderMap() }, body: { kind: 'single', singleResult: { data } } };
@@ -123,7 +123,7 @@ const MARK = '\u0000';
  * nor encoded back). Any other answer is returned as it is.
  */
 export async function sendingPrewritten<T>(ctx: Ctx, answer: () => Promise<T>): Promise<T | Buffer> {
-  const parts: Buffer[] = [];
+  const parts: PrewrittenJson[] = [];
   ctx.prewritten = parts;
   let out: T;
   try {
@@ -134,7 +134,23 @@ export async function sendingPrewritten<T>(ctx: Ctx, answer: () => Promise<T>): 
   if (!parts.length || typeof out !== 'string' || !out.includes(MARK)) return out;
   // text, number, text, number, ..., text
   const pieces = out.split(MARK);
-  return Buffer.concat(pieces.map((piece, k) => (k % 2 ? parts[Number(piece)] : Buffer.from(piece))));
+  if (pieces.length === 3) {
+    const inPlace = aroundInPlace(pieces[0], parts[Number(pieces[1])], pieces[2]);
+    if (inPlace) return inPlace;
+  }
+  return Buffer.concat(pieces.map((piece, k) => (k % 2 ? parts[Number(piece)].bytes : Buffer.from(piece))));
+}
+
+/** `head + value + tail` written into the spare memory around the value's bytes, when it has enough; else null. */
+function aroundInPlace(head: string, value: PrewrittenJson, tail: string): Buffer | null {
+  const { bytes } = value;
+  const headSize = Buffer.byteLength(head);
+  const tailSize = Buffer.byteLength(tail);
+  if (!value.spare || bytes.byteOffset < headSize || bytes.buffer.byteLength - bytes.byteOffset - bytes.length < tailSize) return null;
+  const out = Buffer.from(bytes.buffer, bytes.byteOffset - headSize, headSize + bytes.length + tailSize);
+  out.write(head, 0);
+  out.write(tail, headSize + bytes.length);
+  return out;
 }
 
 /**

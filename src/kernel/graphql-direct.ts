@@ -15,7 +15,15 @@ import type { Ctx } from './context';
  * into the response around them, without turning them into a string and back.
  */
 export class PrewrittenJson {
-  constructor(readonly bytes: Buffer) {}
+  /**
+   * `spare`: the memory around `bytes` in its ArrayBuffer belongs to this value alone (never a
+   * pooled Buffer's), so the server may write the response's head and tail there instead of
+   * copying the bytes into a new buffer.
+   */
+  constructor(
+    readonly bytes: Buffer,
+    readonly spare = false,
+  ) {}
 
   /** The JSON text. */
   get text(): string {

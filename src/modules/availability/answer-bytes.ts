@@ -60,10 +60,20 @@ export class ByteWriter {
     this.pos += this.buf.write(s, this.pos, 'utf8');
   }
 
-  /** The bytes written, in a buffer of exactly their length that owns its memory (it can move to another thread). */
-  done(): Buffer {
-    if (this.pos === this.buf.length) return this.buf;
-    const out = Buffer.allocUnsafeSlow(this.pos);
+  /** Leaves `n` bytes unwritten (spare room for a caller). */
+  skip(n: number): void {
+    this.ensure(n);
+    this.pos += n;
+  }
+
+  /**
+   * The bytes written, in a buffer of exactly their length (and `spareAfter` unwritten bytes
+   * after them) that owns its memory (it can move to another thread).
+   */
+  done(spareAfter = 0): Buffer {
+    const size = this.pos + spareAfter;
+    if (size === this.buf.length) return this.buf;
+    const out = Buffer.allocUnsafeSlow(size);
     this.buf.copy(out, 0, 0, this.pos);
     return out;
   }

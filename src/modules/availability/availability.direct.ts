@@ -15,7 +15,7 @@ import { PrewrittenJson, type DirectField, type DirectFieldRequest } from '../..
 import { DateTimeScalar, DurationScalar } from '../../kernel/graphql-scalars';
 import { adminTimesSelected, clientTimesSelected, type TimesInput } from './availability.service';
 import { timesInputOf, type AvailableTimesInput } from './availability.types';
-import type { SelectedField, TimesSelection } from './times-selection';
+import { selectionJsonOf, type SelectedField, type TimesSelection } from './times-selection';
 
 /**
  * `availableTimes` and `clientAvailableTimes` answered directly (kernel/graphql-direct.ts): the
@@ -135,7 +135,8 @@ function direct(selected: Selected): DirectField {
     const selection = timesSelectionOf(req);
     if (!selection) return null;
     const { companyID, serviceID, input } = req.args as { companyID: string; serviceID: string; input: AvailableTimesInput };
-    return new PrewrittenJson(await selected(ctx, companyID, serviceID, timesInputOf(input), selection));
+    const written = await selected(ctx, companyID, serviceID, timesInputOf(input), selection);
+    return new PrewrittenJson(selectionJsonOf(written), true);
   };
 }
 

@@ -12,7 +12,7 @@ import { computeAvailability, computeAvailabilityColumns } from './engine';
 import { resource, snapshot } from './engine/testkit';
 import type { AvailabilityRequest, AvailabilitySnapshot } from './engine/types';
 import { loadedOf, randomCase } from './random-cases';
-import { NotWritable, timesSelectionJson } from './times-selection';
+import { NotWritable, selectionJsonOf, timesSelectionJson } from './times-selection';
 
 /**
  * The JSON written for a selection is what graphql-js answers: the real schema's types
@@ -105,7 +105,7 @@ describe('the JSON of a selection of available times', () => {
       for (const query of Object.values(SELECTIONS)) {
         const selection = timesSelectionOf(requestOf(schema, query));
         expect(selection).not.toBeNull();
-        const written = timesSelectionJson(loaded, columns, snap.zone, selection!).toString();
+        const written = selectionJsonOf(timesSelectionJson(loaded, columns, snap.zone, selection!)).toString();
         const result = await executed(schema, query);
         expect(result.errors).toBeUndefined();
         expect(written).toBe(JSON.stringify((result.data as { availableTimes: unknown }).availableTimes));
@@ -132,7 +132,8 @@ describe('the JSON of a selection of available times', () => {
     expect((await executed(schema, SELECTIONS.plain)).errors).toBeDefined();
     // a selection without the price is written
     const timesOnly = timesSelectionOf(requestOf(schema, SELECTIONS.timesOnly))!;
-    expect(JSON.parse(timesSelectionJson(loaded, columns, snap.zone, timesOnly).toString()).resources[0].times.length).toBeGreaterThan(0);
+    const text = selectionJsonOf(timesSelectionJson(loaded, columns, snap.zone, timesOnly)).toString();
+    expect(JSON.parse(text).resources[0].times.length).toBeGreaterThan(0);
   });
 
   it('declines fields it does not know (introspection below the root)', () => {

@@ -192,6 +192,17 @@ function entriesWriter(w: ByteWriter, sel: SelectedField[], timestamp: (ms: numb
 
 const NO_TIMES: TimeColumns = { length: 0, starts: [], ends: [], durations: [], prices: [], slots: null };
 
+/**
+ * Unwritten bytes before and after the JSON of a selection, so that the response around it (a
+ * GraphQL response's `{"data":{"availableTimes":` and `}}`) can be written there instead of
+ * copying the answer into a new buffer.
+ */
+export const SPARE_BEFORE = 192;
+export const SPARE_AFTER = 64;
+
+/** The JSON in a buffer written by `timesSelectionJson` (a view: the spare bytes around it are the caller's). */
+export const selectionJsonOf = (written: Buffer): Buffer => written.subarray(SPARE_BEFORE, written.length - SPARE_AFTER);
+
 /** Bytes per entry of a month answer (start, duration, price), a first guess of the buffer's size. */
 const ENTRY_BYTES = 112;
 
@@ -199,7 +210,8 @@ const ENTRY_BYTES = 112;
  * The `AvailableTimes` value of an answer as JSON bytes for `selection`: the resources in the
  * order of the REST map (a repeated id once, where it first appears, with its last list), each
  * entry an `OpenAvailableTime`, or a `SlotAvailableTime` for group and ticket services.
- * Throws `NotWritable` where graphql-js would not serialise a value as written here.
+ * Throws `NotWritable` where graphql-js would not serialise a value as written here. The JSON
+ * lies between SPARE_BEFORE and SPARE_AFTER unwritten bytes (`selectionJsonOf`).
  */
 export function timesSelectionJson(
   loaded: LoadedSnapshot,
@@ -217,7 +229,8 @@ export function timesSelectionJson(
     ids.push(r.id);
     entries += columns[r.id]?.length ?? 0;
   }
-  const w = new ByteWriter(256 + ids.length * 64 + entries * (withSpots ? 2 * ENTRY_BYTES : ENTRY_BYTES));
+  const w = new ByteWriter(SPARE_BEFORE + 256 + ids.length * 64 + entries * (withSpots ? 2 * ENTRY_BYTES : ENTRY_BYTES));
+  w.skip(SPARE_BEFORE);
   const timestamp = timestampWriter(w);
   const keys = prefixes(selection);
   w.text('{');
@@ -229,7 +242,7 @@ export function timesSelectionJson(
     else throw new NotWritable(`unknown field ${f.field}`);
   });
   w.text('}');
-  return w.done();
+  return w.done(SPARE_AFTER);
 }
 
 function writeResources(

@@ -2,9 +2,10 @@ import { Agent } from 'node:http';
 import { httpCall, seedCompany, startServerProcess, type ServerProcess } from './helpers/server-process';
 
 /**
- * Long availability windows are computed on a worker thread (AVAILABILITY_THREADS): the answer
- * is the same as the one computed on the main thread (GraphQL computes there), errors keep
- * their codes, and the server answers /health meanwhile.
+ * Long availability windows are computed on a worker thread (AVAILABILITY_THREADS): the REST
+ * answer, and GraphQL's directly answered `availableTimes` written for its selection there, are
+ * the answers the main thread computes (graphql-direct.int.test.ts compares GraphQL's with
+ * field-by-field execution), errors keep their codes, and the server answers /health meanwhile.
  */
 jest.setTimeout(180_000);
 
@@ -40,6 +41,25 @@ it('two months of times from the worker thread equal the main thread answer; its
       ]),
     );
     const restTimes = rest.body.times as Record<string, { startTime: string }[]>;
+    // the GraphQL answer, written on the thread for its selection: the REST entries in the GraphQL shape, in the same order
+    const restEntries = rest.body.times as Record<string, { startTime: string; duration: string; price: Record<string, unknown> }[]>;
+    expect(JSON.stringify(gql.body)).toBe(
+      JSON.stringify({
+        data: {
+          availableTimes: {
+            timeZone: rest.body.timeZone,
+            resources: Object.entries(restEntries).map(([resourceID, times]) => ({
+              resourceID,
+              times: times.map((e) => ({
+                startTime: e.startTime,
+                duration: e.duration,
+                price: { amount: e.price.amount, currency: e.price.currency },
+              })),
+            })),
+          },
+        },
+      }),
+    );
     const fromThread = Object.fromEntries(Object.entries(restTimes).map(([rid, list]) => [rid, list.map((e) => Date.parse(e.startTime))]));
     expect(rest.body.timeZone).toBe('UTC');
     expect(Object.keys(fromThread).sort()).toEqual([...seed.rids].sort());
@@ -64,10 +84,27 @@ it('two months of times from the worker thread equal the main thread answer; its
       to: '2031-06-02T00:00:00Z',
     });
     expect({ status: tooMany.status, code: tooMany.body.code }).toEqual({ status: 400, code: 'invalid_request' });
+    // GraphQL meets the same errors on the thread, and answers them as field-by-field execution does
+    const timesQuery = `query($c: ID!, $s: ID!, $i: AvailableTimesInput!) { availableTimes(companyID: $c, serviceID: $s, input: $i) { timeZone } }`;
+    for (const [i, code] of [
+      [{ ...month, resourceIDs: ['00000000-0000-4000-8000-000000000001'] }, 'not_found'],
+      [{ from: '2031-03-01T00:00:00Z', to: '2031-06-02T00:00:00Z' }, 'invalid_request'],
+    ] as const) {
+      const failed = await httpCall(agent, s.base, 'POST', '/graphql', s.key, {
+        query: timesQuery,
+        variables: { c: seed.cid, s: seed.sid, i },
+      });
+      expect(failed.status).toBe(200);
+      expect(failed.body.data).toEqual({ availableTimes: null });
+      expect(failed.body.errors.map((e: { extensions: { code: string }; path: string[] }) => [e.extensions.code, e.path])).toEqual([
+        [code, ['availableTimes']],
+      ]);
+    }
     const client = await httpCall(agent, s.base, 'POST', `/v1/client/companies/${seed.cid}/services/${seed.sid}/times`, s.key, month);
     expect(client.status).toBe(200);
     expect(Object.keys(client.body.times).sort()).toEqual([...seed.rids].sort());
     expect((await httpCall(agent, s.base, 'GET', '/health', null)).status).toBe(200);
+    expect(s.logs.join('\n')).not.toMatch(/direct GraphQL answer failed/);
   } finally {
     agent.destroy();
   }

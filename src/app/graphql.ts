@@ -19,7 +19,8 @@ import type { Ctx } from '../kernel/context';
 import { noNulStringsRule } from './graphql-input-rule';
 import { unavailablePlugin } from './graphql-unavailable';
 import { APPLICATION_JSON, graphqlMediaType } from './graphql-http';
-import { allResolvers } from './registry';
+import { allResolvers, directFieldsOf } from './registry';
+import { directAnswersPlugin, stringifyResult } from './graphql-direct';
 import { toDomainError } from '../shared/errors';
 import { createCostModel, MAX_COMPLEXITY, tooComplex } from './graphql-cost';
 
@@ -191,8 +192,11 @@ export function createApollo(opts: { introspection: boolean; onInternalError: (e
     includeStacktraceInErrorResponses: false,
     // No cache hints are used; the cache-control plugin would otherwise wrap every field resolver.
     // The explorer page is this server's own (src/app/explorer.ts), not Apollo's CDN-loaded Sandbox.
+    // Prewritten answers (graphql-direct.ts) are spliced into the response text as they are.
+    stringifyResult,
     plugins: [
       costPlugin(schema),
+      directAnswersPlugin(directFieldsOf(), (ctx) => ctx.deps.config.graphqlDirectAnswers),
       reportInternal,
       unavailablePlugin,
       httpStatus,

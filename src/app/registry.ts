@@ -4,6 +4,7 @@ import { runAudited, systemScope } from '../kernel/audit';
 import type { DocumentEntityType, DocumentSource, DocumentSources } from '../kernel/documents';
 import { orderCodeHandlers, type CodeHandlers } from '../kernel/codes';
 import type { PayableItems, Payables } from '../kernel/payable';
+import type { DirectField } from '../kernel/graphql-direct';
 import { companyModule } from '../modules/company';
 import { clientModule } from '../modules/client';
 import { availabilityModule } from '../modules/availability';
@@ -49,6 +50,18 @@ export function payablesOf(list: readonly AppModule[] = modules): Payables {
     for (const [itemType, handlers] of Object.entries(m.payables ?? {})) {
       if (out.has(itemType)) throw new Error(`item type ${itemType} is registered by two modules`);
       out.set(itemType, handlers);
+    }
+  }
+  return out;
+}
+
+/** Every module's directly answered GraphQL root fields by name; a field claimed twice is a wiring error. */
+export function directFieldsOf(list: readonly AppModule[] = modules): Map<string, DirectField> {
+  const out = new Map<string, DirectField>();
+  for (const m of list) {
+    for (const [field, answer] of Object.entries(m.graphqlDirect ?? {})) {
+      if (out.has(field)) throw new Error(`GraphQL field ${field} is answered directly by two modules`);
+      out.set(field, answer);
     }
   }
   return out;

@@ -29,6 +29,12 @@ export interface Config {
   /** API processes sharing the port (node:cluster); 1: this process serves */
   workers: number;
   graphqlIntrospection: boolean;
+  /**
+   * `GRAPHQL_DIRECT_ANSWERS` (default true): operations asking only `availableTimes` or
+   * `clientAvailableTimes` are answered as written JSON instead of field by field (the same
+   * answer); false executes them. Read per request, so a test can compare both on one server.
+   */
+  graphqlDirectAnswers: boolean;
   accessTokenTtlSec: number;
   dbPoolMax: number;
   /** PostgreSQL `statement_timeout` of API connections, ms (0: none) */
@@ -156,6 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     paymentSweepIntervalMs: int(env, 'PAYMENT_SWEEP_INTERVAL_MS', 5000, 50, 3_600_000),
     workers: int(env, 'WORKERS', 1, 1, 256),
     graphqlIntrospection: (str(env, 'GRAPHQL_INTROSPECTION') ?? 'true') !== 'false',
+    graphqlDirectAnswers: (str(env, 'GRAPHQL_DIRECT_ANSWERS') ?? 'true') !== 'false',
     accessTokenTtlSec: int(env, 'ACCESS_TOKEN_TTL', 900, 1),
     dbPoolMax: int(env, 'DB_POOL_MAX', 20, 1, 1000),
     statementTimeoutMs: int(env, 'STATEMENT_TIMEOUT_MS', 15_000, 0),

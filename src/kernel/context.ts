@@ -5,6 +5,7 @@ import type { Config } from '../config/env';
 import type { DocumentSources } from './documents';
 import type { CodeHandlers } from './codes';
 import type { Payables } from './payable';
+import type { PrewrittenJson } from './graphql-direct';
 
 /** `{companyID | "*": ["area.action", "area.*", "*"]}` */
 export type Permissions = Record<string, string[]>;
@@ -79,6 +80,12 @@ export interface Ctx {
   companies: Map<string, unknown>;
   /** Aborts when the client disconnects before its answer is sent: expensive work stops then. */
   signal?: AbortSignal;
+  /**
+   * GraphQL: the prewritten values of this request's response, whose bytes the /graphql route
+   * sends as they are (app/graphql-direct.ts). A field, not a side table: Apollo hands the
+   * operation a shallow copy of the context, which shares this list.
+   */
+  prewritten?: PrewrittenJson[];
 }
 
 /** A per-request DataLoader, created on first use under `name`. */

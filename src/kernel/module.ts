@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppDeps, ClientActor } from './context';
 import type { DocumentEntityType, DocumentSource } from './documents';
 import type { CodeHandler } from './codes';
+import type { DirectField } from './graphql-direct';
 import type { PayableItems } from './payable';
 
 /** What a bounded context contributes to the application. */
@@ -23,4 +24,6 @@ export interface AppModule {
   codes?: CodeHandler[];
   /** ORM event subscribers (e.g. the audit log's), registered on the server's ORM. */
   subscribers?: EventSubscriber[];
+  /** Root query fields this module answers as written JSON when asked alone (kernel/graphql-direct.ts), by field name. */
+  graphqlDirect?: Record<string, DirectField>;
 }

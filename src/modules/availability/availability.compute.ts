@@ -1,12 +1,14 @@
-import { invalid, notFound } from '../../shared/errors';
-import { formatDuration, parseDuration, parseLocalTime, SECONDS_PER_DAY } from '../../shared/duration';
+import { DomainError, invalid, notFound } from '../../shared/errors';
+import { parseDuration, parseLocalTime, SECONDS_PER_DAY } from '../../shared/duration';
 import type { Money } from '../../shared/money';
 import { formatTimestamp } from '../../shared/time';
+import { ByteWriter, durationOf, timestampText } from './answer-bytes';
 import { computeAvailabilityColumns, MAX_ANSWER_TIMES, TooManyTimes } from './engine';
 import type { AvailabilityColumns, AvailabilityRequest, AvailabilityResult, AvailableTime, TimeColumns } from './engine/types';
 import { buildSnapshot, type LoadedSnapshot, type SnapshotOptions, type SnapshotRow } from './snapshot';
 import { validateFlexibleDuration } from '../pricing/engine/pricer';
 import { matchContextAt } from '../pricing/engine/context';
+import { timesSelectionJson, type TimesSelection } from './times-selection';
 
 /**
  * The pure part of an availability answer: checks that need the loaded data, the engine call
@@ -72,16 +74,6 @@ export function checkAgainstService(loaded: LoadedSnapshot, q: ParsedQuery): voi
 
 export function engineRequest(q: ParsedQuery): AvailabilityRequest {
   return { from: q.from, to: q.to, includePast: q.includePast, durationSec: q.durationSec, spots: q.spots, tickets: q.tickets };
-}
-
-const durationText = new Map<number, string>();
-function durationOf(sec: number): string {
-  let text = durationText.get(sec);
-  if (text === undefined) {
-    text = formatDuration(sec);
-    if (durationText.size < 10_000) durationText.set(sec, text);
-  }
-  return text;
 }
 
 export function entryJson(e: AvailableTime, withSpots: boolean): TimeEntryJson {
@@ -170,13 +162,16 @@ export function rowStepSec(row: SnapshotRow): number | null {
   return parseDuration(settings.timeInterval ?? null) ?? parseDuration(settings.duration ?? null);
 }
 
+const TOO_MANY_TIMES = `the answer would hold more than ${MAX_ANSWER_TIMES} start times; narrow the window (from, to) or the resources (resourceIDs)`;
+
 /** The 400 of an answer that would hold more start times than allowed. */
 export function tooManyTimes() {
-  return invalid(
-    `the answer would hold more than ${MAX_ANSWER_TIMES} start times; narrow the window (from, to) or the resources (resourceIDs)`,
-    [{ path: 'to', message: `more than ${MAX_ANSWER_TIMES} start times` }],
-  );
+  return invalid(TOO_MANY_TIMES, [{ path: 'to', message: `more than ${MAX_ANSWER_TIMES} start times` }]);
 }
+
+/** Whether `err` is `tooManyTimes()` (also as it comes back from a worker thread). */
+export const isTooManyTimes = (err: unknown): boolean =>
+  err instanceof DomainError && err.code === 'invalid_request' && err.message === TOO_MANY_TIMES;
 
 /** The times answer of a computed snapshot: entries per resource, in answer order. */
 export function timesEntries(loaded: LoadedSnapshot, result: AvailabilityResult, timeZone: string) {
@@ -184,69 +179,6 @@ export function timesEntries(loaded: LoadedSnapshot, result: AvailabilityResult,
   const out: Record<string, TimeEntryJson[]> = {};
   for (const r of loaded.snapshot.resources) out[r.id] = (result.times[r.id] ?? []).map((e) => entryJson(e, withSpots));
   return { timeZone, times: out };
-}
-
-const DAY_MS = 86_400_000;
-const LAST_FAST_MS = 253_402_300_800_000; // 10000-01-01
-/** `HH:MM:00Z` of each minute of a UTC day. */
-const MINUTE_TEXT = Array.from(
-  { length: 1440 },
-  (_, m) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}:00Z`,
-);
-/**
- * An answer's bytes written in place into one buffer, one piece of text per entry: the month of
- * 20 resources (0.8 MB) costs about 6-7 ms with the engine (`bench/engine.ts`), against 17-18 ms
- * when the answer was built as one string of 7,000 pieces and then encoded, and 9-11 ms when the
- * pieces were copied into the buffer byte by byte.
- */
-class ByteWriter {
-  private buf: Buffer;
-  private pos = 0;
-
-  constructor(size: number) {
-    this.buf = Buffer.allocUnsafeSlow(Math.max(64, size));
-  }
-
-  /** `ascii`: the text is known to hold only ASCII characters (one byte each, copied as they are) */
-  text(s: string, ascii = false): void {
-    const n = ascii ? s.length : s.length * 3; // UTF-8 bytes of a UTF-16 code unit: at most 3
-    if (this.pos + n > this.buf.length) {
-      const next = Buffer.allocUnsafeSlow(Math.max(this.buf.length * 2, this.pos + n));
-      this.buf.copy(next, 0, 0, this.pos);
-      this.buf = next;
-    }
-    this.pos += this.buf.write(s, this.pos, ascii ? 'latin1' : 'utf8');
-  }
-
-  /**
-   * The bytes written: a view of the buffer when it is nearly full, else a copy of exactly their
-   * length (a buffer that owns its memory moves to another thread without a copy).
-   */
-  done(): Buffer {
-    if (this.pos >= this.buf.length - (this.buf.length >> 3)) return this.buf.subarray(0, this.pos);
-    const out = Buffer.allocUnsafeSlow(this.pos);
-    this.buf.copy(out, 0, 0, this.pos);
-    return out;
-  }
-}
-
-/**
- * The start times of one answer: whole minutes (every grid start is one) as the UTC day's
- * `YYYY-MM-DDT`, kept while it repeats, and the minute from a table; anything else as
- * `formatTimestamp` writes it.
- */
-function timestampWriter(): (ms: number) => string {
-  let day = NaN;
-  let prefix = '';
-  return (ms) => {
-    if (!(ms >= 0 && ms < LAST_FAST_MS) || ms % 60_000 !== 0) return formatTimestamp(ms)!;
-    const d = Math.floor(ms / DAY_MS);
-    if (d !== day) {
-      day = d;
-      prefix = new Date(d * DAY_MS).toISOString().slice(0, 11);
-    }
-    return prefix + MINUTE_TEXT[(ms - d * DAY_MS) / 60_000];
-  };
 }
 
 const NOT_ASCII = /[^\x00-\x7f]/;
@@ -304,7 +236,7 @@ export function timesAnswerJson(loaded: LoadedSnapshot, columns: AvailabilityCol
   let entries = 0;
   for (const r of loaded.snapshot.resources) entries += columns[r.id]?.length ?? 0;
   const w = new ByteWriter(256 + loaded.snapshot.resources.length * 48 + entries * (withSpots ? 2 * ENTRY_BYTES : ENTRY_BYTES));
-  const timestamp = timestampWriter();
+  const timestamp = timestampText();
   w.text(`{"timeZone":${JSON.stringify(timeZone)},"times":{`);
   const seen = new Set<string>();
   for (const r of loaded.snapshot.resources) {
@@ -328,11 +260,14 @@ export interface TimesJob {
   clientView: boolean;
   now: number;
   zone: string;
+  /** the GraphQL selection to write the answer for (times-selection.ts); absent: the REST answer */
+  selection?: TimesSelection;
 }
 
 /**
- * The times answer as JSON bytes, from the snapshot document: the checks of the service's
- * `load`, the engine (within the answer-size allowance) and the JSON, all on the calling thread.
+ * The times answer as JSON bytes (REST, or the job's GraphQL selection), from the snapshot
+ * document: the checks of the service's `load`, the engine (within the answer-size allowance)
+ * and the JSON, all on the calling thread.
  */
 export function timesJson(job: TimesJob): Uint8Array {
   const loaded = buildSnapshot(job.now, job.zone, job.row, job.opts);
@@ -346,5 +281,5 @@ export function timesJson(job: TimesJob): Uint8Array {
     if (err instanceof TooManyTimes) throw tooManyTimes();
     throw err;
   }
-  return timesAnswerJson(loaded, columns, job.zone);
+  return job.selection ? timesSelectionJson(loaded, columns, job.zone, job.selection) : timesAnswerJson(loaded, columns, job.zone);
 }

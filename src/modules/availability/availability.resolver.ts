@@ -2,8 +2,7 @@ import { Arg, Ctx as GqlCtx, ID, Query, Resolver } from 'type-graphql';
 import type { Ctx } from '../../kernel/context';
 import { adminDates, adminTimes, clientDates, clientTimes } from './availability.service';
 import { DOC } from '../../kernel/graphql-types';
-import { ticketMap } from '../catalog/catalog.types';
-import { AvailableDatesType, AvailableTimesInput, AvailableTimesType } from './availability.types';
+import { AvailableDatesType, AvailableTimesInput, AvailableTimesType, timesInputOf } from './availability.types';
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /**
@@ -11,7 +10,7 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * so GraphQL completes a long answer resource by resource, with other requests served in
  * between, instead of in one blocking pass.
  */
-const withTimeList = (r: { timeZone: string; times: Record<string, { startTime: string }[]> }) => {
+export const withTimeList = (r: { timeZone: string; times: Record<string, { startTime: string }[]> }) => {
   let turn = Promise.resolve();
   return {
     timeZone: r.timeZone,
@@ -29,8 +28,6 @@ const withDateList = (r: { timeZone: string; dates: Record<string, string[]> }) 
   timeZone: r.timeZone,
   resources: Object.entries(r.dates).map(([resourceID, dates]) => ({ resourceID, dates })),
 });
-// The GraphQL DateTime scalar hands over Date objects (the service accepts both forms); tickets are a list here.
-const plain = (i: AvailableTimesInput) => ({ ...i, tickets: ticketMap(i.tickets) });
 
 @Resolver()
 export class AvailabilityResolver {
@@ -44,7 +41,7 @@ export class AvailabilityResolver {
     @Arg('serviceID', () => ID, { description: DOC.serviceArg }) serviceID: string,
     @Arg('input', () => AvailableTimesInput, { description: 'The window and what to book.' }) input: AvailableTimesInput,
   ) {
-    return withTimeList(await adminTimes(ctx, companyID, serviceID, plain(input)));
+    return withTimeList(await adminTimes(ctx, companyID, serviceID, timesInputOf(input)));
   }
 
   @Query(() => AvailableDatesType, { nullable: true, description: 'Dates with at least one available time (admin view).' })
@@ -54,7 +51,7 @@ export class AvailabilityResolver {
     @Arg('serviceID', () => ID, { description: DOC.serviceArg }) serviceID: string,
     @Arg('input', () => AvailableTimesInput, { description: 'The window and what to book.' }) input: AvailableTimesInput,
   ) {
-    return withDateList(await adminDates(ctx, companyID, serviceID, plain(input)));
+    return withDateList(await adminDates(ctx, companyID, serviceID, timesInputOf(input)));
   }
 
   @Query(() => AvailableTimesType, {
@@ -67,7 +64,7 @@ export class AvailabilityResolver {
     @Arg('serviceID', () => ID, { description: DOC.serviceArg }) serviceID: string,
     @Arg('input', () => AvailableTimesInput, { description: 'The window and what to book.' }) input: AvailableTimesInput,
   ) {
-    return withTimeList(await clientTimes(ctx, companyID, serviceID, plain(input)));
+    return withTimeList(await clientTimes(ctx, companyID, serviceID, timesInputOf(input)));
   }
 
   @Query(() => AvailableDatesType, { nullable: true, description: 'Dates with at least one available time (client interface).' })
@@ -77,6 +74,6 @@ export class AvailabilityResolver {
     @Arg('serviceID', () => ID, { description: DOC.serviceArg }) serviceID: string,
     @Arg('input', () => AvailableTimesInput, { description: 'The window and what to book.' }) input: AvailableTimesInput,
   ) {
-    return withDateList(await clientDates(ctx, companyID, serviceID, plain(input)));
+    return withDateList(await clientDates(ctx, companyID, serviceID, timesInputOf(input)));
   }
 }

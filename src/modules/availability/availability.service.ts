@@ -35,11 +35,14 @@ import {
   rowStepSec,
   timesAnswerJson,
   timesEntries,
+  isTooManyTimes,
   timesJson,
   tooManyTimes,
   worthAThread,
   type ParsedQuery,
+  type TimesJob,
 } from './availability.compute';
+import { timesSelectionJson, type TimesSelection } from './times-selection';
 import { availabilityThreads } from './threads';
 import { matchContextAt } from '../pricing/engine/context';
 import type { TicketQuote } from '../pricing/engine/types';
@@ -114,11 +117,21 @@ async function times(ctx: Ctx, company: Company, serviceId: unknown, input: Time
   );
 }
 
-/** The times answer as JSON bytes, computed on the event loop (paced): REST without worker threads. */
-async function timesBytesHere(ctx: Ctx, company: Company, serviceId: unknown, input: TimesInput, clientView: boolean) {
-  return computeTimes(ctx, company, serviceId, input, clientView, async (loaded, request) =>
-    timesAnswerJson(loaded, await computeAvailabilityColumnsPaced(loaded.snapshot, request), company.timeZone),
-  );
+/** The times answer as JSON bytes (REST, or a GraphQL selection), computed on the event loop (paced): without worker threads. */
+async function timesBytesHere(
+  ctx: Ctx,
+  company: Company,
+  serviceId: unknown,
+  input: TimesInput,
+  clientView: boolean,
+  selection: TimesSelection | null,
+) {
+  return computeTimes(ctx, company, serviceId, input, clientView, async (loaded, request) => {
+    const columns = await computeAvailabilityColumnsPaced(loaded.snapshot, request);
+    return selection
+      ? timesSelectionJson(loaded, columns, company.timeZone, selection)
+      : timesAnswerJson(loaded, columns, company.timeZone);
+  });
 }
 
 async function computeTimes<T>(
@@ -152,15 +165,22 @@ async function computeTimes<T>(
  * event loop only loads the snapshot document and sends the bytes the thread made. A smaller
  * one is computed here.
  */
-async function timesBody(ctx: Ctx, company: Company, serviceId: unknown, input: TimesInput, clientView: boolean): Promise<unknown> {
+async function timesBody(
+  ctx: Ctx,
+  company: Company,
+  serviceId: unknown,
+  input: TimesInput,
+  clientView: boolean,
+  selection: TimesSelection | null = null,
+): Promise<Buffer> {
   const pool = availabilityThreads(ctx.deps);
-  if (!pool) return timesBytesHere(ctx, company, serviceId, input, clientView);
+  if (!pool) return timesBytesHere(ctx, company, serviceId, input, clientView, selection);
   const q = parseQuery(input, !clientView);
   if (!isUuid(serviceId)) throw invalid('service id must be a UUID', [{ path: 'serviceID', message: 'must be a UUID' }]);
   const opts = { from: q.from, to: q.to, resourceIds: q.resourceIds, reachSec: q.durationSec ?? 0 };
   const row = await loadSnapshotRow(ctx, company, serviceId.toLowerCase(), opts);
   if (!row.service) throw notFound('service');
-  const job = { row, opts, q, clientView, now: ctx.now.getTime(), zone: company.timeZone };
+  const job: TimesJob = { row, opts, q, clientView, now: ctx.now.getTime(), zone: company.timeZone, ...(selection ? { selection } : {}) };
   const step = rowStepSec(row);
   const onThread = worthAThread(rowOpenResources(row, q), step, q);
   const compute = async () => (onThread ? pool.run(job) : timesJson(job));
@@ -210,6 +230,37 @@ export async function clientTimes(ctx: Ctx, companyId: string, serviceId: unknow
 /** Client interface: available times as JSON bytes (REST), large answers computed on a worker thread. */
 export async function clientTimesBody(ctx: Ctx, companyId: string, serviceId: unknown, input: TimesInput) {
   return timesBody(ctx, await companyForClientInterface(ctx, companyId, 'client.read'), serviceId, input, true);
+}
+
+/**
+ * The times answer written for a GraphQL selection (availability.direct.ts), with the checks,
+ * permissions, bulkhead and worker threads of the REST answer. An answer refused for its size
+ * spends the request's allowance, as computing it in the resolver would have.
+ */
+async function selectedTimes(
+  ctx: Ctx,
+  company: () => Promise<Company>,
+  serviceId: unknown,
+  input: TimesInput,
+  clientView: boolean,
+  selection: TimesSelection,
+) {
+  try {
+    return await timesBody(ctx, await company(), serviceId, input, clientView, selection);
+  } catch (err) {
+    if (isTooManyTimes(err)) allowanceOf(ctx).left = -1;
+    throw err;
+  }
+}
+
+/** Admin: available times as the JSON of a GraphQL selection of `AvailableTimes`. */
+export async function adminTimesSelected(ctx: Ctx, companyId: string, serviceId: unknown, input: TimesInput, selection: TimesSelection) {
+  return selectedTimes(ctx, () => companyForMerchant(ctx, companyId, 'services.read'), serviceId, input, false, selection);
+}
+
+/** Client interface: available times as the JSON of a GraphQL selection of `AvailableTimes`. */
+export async function clientTimesSelected(ctx: Ctx, companyId: string, serviceId: unknown, input: TimesInput, selection: TimesSelection) {
+  return selectedTimes(ctx, () => companyForClientInterface(ctx, companyId, 'client.read'), serviceId, input, true, selection);
 }
 
 /** Client interface: available dates, never in the past. */

@@ -2,7 +2,7 @@ import { Field, ID, InputType, Int, InterfaceType, ObjectType } from 'type-graph
 import { DurationScalar } from '../../kernel/graphql-scalars';
 import { PART_OF_RECORD } from '../../kernel/graphql-types';
 import type { Money } from '../../shared/money';
-import { TicketCountInput, TicketCountType, ticketCounts } from '../catalog/catalog.types';
+import { TicketCountInput, TicketCountType, ticketCounts, ticketMap } from '../catalog/catalog.types';
 
 /**
  * Available times and dates. REST answers maps keyed by resource id; GraphQL lists the resources
@@ -98,3 +98,9 @@ export class AvailableTimesInput {
   @Field(() => [TicketCountInput], { nullable: true, description: 'Tickets wanted (ticket services).' }) tickets?: TicketCountInput[];
   @Field({ nullable: true, description: 'admin only' }) includePastTimes?: boolean;
 }
+
+/**
+ * The input as the service reads it (the REST body's shape): the DateTime scalar hands over Date
+ * objects (the service accepts both forms); tickets are a list here.
+ */
+export const timesInputOf = (i: AvailableTimesInput) => ({ ...i, tickets: ticketMap(i.tickets) });

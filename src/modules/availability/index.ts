@@ -1,4 +1,5 @@
 import type { AppModule } from '../../kernel/module';
+import { availabilityDirect } from './availability.direct';
 import { AvailabilityResolver } from './availability.resolver';
 import { availabilityRoutes } from './availability.routes';
 
@@ -7,4 +8,5 @@ export const availabilityModule: AppModule = {
   entities: [],
   resolvers: [AvailabilityResolver],
   routes: availabilityRoutes,
+  graphqlDirect: availabilityDirect,
 };

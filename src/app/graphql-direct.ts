@@ -1,0 +1,181 @@
+import { HeaderMap, type ApolloServerPlugin, type GraphQLResponse } from '@apollo/server';
+import {
+  BREAK,
+  getArgumentValues,
+  getVariableValues,
+  Kind,
+  visit,
+  type DocumentNode,
+  type FieldNode,
+  type FormattedExecutionResult,
+  type FragmentDefinitionNode,
+} from 'graphql';
+import { collectFields } from 'graphql/execution/collectFields';
+import type { Ctx } from '../kernel/context';
+import { PrewrittenJson, type DirectField } from '../kernel/graphql-direct';
+import { DomainError } from '../shared/errors';
+
+/**
+ * Directly answered root fields (kernel/graphql-direct.ts) through Apollo's `responseForOperation`
+ * hook: it runs after parsing, validation and every `didResolveOperation` (the cost limit), so
+ * only the execution is replaced, and only for a query that asks one such field (under any
+ * alias, repeated, beside `__typename`) with no directive other than `@include` and `@skip`.
+ * Variables and arguments are coerced by graphql-js's own functions and the root keys collected
+ * by its `collectFields`. Anything else, and any error, executes as usual.
+ */
+
+const EXECUTION_DIRECTIVES = new Set(['include', 'skip']);
+const plainDirectives = new WeakMap<DocumentNode, boolean>();
+
+/** Whether the document's directives are all `@include`/`@skip` (remembered per parsed document: Apollo reuses them). */
+function onlyPlainDirectives(doc: DocumentNode): boolean {
+  let known = plainDirectives.get(doc);
+  if (known === undefined) {
+    known = true;
+    visit(doc, {
+      Directive(node) {
+        if (EXECUTION_DIRECTIVES.has(node.name.value)) return undefined;
+        known = false;
+        return BREAK;
+      },
+    });
+    plainDirectives.set(doc, known);
+  }
+  return known;
+}
+
+function fragmentsOf(doc: DocumentNode): Record<string, FragmentDefinitionNode> {
+  const out: Record<string, FragmentDefinitionNode> = Object.create(null);
+  for (const def of doc.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) out[def.name.value] = def;
+  return out;
+}
+
+/**
+ * The plugin. `enabled` is asked per request (the `GRAPHQL_DIRECT_ANSWERS` setting), so that one
+ * server can answer the same operation both ways.
+ */
+export function directAnswersPlugin(fields: ReadonlyMap<string, DirectField>, enabled: (ctx: Ctx) => boolean): ApolloServerPlugin<Ctx> {
+  return {
+    async requestDidStart() {
+      return {
+        async responseForOperation(rc): Promise<GraphQLResponse | null> {
+          const op = rc.operation;
+          if (!fields.size || !op || op.operation !== 'query' || !enabled(rc.contextValue)) return null;
+          if (!onlyPlainDirectives(rc.document)) return null;
+          const schema = rc.schema;
+          const queryType = schema.getQueryType();
+          if (!queryType) return null;
+          const coerced = getVariableValues(schema, op.variableDefinitions ?? [], rc.request.variables ?? {}, { maxErrors: 50 });
+          if (coerced.errors) return null;
+          const variableValues = coerced.coerced;
+          const fragments = fragmentsOf(rc.document);
+          const root = collectFields(schema, fragments, variableValues, queryType, op.selectionSet);
+          let name: string | null = null;
+          let fieldNodes: readonly FieldNode[] = [];
+          for (const [, nodes] of root) {
+            const field = nodes[0].name.value;
+            if (field === '__typename') continue;
+            if (name !== null || !fields.has(field)) return null;
+            name = field;
+            fieldNodes = nodes;
+          }
+          const def = name === null ? undefined : queryType.getFields()[name];
+          if (name === null || !def) return null;
+          let args: Record<string, unknown>;
+          try {
+            args = getArgumentValues(def, fieldNodes[0], variableValues);
+          } catch {
+            return null; // the execution reports it
+          }
+          let value: PrewrittenJson | null;
+          try {
+            value = await fields.get(name)!(rc.contextValue, { schema, fragments, variableValues, fieldNodes, args });
+          } catch (err) {
+            // the execution meets the same error and reports it as usual; anything else is worth a look
+            if (!(err instanceof DomainError)) rc.contextValue.log.warn({ err, field: name }, 'direct GraphQL answer failed; executing it');
+            return null;
+          }
+          if (!value) return null;
+          const parts = rc.contextValue.prewritten;
+          if (parts) partOf.set(value, parts.push(value) - 1);
+          const data: Record<string, unknown> = {};
+          for (const [key, nodes] of root) data[key] = nodes[0].name.value === '__typename' ? queryType.name : value;
+          return { http: { status: undefined, headers: new HeaderMap() }, body: { kind: 'single', singleResult: { data } } };
+        },
+      };
+    },
+  };
+}
+
+/** The marker number of a prewritten value whose bytes the /graphql route sends itself. */
+const partOf = new WeakMap<PrewrittenJson, number>();
+
+/**
+ * A prewritten value's place in the response text: NUL, its number, NUL. JSON text never holds a
+ * raw NUL (JSON.stringify escapes it), so the markers cannot be confused with anything else.
+ */
+const MARK = '\u0000';
+
+/**
+ * Runs the /graphql route's handler (`answer`) so that the prewritten values of its response go
+ * out as the bytes they are: Apollo's response text carries a marker where each goes, and the
+ * bytes are joined around them here (a 0.8 MB month of times is neither decoded into a string
+ * nor encoded back). Any other answer is returned as it is.
+ */
+export async function sendingPrewritten<T>(ctx: Ctx, answer: () => Promise<T>): Promise<T | Buffer> {
+  const parts: PrewrittenJson[] = [];
+  ctx.prewritten = parts;
+  let out: T;
+  try {
+    out = await answer();
+  } finally {
+    ctx.prewritten = undefined;
+  }
+  if (!parts.length || typeof out !== 'string' || !out.includes(MARK)) return out;
+  // text, number, text, number, ..., text
+  const pieces = out.split(MARK);
+  if (pieces.length === 3) {
+    const inPlace = aroundInPlace(pieces[0], parts[Number(pieces[1])], pieces[2]);
+    if (inPlace) return inPlace;
+  }
+  return Buffer.concat(pieces.map((piece, k) => (k % 2 ? parts[Number(piece)].bytes : Buffer.from(piece))));
+}
+
+/** `head + value + tail` written into the spare memory around the value's bytes, when it has enough; else null. */
+function aroundInPlace(head: string, value: PrewrittenJson, tail: string): Buffer | null {
+  const { bytes } = value;
+  const headSize = Buffer.byteLength(head);
+  const tailSize = Buffer.byteLength(tail);
+  if (!value.spare || bytes.byteOffset < headSize || bytes.buffer.byteLength - bytes.byteOffset - bytes.length < tailSize) return null;
+  const out = Buffer.from(bytes.buffer, bytes.byteOffset - headSize, headSize + bytes.length + tailSize);
+  out.write(head, 0);
+  out.write(tail, headSize + bytes.length);
+  return out;
+}
+
+/**
+ * Apollo's `stringifyResult`: `JSON.stringify(result) + "\n"` as Apollo writes it, with each
+ * prewritten root field's JSON (or, when the route sends its bytes, its marker) where its value goes.
+ */
+export function stringifyResult(result: FormattedExecutionResult): string {
+  const data = result.data;
+  if (!data || !Object.values(data).some((v) => v instanceof PrewrittenJson)) return `${JSON.stringify(result)}\n`;
+  return `${objectText(result, (k, v) => (k === 'data' ? objectText(v as Record<string, unknown>, prewritten) : JSON.stringify(v)))}\n`;
+}
+
+function prewritten(_: string, v: unknown): string | undefined {
+  if (!(v instanceof PrewrittenJson)) return JSON.stringify(v);
+  const part = partOf.get(v);
+  return part === undefined ? v.text : `${MARK}${part}${MARK}`;
+}
+
+/** An object's JSON with each value's text from `text` (undefined: the key is left out, as JSON.stringify leaves it). */
+function objectText(obj: object, text: (key: string, value: unknown) => string | undefined): string {
+  let out = '{';
+  for (const [k, v] of Object.entries(obj)) {
+    const t = text(k, v);
+    if (t === undefined) continue;
+    out += `${out.length > 1 ? ',' : ''}${JSON.stringify(k)}:${t}`;
+  }
+  return `${out}}`;
+}

@@ -134,6 +134,60 @@ describe('nested fields', () => {
     });
   });
 
+  it('answers each nested record as REST answers it, field for field (the relations read plain rows)', async () => {
+    const cid = (await t.company('Records')).id;
+    const base = `/v1/companies/${cid}`;
+    const main = await ok('POST', `${base}/resources`, { name: 'Main', color: '#123456', metaData: { floor: 2, tags: ['a', 'é'] } });
+    const side = await ok('POST', `${base}/resources`, { name: 'Side', color: '#abcdef', relatedResourceIDs: [main.id] });
+    const svc = await ok('POST', `${base}/services`, {
+      name: 'Class',
+      type: 'ticket',
+      color: '#654321',
+      metaData: { level: 'x' },
+      settings: { duration: 'PT1H', bufferAfter: 'PT15M', currency: 'EUR', tax: { inclusive: true, rate: 21 } },
+    });
+    await ok('POST', `${base}/services/${svc.id}/links`, { resourceID: main.id, relatedResourceIDs: { all: [side.id], any: [] } });
+    await ok('POST', `${base}/services/${svc.id}/links`, { resourceID: side.id });
+    await ok('POST', `${base}/services/${svc.id}/tickets`, { name: 'Adult', metaData: { age: 18 } });
+    await ok('POST', `${base}/services/${svc.id}/tickets`, { name: 'Child', enabled: false });
+    // timestamps with microseconds, as SQL writes them
+    const sql = (text: string, params: unknown[]) => t.deps.orm.em.fork().getConnection().execute(text, params);
+    await sql(`update resource set disabled_at = now(), updated_at = now() where id = ?`, [side.id]);
+    await sql(`update service set disabled_at = clock_timestamp() where id = ?`, [svc.id]);
+
+    const S = `fragment S on Service { id companyID name type color metaData metaDataVersion position disabledAt createdAt updatedAt
+      settings { availabilityPeriod bookingPolicy bufferAfter bufferBefore checkInTime checkOutTime currency duration timeInterval tax { inclusive rate } } }`;
+    const R =
+      'fragment R on Resource { id companyID name color metaData metaDataVersion relatedResourceIDs disabledAt createdAt updatedAt }';
+    const T = 'fragment T on Ticket { id serviceID name enabled metaData metaDataVersion createdAt updatedAt }';
+    const L = 'fragment L on ServiceResourceLink { id serviceID resourceID relatedResourceIDs { all any } createdAt updatedAt }';
+    const byService = await t.gql(
+      `query($c: ID!) { services(companyID: $c) { services { ...S resources { resources { ...R } } tickets { tickets { ...T } } links { links { ...L } } } } } ${S} ${R} ${T} ${L}`,
+      { c: cid },
+    );
+    const byCompany = await t.gql(
+      `query($c: ID!) { company(id: $c) { services { services { ...S } } resources { resources { ...R services { services { ...S } } } } } } ${S} ${R}`,
+      { c: cid },
+    );
+    expect(byService.body.errors).toBeUndefined();
+    expect(byCompany.body.errors).toBeUndefined();
+    const [service] = byService.body.data.services.services;
+    const { resources } = byCompany.body.data.company;
+    const rest = async (url: string) => (await t.call('GET', `${base}${url}`)).body;
+    const without = (o: Record<string, unknown>, ...keys: string[]) =>
+      Object.fromEntries(Object.entries(o).filter(([k]) => !keys.includes(k)));
+    const restService = await rest(`/services/${svc.id}`);
+    expect(restService.disabledAt).toMatch(/\.\d{3}Z$/);
+    expect(without(service, 'resources', 'tickets', 'links')).toEqual(restService);
+    expect(byCompany.body.data.company.services.services).toEqual([restService]);
+    expect(service.tickets.tickets).toEqual(await rest(`/services/${svc.id}/tickets`));
+    expect(service.links.links).toEqual((await rest(`/services/${svc.id}/links`)).links);
+    const restResources = [await rest(`/resources/${main.id}`), await rest(`/resources/${side.id}`)];
+    expect(service.resources.resources).toEqual(restResources);
+    expect(resources.resources.map((x: Record<string, unknown>) => without(x, 'services'))).toEqual(restResources);
+    expect(resources.resources[1].services.services).toEqual([restService]);
+  });
+
   it('checks the nested area’s permission and the company’s owner', async () => {
     const servicesOnly = await t.keyWith({ [small]: ['services.read'] });
     const r = await t.gql(

@@ -5,6 +5,35 @@ import type { RelatedResources, Resource, Service, ServiceResourceLink, ServiceS
 
 /** REST JSON of the catalog records; GraphQL resolvers return the same objects. */
 
+/**
+ * What the JSON of each record reads: an entity, or a row read without the ORM
+ * (catalog.records.ts, for the GraphQL relations and the client forms).
+ */
+export type ServiceRecord = Pick<
+  Service,
+  | 'id'
+  | 'companyId'
+  | 'name'
+  | 'type'
+  | 'color'
+  | 'metaData'
+  | 'metaDataVersion'
+  | 'position'
+  | 'settings'
+  | 'disabledAt'
+  | 'createdAt'
+  | 'updatedAt'
+>;
+export type ResourceRecord = Pick<
+  Resource,
+  'id' | 'companyId' | 'name' | 'color' | 'metaData' | 'metaDataVersion' | 'relatedResourceIDs' | 'disabledAt' | 'createdAt' | 'updatedAt'
+>;
+export type TicketRecord = Pick<
+  Ticket,
+  'id' | 'serviceId' | 'name' | 'enabled' | 'metaData' | 'metaDataVersion' | 'createdAt' | 'updatedAt'
+>;
+export type LinkRecord = Pick<ServiceResourceLink, 'id' | 'serviceId' | 'resourceId' | 'relatedResourceIDs' | 'createdAt' | 'updatedAt'>;
+
 export interface ServiceSettingsJson {
   availabilityPeriod: string | null;
   bookingPolicy: 'instant' | 'manual';
@@ -129,7 +158,7 @@ export function settingsJson(s: ServiceSettings | null | undefined): ServiceSett
   };
 }
 
-export function serviceJson(s: Service): ServiceJson {
+export function serviceJson(s: ServiceRecord): ServiceJson {
   return {
     id: s.id,
     companyID: s.companyId,
@@ -146,7 +175,7 @@ export function serviceJson(s: Service): ServiceJson {
   };
 }
 
-export function resourceJson(r: Resource): ResourceJson {
+export function resourceJson(r: ResourceRecord): ResourceJson {
   return {
     id: r.id,
     companyID: r.companyId,
@@ -161,7 +190,7 @@ export function resourceJson(r: Resource): ResourceJson {
   };
 }
 
-export function ticketJson(t: Ticket): TicketJson {
+export function ticketJson(t: TicketRecord): TicketJson {
   return {
     id: t.id,
     serviceID: t.serviceId,
@@ -174,7 +203,7 @@ export function ticketJson(t: Ticket): TicketJson {
   };
 }
 
-export function linkJson(l: ServiceResourceLink): LinkJson {
+export function linkJson(l: LinkRecord): LinkJson {
   const rel = l.relatedResourceIDs ?? { all: [], any: [] };
   return {
     id: l.id,
@@ -186,7 +215,7 @@ export function linkJson(l: ServiceResourceLink): LinkJson {
   };
 }
 
-export function clientServiceJson(s: Service, timeZone: string, resources: Resource[], tickets: Ticket[]): ClientServiceJson {
+export function clientServiceJson(s: Service, timeZone: string, resources: ResourceRecord[], tickets: TicketRecord[]): ClientServiceJson {
   return {
     id: s.id,
     companyID: s.companyId,
@@ -209,7 +238,7 @@ export function clientServiceJson(s: Service, timeZone: string, resources: Resou
   };
 }
 
-export function clientResourceJson(r: Resource, services: Service[]): ClientResourceJson {
+export function clientResourceJson(r: Resource, services: ServiceRecord[]): ClientResourceJson {
   return {
     id: r.id,
     companyID: r.companyId,

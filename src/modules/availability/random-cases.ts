@@ -1,7 +1,7 @@
 import type { ServiceType } from '../../shared/service-type';
 import { startOfLocalDay } from '../../shared/zone';
 import type { MatchContext, Pricer, Quote, QuoteRequest } from '../pricing/engine/types';
-import { MIN, resource, rule, service, snapshot } from './engine/testkit';
+import { MIN, prng, resource, rule, service, snapshot } from './engine/testkit';
 import type { AvailabilityRequest, AvailabilitySnapshot, SlotOccurrence, TimeInterval } from './engine/types';
 import type { LoadedSnapshot } from './snapshot';
 
@@ -10,20 +10,7 @@ import type { LoadedSnapshot } from './snapshot';
  * weeks, bookings, closings, slots off the whole minute, prices that change over the day.
  */
 
-/** Deterministic pseudo-random numbers (mulberry32). */
-export function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1));
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)];
-  return { next, int, pick };
-}
+export { prng };
 
 export const ZONES = ['Europe/Riga', 'America/New_York', 'Asia/Kolkata', 'UTC', 'Australia/Lord_Howe'];
 export const FIRST_DATES = ['2026-03-06', '2026-03-27', '2026-10-23', '2026-10-30', '2026-04-03', '2026-06-10'];

@@ -1,23 +1,8 @@
 import type { ServiceType } from '../../../shared/service-type';
 import { addDays, epochToLocal, localDate, localToEpoch, startOfLocalDay, weekdayBit, weekdayOf } from '../../../shared/zone';
 import { computeAvailability, computeAvailableDates } from './availability';
-import { iso, MIN, resource, service, snapshot, testPricer } from './testkit';
+import { iso, MIN, prng, resource, service, snapshot, testPricer } from './testkit';
 import type { AvailabilityRequest, AvailabilitySnapshot, TimeInterval, WorkingHoursRuleInput } from './types';
-
-/** Deterministic pseudo-random numbers (mulberry32). */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1));
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)];
-  return { next, int, pick };
-}
 
 const ZONES = ['Europe/Riga', 'America/New_York', 'Asia/Kolkata', 'UTC', 'Australia/Lord_Howe'];
 // around the 2026 transitions of those zones, and a quiet week

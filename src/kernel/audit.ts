@@ -123,28 +123,55 @@ const COLUMNS =
  * statement as a CTE, so a single-statement write stays one round trip.
  */
 export function auditInsert(records: readonly AuditRecord[]): { sql: string; params: unknown[] } | null {
+  const rows = auditRows(records);
+  if (!rows) return null;
+  const params: unknown[] = [];
+  for (const r of rows) {
+    params.push(r.id, r.company_id, r.merchant_id, r.actor_type, r.actor_id, r.actor_name, r.action, r.record_type, r.record_id);
+    params.push(JSON.stringify(r.changes), r.request_id, r.created_at);
+  }
+  const values = rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?::timestamptz)');
+  return { sql: `insert into audit_entry (${COLUMNS}) values ${values.join(', ')}`, params };
+}
+
+/** An audit_entry row keyed by column, as `auditRows` gives it. */
+export interface AuditRow {
+  id: string;
+  company_id: string | null;
+  merchant_id: string | null;
+  actor_type: string;
+  actor_id: string;
+  actor_name: string | null;
+  action: string;
+  record_type: string;
+  record_id: string;
+  changes: Record<string, AuditChange>;
+  request_id: string | null;
+  created_at: string;
+}
+
+/**
+ * The audit_entry rows of `records` under the current scope, keyed by column (for a database
+ * function that inserts them from JSON), or null when there is nothing to record.
+ */
+export function auditRows(records: readonly AuditRecord[]): AuditRow[] | null {
   const scope = auditScope();
   if (!scope || !records.length) return null;
   const at = new Date(scope.clock.now()).toISOString();
-  const params: unknown[] = [];
-  const rows = records.map((r) => {
-    params.push(
-      newId(),
-      r.companyId,
-      scope.merchantId,
-      scope.actor.type,
-      scope.actor.id,
-      scope.actor.name,
-      r.action,
-      r.recordType,
-      r.recordId,
-      JSON.stringify(r.changes),
-      scope.requestId,
-      at,
-    );
-    return '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?::timestamptz)';
-  });
-  return { sql: `insert into audit_entry (${COLUMNS}) values ${rows.join(', ')}`, params };
+  return records.map((r) => ({
+    id: newId(),
+    company_id: r.companyId,
+    merchant_id: scope.merchantId,
+    actor_type: scope.actor.type,
+    actor_id: scope.actor.id,
+    actor_name: scope.actor.name,
+    action: r.action,
+    record_type: r.recordType,
+    record_id: r.recordId,
+    changes: r.changes,
+    request_id: scope.requestId,
+    created_at: at,
+  }));
 }
 
 /** Records changes made with SQL, in `em`'s transaction (call it inside the transaction of the write). */

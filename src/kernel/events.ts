@@ -63,10 +63,6 @@ export function eventBody(id: string, type: EventType, at: Date, data: EventData
  * with `wh_` so they do not clash with the host statement's own.
  */
 export function eventCtes(companyId: string, events: readonly NewEvent[], at: Date): { sql: string; params: unknown[] } {
-  const rows = events.map((e) => {
-    const id = newId();
-    return { id, type: e.type, body: eventBody(id, e.type, at, e.data) };
-  });
   const sql = `wh_in as (
       select * from jsonb_to_recordset(?::jsonb) as x(id uuid, type text, body jsonb)
     ), wh_ep as (
@@ -82,7 +78,20 @@ export function eventCtes(companyId: string, events: readonly NewEvent[], at: Da
         from wh_ep p join wh_ev v on v.id = p.event_id
     )`;
   const ts = at.toISOString();
-  return { sql, params: [JSON.stringify(rows), companyId, companyId, ts, companyId, ts, ts, ts] };
+  return { sql, params: [eventRows(events, at), companyId, companyId, ts, companyId, ts, ts, ts] };
+}
+
+/**
+ * The events as the JSON array of rows (`id`, `type`, `body`) that the statement above reads,
+ * and the `booking_insert` database function too (its migration records them the same way).
+ */
+export function eventRows(events: readonly NewEvent[], at: Date): string {
+  return JSON.stringify(
+    events.map((e) => {
+      const id = newId();
+      return { id, type: e.type, body: eventBody(id, e.type, at, e.data) };
+    }),
+  );
 }
 
 /** Records events of one company in one statement, in the caller's transaction (see above). */

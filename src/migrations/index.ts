@@ -17,6 +17,7 @@ import { Migration20261124001800CompanyChanges } from './Migration20261124001800
 import { Migration20261124002000SnapshotGenericPlan } from './Migration20261124002000SnapshotGenericPlan';
 import { Migration20261124002100ApiKeyChanges } from './Migration20261124002100ApiKeyChanges';
 import { Migration20261124000900SnapshotOccupancyOrder } from './Migration20261124000900SnapshotOccupancyOrder';
+import { Migration20261126000100BookingWriteFunctions } from './Migration20261126000100BookingWriteFunctions';
 
 /**
  * Every migration in order. Listed explicitly (not discovered from files) so that the
@@ -41,4 +42,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261124001800CompanyChanges', class: Migration20261124001800CompanyChanges },
   { name: 'Migration20261124002000SnapshotGenericPlan', class: Migration20261124002000SnapshotGenericPlan },
   { name: 'Migration20261124002100ApiKeyChanges', class: Migration20261124002100ApiKeyChanges },
+  { name: 'Migration20261126000100BookingWriteFunctions', class: Migration20261126000100BookingWriteFunctions },
 ];

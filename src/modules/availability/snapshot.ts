@@ -127,7 +127,8 @@ export async function loadSnapshot(ctx: Ctx, company: Company, serviceId: string
   return row.service ? buildSnapshot(ctx.now.getTime(), company.timeZone, row, opts) : null;
 }
 
-function snapshotParams(company: Company, serviceId: string, opts: SnapshotOptions): unknown[] {
+/** The parameters of `availability_snapshot` for these options, in its order (company and service first). */
+export function snapshotParams(company: Company, serviceId: string, opts: SnapshotOptions): unknown[] {
   // Bookings, stays and buffers reach beyond the candidates' start range: widen the occupancy
   // and closing windows by the requested length plus two days of margin for buffers.
   const wideFrom = new Date(opts.from - 2 * DAY).toISOString();
@@ -150,14 +151,6 @@ function snapshotParams(company: Company, serviceId: string, opts: SnapshotOptio
 export async function loadSnapshotRow(ctx: Ctx, company: Company, serviceId: string, opts: SnapshotOptions): Promise<SnapshotRow> {
   const rows = await ctx.em.getConnection().execute<{ snap: SnapshotRow }[]>(SQL, snapshotParams(company, serviceId, opts));
   return rows[0].snap;
-}
-
-/**
- * The snapshot call as an SQL expression and its parameters, for a statement that loads the
- * document together with other rows (one round trip instead of two).
- */
-export function snapshotExpression(company: Company, serviceId: string, opts: SnapshotOptions): { sql: string; params: unknown[] } {
-  return { sql: SQL.slice('select '.length, -' as snap'.length), params: snapshotParams(company, serviceId, opts) };
 }
 
 /** A snapshot document loaded ahead of the check that reads it, with the options it was loaded for. */

@@ -2,7 +2,8 @@ import type { Ctx } from '../../kernel/context';
 import { conflict, isRetryableDbError, notFound, toDomainError } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import { findBookableTime, type BookableTime } from '../availability/availability.service';
-import { snapshotExpression, type PreloadedSnapshot, type SnapshotOptions, type SnapshotRow } from '../availability/snapshot';
+import { snapshotParams, type PreloadedSnapshot, type SnapshotOptions, type SnapshotRow } from '../availability/snapshot';
+import { queryWithParams } from '../../db/params';
 import { Resource, Service } from '../catalog/catalog.entity';
 import { resourceJson, serviceJson } from '../catalog/catalog.json';
 import type { Client } from '../client/client.entity';
@@ -105,6 +106,12 @@ function mapped<T extends object>(ctx: Ctx, entity: new () => T, json: Record<st
   return Object.setPrototypeOf(out, entity.prototype) as T;
 }
 
+/** `booking_documents` (Migration20261126000100BookingWriteFunctions): service, resource and, when asked, the availability document. */
+const DOCUMENTS =
+  'select s, r, snap from booking_documents(?::uuid, ?::uuid, ?::uuid, ?::boolean, ?::timestamptz, ?::timestamptz, ?::timestamptz, ?::timestamptz, ?::uuid[], ?::uuid[])';
+/** The window parameters when no document is loaded (read by nothing). */
+const SNAPSHOT_UNUSED: unknown[] = [null, null, null, null, null, null, null, null];
+
 /**
  * The service and resource of a new booking in one statement: the booking hot path would
  * otherwise spend two ORM lookups here. Scoped by company like the catalog lookups (404
@@ -119,14 +126,12 @@ export async function serviceAndResource(
   resourceId: string,
   preload?: { company: Company; opts: SnapshotOptions },
 ): Promise<[Service, Resource, PreloadedSnapshot | null]> {
-  const snap = preload ? snapshotExpression(preload.company, serviceId, preload.opts) : null;
-  const rows = await ctx.em
-    .getConnection()
-    .execute<{ s: Record<string, unknown> | null; r: Record<string, unknown> | null; snap?: SnapshotRow }[]>(
-      `select (select row_to_json(s) from service s where s.company_id = ? and s.id = ?) as s,
-            (select row_to_json(r) from resource r where r.company_id = ? and r.id = ?) as r${snap ? `, ${snap.sql} as snap` : ''}`,
-      [companyId, serviceId, companyId, resourceId, ...(snap?.params ?? [])],
-    );
+  const snap = preload ? snapshotParams(preload.company, serviceId, preload.opts) : SNAPSHOT_UNUSED;
+  const rows = await queryWithParams<{ s: Record<string, unknown> | null; r: Record<string, unknown> | null; snap: SnapshotRow | null }>(
+    ctx.em,
+    DOCUMENTS,
+    [companyId, serviceId, resourceId, !!preload, ...snap.slice(2)],
+  );
   if (!rows[0]?.s) throw notFound('service');
   if (!rows[0].r) throw notFound('resource');
   const preloaded = preload && rows[0].snap ? { row: rows[0].snap, opts: preload.opts } : null;

@@ -1,12 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { auditChanges, auditInsert, type AuditRecord } from '../../kernel/audit';
+import { auditChanges, auditRows, type AuditRecord } from '../../kernel/audit';
 import { conflict, DomainError, translateDbError, type ErrorDetail } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import type { ServiceType } from '../../shared/service-type';
 import { Booking, BookingStatusChange, type BookedTicket } from './booking.entity';
 import type { BookingStatus } from './booking.status';
 import { bookingJson } from './booking.json';
-import { eventCtes, recordEvents, type NewEvent } from '../../kernel/events';
+import { eventRows, recordEvents, type NewEvent } from '../../kernel/events';
+import { queryWithParams } from '../../db/params';
 
 /**
  * What a booking holds while it is pending or confirmed, written with SQL inside the booking's
@@ -138,56 +139,57 @@ export async function updateBookingRow(em: EntityManager, b: Booking, fromVersio
   return res.affectedRows;
 }
 
+/** The booking as one JSON object keyed by column, as the `booking_insert` database function reads it. */
+function rowJson(b: Booking): string {
+  const row: Record<string, unknown> = {};
+  for (const c of COLUMNS) {
+    const v = b[c.prop];
+    row[c.column] = c.cast === 'timestamptz' ? (v ? (v as Date).toISOString() : null) : (v ?? JSON_DEFAULTS[c.prop] ?? null);
+  }
+  return JSON.stringify(row);
+}
+
+/** The columns in the order of the booking store (what `booking_insert`'s migration must list). */
+export const BOOKING_COLUMNS: readonly string[] = COLUMNS.map((c) => c.column);
+
+const INSERT_CALL =
+  'select booking_insert(?::jsonb, ?::uuid, ?::timestamptz, ?::timestamptz, ?::uuid[], ?::text[], ?::jsonb, ?::timestamptz, ?::jsonb)';
+
 /**
- * One statement that inserts the booking, its first status change and the occupancy of
- * `occupied` resources (the first is the booked one, the rest related). A single statement is
- * atomic on its own, so the common booking costs one round trip even outside a transaction.
- * `events` (kernel/events.ts `eventCtes`) are recorded by the same statement.
+ * The call that inserts the booking, its first status change, the occupancy of `occupied`
+ * resources (the first is the booked one, the rest related), its `events` (recorded when an
+ * enabled endpoint listens, as `kernel/events.ts` does) and its audit entry: the
+ * `booking_insert` database function (Migration20261126000100BookingWriteFunctions). A single
+ * statement is atomic on its own, so the common booking costs one round trip even outside a
+ * transaction.
  */
-export function insertBookingSql(
+export function insertBookingCall(
   b: Booking,
   occupied: string[],
   statusChangeId: string,
-  events?: { sql: string; params: unknown[] },
+  events?: readonly NewEvent[],
 ): { sql: string; params: unknown[] } {
-  const params: unknown[] = [
-    ...(events?.params ?? []),
-    ...COLUMNS.map((c) => encode(b, c)),
-    statusChangeId,
-    b.status,
-    b.createdAt.toISOString(),
-  ];
-  let occupancy = '';
+  let range: [string, string | null] | [null, null] = [null, null];
+  let ids: string | null = null;
+  let sources: string | null = null;
   if (occupied.length) {
-    const [lower, upper] = occupiedRange(
-      b.startTime.getTime(),
-      b.endTime ? b.endTime.getTime() : null,
-      b.bufferBeforeSec,
-      b.bufferAfterSec,
-    );
-    occupancy = `, o as (
-      insert into booking_occupancy (company_id, booking_id, resource_id, source, during)
-      select b.company_id, b.id, r.id, r.source, tstzrange(?::timestamptz, ?::timestamptz, '[)')
-      from b, unnest(?::uuid[], ?::text[]) as r(id, source)
-    )`;
-    params.push(lower, upper, ...occupiedRows(occupied));
+    range = occupiedRange(b.startTime.getTime(), b.endTime ? b.endTime.getTime() : null, b.bufferBeforeSec, b.bufferAfterSec);
+    [ids, sources] = occupiedRows(occupied);
   }
-  // the audit entry of the new booking rides in the same statement (kernel/audit.ts)
-  const audit = auditInsert([bookingAudit(null, b)]);
-  if (audit) {
-    occupancy += `, a as (${audit.sql})`;
-    params.push(...audit.params);
-  }
-  const sql = `with ${events ? `${events.sql}, ` : ''}b as (
-      insert into booking (${COLUMNS.map((c) => c.column).join(', ')})
-      values (${COLUMNS.map(placeholder).join(', ')})
-      returning id, company_id
-    ), s as (
-      insert into booking_status_change (id, company_id, booking_id, old_status, new_status, created_at)
-      select ?, company_id, id, null, ?, ?::timestamptz from b
-    )${occupancy}
-    select id from b`;
-  return { sql, params };
+  const audit = auditRows([bookingAudit(null, b)]);
+  const at = b.createdAt.toISOString();
+  const params = [
+    rowJson(b),
+    statusChangeId,
+    range[0],
+    range[1],
+    ids,
+    sources,
+    events?.length ? eventRows(events, b.createdAt) : null,
+    at,
+    audit ? JSON.stringify(audit) : null,
+  ];
+  return { sql: INSERT_CALL, params };
 }
 
 // the code a booking redeemed stays out: a gift card's or a subscription contract's code spends it
@@ -385,8 +387,8 @@ export async function writeBooking(em: EntityManager, row: BookingRow, p: Placem
   // it is recorded once the choice is stored (that path always runs in a transaction).
   const later = !capacity && p.related.any.length > 0;
   const created = (): NewEvent[] => [{ type: 'booking.created', data: bookingJson(bookingOf(row), jwtKey, [change]) }];
-  const q = insertBookingSql(bookingOf(row), occupied, change.id, later ? undefined : eventCtes(row.companyId, created(), row.createdAt));
-  await em.execute(q.sql, q.params, 'run');
+  const q = insertBookingCall(bookingOf(row), occupied, change.id, later ? undefined : created());
+  await queryWithParams(em, q.sql, q.params);
   if (later) {
     const chosen = await occupyAny(
       em,

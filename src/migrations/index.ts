@@ -18,6 +18,7 @@ import { Migration20261124002000SnapshotGenericPlan } from './Migration202611240
 import { Migration20261124002100ApiKeyChanges } from './Migration20261124002100ApiKeyChanges';
 import { Migration20261124000900SnapshotOccupancyOrder } from './Migration20261124000900SnapshotOccupancyOrder';
 import { Migration20261126000100BookingWriteFunctions } from './Migration20261126000100BookingWriteFunctions';
+import { Migration20261126000200SnapshotCheaper } from './Migration20261126000200SnapshotCheaper';
 
 /**
  * Every migration in order. Listed explicitly (not discovered from files) so that the
@@ -43,4 +44,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261124002000SnapshotGenericPlan', class: Migration20261124002000SnapshotGenericPlan },
   { name: 'Migration20261124002100ApiKeyChanges', class: Migration20261124002100ApiKeyChanges },
   { name: 'Migration20261126000100BookingWriteFunctions', class: Migration20261126000100BookingWriteFunctions },
+  { name: 'Migration20261126000200SnapshotCheaper', class: Migration20261126000200SnapshotCheaper },
 ];

@@ -8,6 +8,7 @@ import { createPricer } from '../pricing/engine/pricer';
 import { compileLimitation } from '../pricing/engine/limitation';
 import { parseDuration, parseLocalTime } from '../../shared/duration';
 import { expandOccurrences } from '../scheduling/recurrence';
+import { queryWithParams } from '../../db/params';
 import type {
   AvailabilitySnapshot,
   CapacityRuleInput,
@@ -149,7 +150,7 @@ export function snapshotParams(company: Company, serviceId: string, opts: Snapsh
 
 /** The snapshot document of one service (its `service` is null when there is no such service). */
 export async function loadSnapshotRow(ctx: Ctx, company: Company, serviceId: string, opts: SnapshotOptions): Promise<SnapshotRow> {
-  const rows = await ctx.em.getConnection().execute<{ snap: SnapshotRow }[]>(SQL, snapshotParams(company, serviceId, opts));
+  const rows = await queryWithParams<{ snap: SnapshotRow }>(ctx.em, SQL, snapshotParams(company, serviceId, opts));
   return rows[0].snap;
 }
 

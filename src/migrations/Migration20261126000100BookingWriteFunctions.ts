@@ -60,7 +60,7 @@ const cols = BOOKING_INSERT_COLUMNS.join(', ');
 const BOOKING_INSERT = `
 create or replace function booking_insert(
   p_booking jsonb, p_change_id uuid, p_occ_lower timestamptz, p_occ_upper timestamptz,
-  p_occ_ids uuid[], p_occ_sources text[], p_events jsonb, p_event_at timestamptz, p_audit jsonb
+  p_occ_ids uuid[], p_occ_sources text[], p_events text, p_event_at timestamptz, p_audit jsonb
 ) returns void language plpgsql volatile as $fn$
 declare
   v_company uuid := (p_booking->>'company_id')::uuid;
@@ -78,9 +78,10 @@ begin
     from unnest(p_occ_ids, p_occ_sources) as r(id, source);
   end if;
 
-  if p_events is not null then
+  -- the events' JSON (about a kilobyte each) is read only when an endpoint may want them
+  if p_events is not null and exists (select 1 from webhook_endpoint e where e.company_id = v_company and e.enabled) then
     with wh_in as (
-      select * from jsonb_to_recordset(p_events) as x(id uuid, type text, body jsonb)
+      select * from jsonb_to_recordset(p_events::jsonb) as x(id uuid, type text, body jsonb)
     ), wh_ep as (
       select e.id as endpoint_id, i.id as event_id from wh_in i
         join webhook_endpoint e on e.company_id = v_company and e.enabled and i.type = any(e.event_types)
@@ -101,7 +102,7 @@ begin
 end
 $fn$`;
 
-const INSERT_SIGNATURE = 'booking_insert(jsonb, uuid, timestamptz, timestamptz, uuid[], text[], jsonb, timestamptz, jsonb)';
+const INSERT_SIGNATURE = 'booking_insert(jsonb, uuid, timestamptz, timestamptz, uuid[], text[], text, timestamptz, jsonb)';
 
 /**
  * The service, the resource and (when `p_with_snapshot`) the availability document of a new

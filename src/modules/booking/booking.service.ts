@@ -21,8 +21,8 @@ import {
   MAX_SPOTS,
 } from './booking.checks';
 import { embed, newRow, placeAt, serviceAndResource, commitCreation, needsTransaction, replayOr } from './booking-placement.service';
-import { bookingJson, type BookingJson } from './booking.json';
-import { bookingOf, writeBooking, type Placement } from './booking.store';
+import type { BookingJson } from './booking.json';
+import { writeBooking, type Placement } from './booking.store';
 import { updateRecordMetaData } from '../../shared/metadata';
 import { loadSnapshot } from '../availability/snapshot';
 import { bookingSnapshotOptions } from '../availability/availability.service';
@@ -100,8 +100,9 @@ async function create(
   });
   const row = newRow(company, service, placement, ctx.now, { clientId: client?.id ?? null, metaData: p.metaData ?? {} });
   return commitCreation(ctx, company.id, idem, !needsTransaction(row.type, placement), async (em) => {
-    const change = await writeBooking(em, row, placement, ctx.deps.jwtKey);
-    return bookingJson(bookingOf(row), ctx.deps.jwtKey, [change], embed(service, resource, client));
+    const { json } = await writeBooking(em, row, placement, ctx.deps.jwtKey);
+    // the event's object with the records embedded (the same keys, in the same order, as bookingJson writes them)
+    return { ...json, ...embed(service, resource, client) };
   });
 }
 
@@ -146,8 +147,8 @@ async function createSeries(
     let first: BookingJson | null = null;
     for (let i = 0; i < rows.length; i++) {
       try {
-        const change = await writeBooking(em, rows[i], placements[i], ctx.deps.jwtKey);
-        first ??= bookingJson(bookingOf(rows[i]), ctx.deps.jwtKey, [change], embed(service, resource, client));
+        const { json } = await writeBooking(em, rows[i], placements[i], ctx.deps.jwtKey);
+        first ??= { ...json, ...embed(service, resource, client) };
       } catch (err) {
         if (isTimeConflict(err) || (err as { code?: string }).code === 'time_unavailable') throw notAvailable(rows[i].start);
         throw err;

@@ -5,7 +5,7 @@ import { newId } from '../../shared/ids';
 import type { ServiceType } from '../../shared/service-type';
 import { Booking, BookingStatusChange, type BookedTicket } from './booking.entity';
 import type { BookingStatus } from './booking.status';
-import { bookingJson } from './booking.json';
+import { bookingJson, type BookingJson } from './booking.json';
 import { eventRows, recordEvents, type NewEvent } from '../../kernel/events';
 import { queryWithParams } from '../../db/params';
 
@@ -153,7 +153,7 @@ function rowJson(b: Booking): string {
 export const BOOKING_COLUMNS: readonly string[] = COLUMNS.map((c) => c.column);
 
 const INSERT_CALL =
-  'select booking_insert(?::jsonb, ?::uuid, ?::timestamptz, ?::timestamptz, ?::uuid[], ?::text[], ?::jsonb, ?::timestamptz, ?::jsonb)';
+  'select booking_insert(?::jsonb, ?::uuid, ?::timestamptz, ?::timestamptz, ?::uuid[], ?::text[], ?::text, ?::timestamptz, ?::jsonb)';
 
 /**
  * The call that inserts the booking, its first status change, the occupancy of `occupied`
@@ -375,19 +375,27 @@ export interface Placement {
 }
 
 /**
- * Inserts a new booking with everything it holds. `em` must be in a transaction unless
- * `needsTransaction` is false, in which case the single statement is atomic by itself.
+ * Inserts a new booking with everything it holds and returns its first status change and its
+ * admin JSON (without embedded records; the `booking.created` event carries the same object).
+ * `em` must be in a transaction unless `needsTransaction` is false, in which case the single
+ * statement is atomic by itself.
  */
-export async function writeBooking(em: EntityManager, row: BookingRow, p: Placement, jwtKey: Uint8Array): Promise<BookingStatusChange> {
+export async function writeBooking(
+  em: EntityManager,
+  row: BookingRow,
+  p: Placement,
+  jwtKey: Uint8Array,
+): Promise<{ change: BookingStatusChange; json: BookingJson }> {
   const capacity = usesCapacity(row.type);
   const occupied = capacity ? [] : [row.resourceId, ...p.related.all];
   row.relatedResourceIds = capacity ? [] : [...p.related.all];
   const change = firstChange(row);
+  const b = bookingOf(row);
   // The event carries the booking as written: when a related resource is still to be chosen,
   // it is recorded once the choice is stored (that path always runs in a transaction).
   const later = !capacity && p.related.any.length > 0;
-  const created = (): NewEvent[] => [{ type: 'booking.created', data: bookingJson(bookingOf(row), jwtKey, [change]) }];
-  const q = insertBookingCall(bookingOf(row), occupied, change.id, later ? undefined : created());
+  let json = later ? null : bookingJson(b, jwtKey, [change]);
+  const q = insertBookingCall(b, occupied, change.id, json ? [{ type: 'booking.created', data: json }] : undefined);
   await queryWithParams(em, q.sql, q.params);
   if (later) {
     const chosen = await occupyAny(
@@ -403,7 +411,8 @@ export async function writeBooking(em: EntityManager, row: BookingRow, p: Placem
       [JSON.stringify(row.relatedResourceIds), row.companyId, row.id],
       'run',
     );
-    await recordEvents(em, row.companyId, created(), row.createdAt);
+    json = bookingJson(bookingOf(row), jwtKey, [change]);
+    await recordEvents(em, row.companyId, [{ type: 'booking.created', data: json }], row.createdAt);
   }
   if (capacity) {
     if (!p.capacity) throw conflict('no capacity rule applies to this time');
@@ -415,7 +424,7 @@ export async function writeBooking(em: EntityManager, row: BookingRow, p: Placem
       p.capacity,
     );
   }
-  return change;
+  return { change, json: json! };
 }
 
 /**

@@ -12,7 +12,7 @@ const OCCUPANCY_BEFORE = `'occupancy', coalesce((select json_agg(json_build_obje
  * a third of the size with 20,000 bookings, and the engine no longer sorts it (a list already
  * in order is taken as it is). An unbounded start comes first (null, like an unbounded end).
  */
-const OCCUPANCY_AFTER = `'occupancy', coalesce((select json_agg(json_build_object('r', x.resource_id, 's', x.s, 'e', x.e)) from (
+export const OCCUPANCY_AFTER = `'occupancy', coalesce((select json_agg(json_build_object('r', x.resource_id, 's', x.s, 'e', x.e)) from (
     select o.resource_id,
       json_agg(${ms('lower(o.during)')} order by lower(o.during) nulls first, upper(o.during)) as s,
       json_agg(${ms('upper(o.during)')} order by lower(o.during) nulls first, upper(o.during)) as e

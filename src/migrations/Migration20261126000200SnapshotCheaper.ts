@@ -1,5 +1,5 @@
 import { Migration } from '@mikro-orm/migrations';
-import { SNAPSHOT_FUNCTION_SORTED } from './Migration20261124000900SnapshotOccupancyOrder';
+import { OCCUPANCY_AFTER as OCCUPANCY_SORTED, SNAPSHOT_FUNCTION_SORTED } from './Migration20261124000900SnapshotOccupancyOrder';
 
 const SIGNATURE = 'availability_snapshot(uuid, uuid, timestamptz, timestamptz, timestamptz, timestamptz, uuid[], uuid[])';
 
@@ -18,13 +18,8 @@ const numericMs = (col: string) => `(extract(epoch from ${col}) * 1000)::float8`
 const floatMs = (col: string) =>
   `(case when abs(date_part('epoch', ${col})) < 9.0e9 then round(date_part('epoch', ${col}) * 1000000) / 1000 else ${numericMs(col)} end)`;
 
-const OCCUPANCY_BEFORE = `'occupancy', coalesce((select json_agg(json_build_object('r', x.resource_id, 's', x.s, 'e', x.e)) from (
-    select o.resource_id,
-      json_agg(${numericMs('lower(o.during)')} order by lower(o.during) nulls first, upper(o.during)) as s,
-      json_agg(${numericMs('upper(o.during)')} order by lower(o.during) nulls first, upper(o.during)) as e
-    from booking_occupancy o where o.company_id = p_company and o.resource_id in (select id from rids) and o.during && tstzrange(p_wide_from, p_wide_to)
-      and (p_exclude is null or o.booking_id <> all(p_exclude))
-    group by o.resource_id) x), '[]')`;
+/** The occupancy part this migration replaces (sorted per aggregate, through numeric). */
+const OCCUPANCY_BEFORE = OCCUPANCY_SORTED;
 
 /**
  * One sort of the occupancy (resource, start, end) feeding both aggregates, instead of one sort

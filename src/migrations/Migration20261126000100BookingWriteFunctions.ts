@@ -49,7 +49,10 @@ const cols = BOOKING_INSERT_COLUMNS.join(', ');
  * column), its first status change, its occupancy (the exclusion constraint on
  * booking_occupancy refuses overlapping time: 23P01), its webhook events (recorded only when an
  * enabled endpoint of the company listens to their type, as `kernel/events.ts` does) and its
- * audit entries. One statement, so atomic on its own.
+ * audit entries. One statement, so atomic on its own. The company comes first and apart, as in
+ * the other functions, so that a database distributed by company can run each call on the
+ * company's node (docs/scaling.md); the booking row must belong to it (a foreign key from the
+ * other rows to the booking checks it).
  *
  * Why a function: the same work as one statement with its values written into the text cost
  * PostgreSQL a parse, an analysis and a plan of a 4 KB statement on every booking (about a
@@ -59,11 +62,11 @@ const cols = BOOKING_INSERT_COLUMNS.join(', ');
  */
 const BOOKING_INSERT = `
 create or replace function booking_insert(
-  p_booking jsonb, p_change_id uuid, p_occ_lower timestamptz, p_occ_upper timestamptz,
+  p_company uuid, p_booking jsonb, p_change_id uuid, p_occ_lower timestamptz, p_occ_upper timestamptz,
   p_occ_ids uuid[], p_occ_sources text[], p_events text, p_event_at timestamptz, p_audit jsonb
 ) returns void language plpgsql volatile as $fn$
 declare
-  v_company uuid := (p_booking->>'company_id')::uuid;
+  v_company uuid := p_company;
   v_id uuid := (p_booking->>'id')::uuid;
 begin
   insert into booking (${cols})
@@ -102,7 +105,7 @@ begin
 end
 $fn$`;
 
-const INSERT_SIGNATURE = 'booking_insert(jsonb, uuid, timestamptz, timestamptz, uuid[], text[], text, timestamptz, jsonb)';
+const INSERT_SIGNATURE = 'booking_insert(uuid, jsonb, uuid, timestamptz, timestamptz, uuid[], text[], text, timestamptz, jsonb)';
 
 /**
  * The service, the resource and (when `p_with_snapshot`) the availability document of a new

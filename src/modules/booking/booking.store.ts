@@ -153,7 +153,7 @@ function rowJson(b: Booking): string {
 export const BOOKING_COLUMNS: readonly string[] = COLUMNS.map((c) => c.column);
 
 const INSERT_CALL =
-  'select booking_insert(?::jsonb, ?::uuid, ?::timestamptz, ?::timestamptz, ?::uuid[], ?::text[], ?::text, ?::timestamptz, ?::jsonb)';
+  'select booking_insert(?::uuid, ?::jsonb, ?::uuid, ?::timestamptz, ?::timestamptz, ?::uuid[], ?::text[], ?::text, ?::timestamptz, ?::jsonb)';
 
 /**
  * The call that inserts the booking, its first status change, the occupancy of `occupied`
@@ -179,6 +179,7 @@ export function insertBookingCall(
   const audit = auditRows([bookingAudit(null, b)]);
   const at = b.createdAt.toISOString();
   const params = [
+    b.companyId,
     rowJson(b),
     statusChangeId,
     range[0],

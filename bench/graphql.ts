@@ -1,4 +1,6 @@
 import { deepStrictEqual } from 'node:assert';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { percentile, sqlStatements, startBenchServer } from './server';
 import { startHttpClient, type ClientRequest, type HttpClient } from './http-client';
@@ -21,13 +23,14 @@ import { startHttpClient, type ClientRequest, type HttpClient } from './http-cli
  * server's alone. The lines are measured in `BENCH_BLOCKS` (5) alternating blocks of
  * `BENCH_RUNS / BENCH_BLOCKS` sequential requests each (`BENCH_RUNS` 200), so that a change of
  * the machine's load falls on every line; the ratios are GraphQL median / REST client list
- * median of this run. `BENCH_ONLY_GRAPHQL=1` measures the two GraphQL lines alone (for a CPU
- * profile of the server).
+ * median of this run. `BENCH_ONLY_GRAPHQL=1` measures the two GraphQL lines alone (`client` or
+ * `admin`: that one alone);
+ * `BENCH_PROFILE=<file>` writes a CPU profile of the measured blocks (seeding and warm-up left out).
  */
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
 const BLOCKS = Number(process.env.BENCH_BLOCKS ?? 5);
 const ADMIN_RUNS = Number(process.env.BENCH_ADMIN_RUNS ?? 10);
-const ONLY_GRAPHQL = process.env.BENCH_ONLY_GRAPHQL === '1';
+const ONLY_GRAPHQL = process.env.BENCH_ONLY_GRAPHQL ?? '';
 const SERVICES = 50;
 const RESOURCES = 20;
 
@@ -134,8 +137,11 @@ async function main(): Promise<void> {
       if (page.services.length !== SERVICES || page.services[0].tickets.tickets.length !== 3) throw new Error('graphql: incomplete answer');
     }),
   ];
-  if (ONLY_GRAPHQL) lines.shift();
-  else {
+  if (ONLY_GRAPHQL) {
+    lines.shift();
+    if (ONLY_GRAPHQL === 'client') lines.pop();
+    if (ONLY_GRAPHQL === 'admin') lines.shift();
+  } else {
     lines.push(
       line('REST: GET /v1/companies/{cid}/services (1 request, no resources or tickets)', [get(`/v1/companies/${cid}/services`)], ([b]) => {
         if (JSON.parse(b).length !== SERVICES) throw new Error('rest: incomplete list');
@@ -158,6 +164,12 @@ async function main(): Promise<void> {
   }
 
   for (const l of lines) await client.run(l.requests, 0, l.rounds === RUNS ? 20 : 2); // warm-up
+  const profiler = process.env.BENCH_PROFILE ? new Session() : null;
+  if (profiler) {
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.start');
+  }
   for (let b = 0; b < BLOCKS; b++) {
     for (const l of lines) {
       const rounds = Math.floor(l.rounds / BLOCKS) + (b < l.rounds % BLOCKS ? 1 : 0);
@@ -165,6 +177,11 @@ async function main(): Promise<void> {
     }
   }
   client.stop();
+  if (profiler) {
+    const { profile } = await profiler.post('Profiler.stop');
+    writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify(profile));
+    profiler.disconnect();
+  }
 
   const results = lines.map((l) => {
     const lat = [...l.latencies].sort((a, c) => a - c);

@@ -85,10 +85,11 @@ interface Line {
   latencies: number[];
   serverCpuMs: number;
   statements: number;
+  bytes: number;
 }
 
 function line(request: string, requests: ClientRequest[], check: (bodies: string[]) => void, rounds = RUNS): Line {
-  return { request, requests, check, rounds, latencies: [], serverCpuMs: 0, statements: 0 };
+  return { request, requests, check, rounds, latencies: [], serverCpuMs: 0, statements: 0, bytes: 0 };
 }
 
 async function measureBlock(s: Server, client: HttpClient, l: Line, rounds: number): Promise<void> {
@@ -101,6 +102,7 @@ async function measureBlock(s: Server, client: HttpClient, l: Line, rounds: numb
   l.latencies.push(...run.latencies);
   for (const a of run.answers) if (a.status !== 200) throw new Error(`${l.request}: status ${a.status}: ${a.body.slice(0, 300)}`);
   l.check(run.answers.map((a) => a.body));
+  l.bytes = run.answers.reduce((n, a) => n + Buffer.byteLength(a.body), 0);
 }
 
 async function main(): Promise<void> {
@@ -192,6 +194,7 @@ async function main(): Promise<void> {
       p95Ms: +percentile(lat, 95).toFixed(2),
       serverCpuMsPerAnswer: +(l.serverCpuMs / lat.length).toFixed(2),
       sqlStatementsPerAnswer: +(l.statements / lat.length).toFixed(2),
+      bytesPerAnswer: l.bytes,
     };
   });
   const ratios = ONLY_GRAPHQL

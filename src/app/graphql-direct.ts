@@ -132,20 +132,15 @@ async function writeOperation(
   wc: WriteContext,
   root: Map<string, readonly FieldNode[]>,
 ): Promise<GraphQLResponse | null> {
-  const queryType = wc.schema.getQueryType()!;
   const writer = new OperationWriter(wc);
-  for (const [key, nodes] of root) {
-    const field = nodes[0].name.value;
-    if (key === '__proto__' || (field !== '__typename' && (!written.has(field) || !writer.writable(queryType, nodes)))) return null;
-  }
+  const plan = writer.plan(rc.document!, root, written);
+  if (!plan.writable) return null;
   const values: unknown[] = [];
   try {
-    for (const [key, nodes] of root)
-      values.push(nodes[0].name.value === '__typename' ? queryType.name : writer.rootField(queryType, key, nodes));
+    for (const step of plan.steps) values.push(writer.rootField(step));
     const all = await Promise.all(values);
     const data: Record<string, unknown> = {};
-    let k = 0;
-    for (const [key] of root) data[key] = all[k++];
+    for (let k = 0; k < all.length; k++) data[plan.steps[k].key] = all[k];
     return { http: { status: undefined, headers: new HeaderMap() }, body: { kind: 'single', singleResult: { data } } };
   } catch (err) {
     // what was started is let finish before graphql-js runs the operation on the same context

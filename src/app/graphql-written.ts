@@ -1,5 +1,8 @@
 import {
+  BREAK,
   defaultFieldResolver,
+  visit,
+  type DocumentNode,
   getArgumentValues,
   getNamedType,
   isLeafType,
@@ -33,7 +36,7 @@ import type { Path } from 'graphql/jsutils/Path';
  * a non-null field, a value a scalar cannot serialise, a list that is not an array) throws, and
  * the caller leaves the operation to graphql-js, which meets the same error and reports it as
  * usual. Interfaces, unions, `isTypeOf` and a response key `__proto__` are not handled:
- * `writable` refuses such selections before any resolver runs.
+ * `plan` marks such selections as not writable before any resolver runs.
  */
 
 /** What the writer needs of an operation (graphql-js's execution context, less what it does not use). */
@@ -46,14 +49,25 @@ export interface WriteContext {
   rootValue: unknown;
 }
 
-/** A field of a selection, prepared once per selection and type. */
-interface Step {
+/**
+ * A field of a selection. What is below it (the fields of its type, or of each object type a
+ * list of it holds) is prepared when first needed and kept with it: per request, or, for an
+ * operation whose selection does not depend on its variables, with the parsed document.
+ */
+export interface Step {
   key: string;
   fieldNodes: readonly FieldNode[];
   /** null: `__typename` */
   def: GraphQLField<unknown, unknown> | null;
   /** the field reads its record (graphql-js's default resolver) and takes no arguments */
   plain: boolean;
+  sub?: Map<GraphQLObjectType, Step[]>;
+}
+
+/** The root fields of an operation (in response order) and whether the writer takes them. */
+export interface OperationPlan {
+  steps: Step[];
+  writable: boolean;
 }
 
 class Refused extends Error {}
@@ -63,8 +77,28 @@ type Completed = unknown;
 
 const isPromise = (v: unknown): v is Promise<unknown> => typeof (v as { then?: unknown } | null)?.then === 'function';
 
+/** Plans of operations whose selection is the same whatever their variables (no `@include`/`@skip`). */
+const kept = new WeakMap<OperationDefinitionNode, OperationPlan>();
+const conditional = new WeakMap<OperationDefinitionNode, boolean>();
+
+/** Whether the operation (or a fragment of its document) has `@include` or `@skip`. */
+function dependsOnVariables(doc: DocumentNode, op: OperationDefinitionNode): boolean {
+  let known = conditional.get(op);
+  if (known === undefined) {
+    known = false;
+    visit(doc, {
+      Directive(node) {
+        if (node.name.value !== 'include' && node.name.value !== 'skip') return undefined;
+        known = true;
+        return BREAK;
+      },
+    });
+    conditional.set(op, known);
+  }
+  return known;
+}
+
 export class OperationWriter {
-  private readonly plans = new Map<GraphQLObjectType, WeakMap<readonly FieldNode[], Step[]>>();
   /** Set at the first error: the answer is left to graphql-js, so no further resolver is started. */
   private failed = false;
   private readonly fail = () => {
@@ -74,30 +108,49 @@ export class OperationWriter {
   constructor(private readonly ctx: WriteContext) {}
 
   /**
-   * Whether every field below the given root fields can be written: object, list and leaf types
-   * only (no interface, union or `isTypeOf`). Checked on the selection, before anything runs.
+   * The plan of the operation's root fields (`root`: graphql-js's collectFields of the root
+   * type), `writable` when every field below is an object, a list or a leaf (no interface,
+   * union, `isTypeOf` or `__proto__` key) and every root field one of `written`.
    */
-  writable(parent: GraphQLObjectType, fieldNodes: readonly FieldNode[], depth = 0): boolean {
-    const def = this.fieldDef(parent, fieldNodes[0]);
-    if (def === undefined) return false;
-    if (def === null) return true;
-    const named = getNamedType(def.type);
+  plan(doc: DocumentNode, root: Map<string, readonly FieldNode[]>, written: ReadonlySet<string>): OperationPlan {
+    const op = this.ctx.operation;
+    const keep = !dependsOnVariables(doc, op);
+    const known = keep ? kept.get(op) : undefined;
+    if (known) return known;
+    const rootType = this.ctx.schema.getQueryType()!;
+    const steps: Step[] = [];
+    let writable = true;
+    for (const [key, nodes] of root) {
+      const def = this.fieldDef(rootType, nodes[0]);
+      if (key === '__proto__' || def === undefined || (def !== null && !written.has(def.name))) writable = false;
+      steps.push({ key, fieldNodes: nodes, def: def ?? null, plain: false });
+    }
+    for (const step of steps) if (writable && !this.writable(rootType, step, 0)) writable = false;
+    const plan = { steps, writable };
+    if (keep) kept.set(op, plan);
+    return plan;
+  }
+
+  private writable(parent: GraphQLObjectType, step: Step, depth: number): boolean {
+    if (step.def === null) return true;
+    const named = getNamedType(step.def.type);
     if (isLeafType(named)) return true;
     if (!isObjectType(named) || named.isTypeOf || depth > 64) return false;
     let steps: Step[];
     try {
-      steps = this.plan(named, fieldNodes);
+      steps = this.below(named, step);
     } catch (err) {
       if (err instanceof Refused) return false;
       throw err;
     }
-    for (const step of steps) if (!this.writable(named, step.fieldNodes, depth + 1)) return false;
+    for (const s of steps) if (!this.writable(named, s, depth + 1)) return false;
     return true;
   }
 
   /** A root field's value, or a promise of it; throws (a refusal or the resolver's error) where graphql-js would report an error. */
-  rootField(rootType: GraphQLObjectType, key: string, fieldNodes: readonly FieldNode[]): Completed {
-    const step = { key, fieldNodes, def: this.fieldDef(rootType, fieldNodes[0])!, plain: false };
+  rootField(step: Step): Completed {
+    const rootType = this.ctx.schema.getQueryType()!;
+    if (step.def === null) return rootType.name;
     try {
       return this.field(rootType, this.ctx.rootValue, step, undefined);
     } catch (err) {
@@ -123,21 +176,21 @@ export class OperationWriter {
     return parent.getFields()[name];
   }
 
-  private plan(type: GraphQLObjectType, fieldNodes: readonly FieldNode[]): Step[] {
-    let byNodes = this.plans.get(type);
-    if (!byNodes) this.plans.set(type, (byNodes = new WeakMap()));
-    let steps = byNodes.get(fieldNodes);
+  /** The fields below `step` for records of `type` (graphql-js's collectSubfields), prepared once. */
+  private below(type: GraphQLObjectType, step: Step): Step[] {
+    const sub = (step.sub ??= new Map());
+    let steps = sub.get(type);
     if (steps) return steps;
     steps = [];
     const { schema, fragments, variableValues } = this.ctx;
-    for (const [key, nodes] of collectSubfields(schema, fragments, variableValues, type, fieldNodes)) {
+    for (const [key, nodes] of collectSubfields(schema, fragments, variableValues, type, step.fieldNodes)) {
       const def = this.fieldDef(type, nodes[0]);
       // a plain object's `__proto__` key would set its prototype instead
       if (def === undefined || key === '__proto__') throw REFUSED;
       const plain = def !== null && !def.resolve && def.args.length === 0;
       steps.push({ key, fieldNodes: nodes, def, plain });
     }
-    byNodes.set(fieldNodes, steps);
+    sub.set(type, steps);
     return steps;
   }
 
@@ -170,17 +223,15 @@ export class OperationWriter {
     const def = step.def!;
     if (step.plain && source !== null && typeof source === 'object') {
       const value = (source as Record<string, unknown>)[def.name];
-      if (typeof value !== 'function') return this.value(def.type, step.fieldNodes, value, parentPath, step.key, parent);
+      if (typeof value !== 'function') return this.value(def.type, step, value, parentPath, step.key, parent);
     }
     if (this.failed) throw REFUSED;
     const path: Path = { prev: parentPath, key: step.key, typename: parent.name };
     const args = getArgumentValues(def, step.fieldNodes[0], this.ctx.variableValues);
     const value = (def.resolve ?? defaultFieldResolver)(source, args, this.ctx.contextValue, this.info(def, step.fieldNodes, parent, path));
-    if (isPromise(value)) {
-      this.owned(value);
-      return this.owned(value.then((v) => this.value(def.type, step.fieldNodes, v, path)));
-    }
-    return this.value(def.type, step.fieldNodes, value, path);
+    // (a rejection of the resolver's promise is handled by the promise that completes it)
+    if (isPromise(value)) return this.owned(value.then((v) => this.value(def.type, step, v, path)));
+    return this.value(def.type, step, value, path);
   }
 
   /**
@@ -189,7 +240,7 @@ export class OperationWriter {
    */
   private value(
     type: GraphQLOutputType,
-    fieldNodes: readonly FieldNode[],
+    step: Step,
     value: unknown,
     path: Path | undefined,
     key?: string,
@@ -217,8 +268,8 @@ export class OperationWriter {
         const item: unknown = value[i];
         const itemPath: Path = { prev: path, key: i, typename: undefined };
         const done = isPromise(item)
-          ? this.owned(item).then((v) => this.value(itemType, fieldNodes, v, itemPath))
-          : this.value(itemType, fieldNodes, item, itemPath);
+          ? item.then((v) => this.value(itemType, step, v, itemPath))
+          : this.value(itemType, step, item, itemPath);
         if (isPromise(done)) {
           items[i] = null;
           (pending ??= []).push(this.owned(done.then((v) => void (items[i] = v))));
@@ -227,12 +278,12 @@ export class OperationWriter {
       return pending ? this.owned(Promise.all(pending).then(() => items)) : items;
     }
     if (!(type instanceof GraphQLObjectType)) throw REFUSED;
-    return this.object(type, fieldNodes, value, path);
+    return this.object(type, step, value, path);
   }
 
   /** The keys are set in the selection's order, a pending one first as null, so the text keeps graphql-js's order. */
-  private object(type: GraphQLObjectType, fieldNodes: readonly FieldNode[], source: unknown, path: Path | undefined): Completed {
-    const steps = this.plan(type, fieldNodes);
+  private object(type: GraphQLObjectType, parentStep: Step, source: unknown, path: Path | undefined): Completed {
+    const steps = this.below(type, parentStep);
     const out: Record<string, unknown> = {};
     let pending: Promise<void>[] | null = null;
     for (const step of steps) {

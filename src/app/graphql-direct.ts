@@ -1,8 +1,9 @@
-import { HeaderMap, type ApolloServerPlugin, type GraphQLResponse } from '@apollo/server';
+import { HeaderMap, type ApolloServerPlugin, type GraphQLRequestContext, type GraphQLResponse } from '@apollo/server';
 import {
   BREAK,
   getArgumentValues,
   getVariableValues,
+  GraphQLError,
   Kind,
   visit,
   type DocumentNode,
@@ -14,6 +15,7 @@ import { collectFields } from 'graphql/execution/collectFields';
 import type { Ctx } from '../kernel/context';
 import { PrewrittenJson, type DirectField } from '../kernel/graphql-direct';
 import { DomainError } from '../shared/errors';
+import { isRefusal, OperationWriter, type WriteContext } from './graphql-written';
 
 /**
  * Directly answered root fields (kernel/graphql-direct.ts) through Apollo's `responseForOperation`
@@ -54,13 +56,17 @@ function fragmentsOf(doc: DocumentNode): Record<string, FragmentDefinitionNode> 
  * The plugin. `enabled` is asked per request (the `GRAPHQL_DIRECT_ANSWERS` setting), so that one
  * server can answer the same operation both ways.
  */
-export function directAnswersPlugin(fields: ReadonlyMap<string, DirectField>, enabled: (ctx: Ctx) => boolean): ApolloServerPlugin<Ctx> {
+export function directAnswersPlugin(
+  fields: ReadonlyMap<string, DirectField>,
+  written: ReadonlySet<string>,
+  enabled: (ctx: Ctx) => boolean,
+): ApolloServerPlugin<Ctx> {
   return {
     async requestDidStart() {
       return {
         async responseForOperation(rc): Promise<GraphQLResponse | null> {
           const op = rc.operation;
-          if (!fields.size || !op || op.operation !== 'query' || !enabled(rc.contextValue)) return null;
+          if ((!fields.size && !written.size) || !op || op.operation !== 'query' || !enabled(rc.contextValue)) return null;
           if (!onlyPlainDirectives(rc.document)) return null;
           const schema = rc.schema;
           const queryType = schema.getQueryType();
@@ -75,7 +81,14 @@ export function directAnswersPlugin(fields: ReadonlyMap<string, DirectField>, en
           for (const [, nodes] of root) {
             const field = nodes[0].name.value;
             if (field === '__typename') continue;
-            if (name !== null || !fields.has(field)) return null;
+            if (name !== null || !fields.has(field)) {
+              return writeOperation(
+                rc,
+                written,
+                { schema, fragments, variableValues, operation: op, contextValue: rc.contextValue, rootValue: undefined },
+                root,
+              );
+            }
             name = field;
             fieldNodes = nodes;
           }
@@ -105,6 +118,37 @@ export function directAnswersPlugin(fields: ReadonlyMap<string, DirectField>, en
       };
     },
   };
+}
+
+/**
+ * An operation whose root fields are all registered as written (kernel/module.ts `graphqlWritten`)
+ * executed by the writer (graphql-written.ts); null leaves it to graphql-js: a field not
+ * registered, a selection the writer does not take, or any error (graphql-js then meets it
+ * again and reports it as usual).
+ */
+async function writeOperation(
+  rc: GraphQLRequestContext<Ctx>,
+  written: ReadonlySet<string>,
+  wc: WriteContext,
+  root: Map<string, readonly FieldNode[]>,
+): Promise<GraphQLResponse | null> {
+  const writer = new OperationWriter(wc);
+  const plan = writer.plan(rc.document!, root, written);
+  if (!plan.writable) return null;
+  const values: unknown[] = [];
+  try {
+    for (const step of plan.steps) values.push(writer.rootField(step));
+    const all = await Promise.all(values);
+    const data: Record<string, unknown> = {};
+    for (let k = 0; k < all.length; k++) data[plan.steps[k].key] = all[k];
+    return { http: { status: undefined, headers: new HeaderMap() }, body: { kind: 'single', singleResult: { data } } };
+  } catch (err) {
+    // what was started is let finish before graphql-js runs the operation on the same context
+    await Promise.allSettled(values);
+    if (!isRefusal(err) && !(err instanceof DomainError) && !(err instanceof GraphQLError))
+      rc.contextValue.log.warn({ err }, 'written GraphQL answer failed; executing it');
+    return null;
+  }
 }
 
 /** The marker number of a prewritten value whose bytes the /graphql route sends itself. */

@@ -67,6 +67,18 @@ export function directFieldsOf(list: readonly AppModule[] = modules): Map<string
   return out;
 }
 
+/** Every module's root query fields executed by the JSON writer; a field claimed twice is a wiring error. */
+export function writtenFieldsOf(list: readonly AppModule[] = modules): Set<string> {
+  const out = new Set<string>();
+  for (const m of list) {
+    for (const field of m.graphqlWritten ?? []) {
+      if (out.has(field)) throw new Error(`GraphQL field ${field} is written by two modules`);
+      out.add(field);
+    }
+  }
+  return out;
+}
+
 /** Every module's document sources by entity type; an entity type claimed twice is a wiring error. */
 export function documentsOf(list: readonly AppModule[] = modules): DocumentSources {
   const out = new Map<DocumentEntityType, DocumentSource>();

@@ -31,8 +31,10 @@ export interface Config {
   graphqlIntrospection: boolean;
   /**
    * `GRAPHQL_DIRECT_ANSWERS` (default true): operations asking only `availableTimes` or
-   * `clientAvailableTimes` are answered as written JSON instead of field by field (the same
-   * answer); false executes them. Read per request, so a test can compare both on one server.
+   * `clientAvailableTimes` are answered as written JSON instead of field by field, and the
+   * catalog's queries are executed by the server's writer instead of graphql-js (the same
+   * answers); false leaves both to graphql-js. Read per request, so a test can compare both on
+   * one server.
    */
   graphqlDirectAnswers: boolean;
   accessTokenTtlSec: number;

@@ -16,6 +16,9 @@ import { formatTimestamp } from '../shared/time';
  * Output values are rendered exactly as the REST adapter renders them.
  */
 
+/** An instant as formatTimestamp writes it, on a day that exists in every month. */
+const CANONICAL_INSTANT = /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|1\d|2[0-8])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.(?!000)\d{3})?Z$/;
+
 /** `2026-12-01T07:00:00Z`: UTC, `Z`, milliseconds only when there are some (the REST form). */
 export const DateTimeScalar = new GraphQLScalarType({
   ...DateTimeResolver.toConfig(),
@@ -25,6 +28,9 @@ export const DateTimeScalar = new GraphQLScalarType({
     'exactly as the REST adapter renders them; arguments may carry any offset (`2026-12-01T09:00:00+02:00`).',
   specifiedByURL: 'https://datatracker.ietf.org/doc/html/rfc3339#section-5.6',
   serialize(value) {
+    // Records answered in their REST form already hold the canonical text: it is its own rendering
+    // (days past the 28th are parsed, since Date.parse rolls 31 April over into May).
+    if (typeof value === 'string' && CANONICAL_INSTANT.test(value)) return value;
     const ms = value instanceof Date ? value.getTime() : typeof value === 'string' ? Date.parse(value) : value;
     const text = typeof ms === 'number' ? formatTimestamp(ms) : null;
     if (text === null) throw new TypeError('DateTime cannot represent this value');

@@ -26,4 +26,10 @@ export interface AppModule {
   subscribers?: EventSubscriber[];
   /** Root query fields this module answers as written JSON when asked alone (kernel/graphql-direct.ts), by field name. */
   graphqlDirect?: Record<string, DirectField>;
+  /**
+   * Root query fields whose operations the server may execute with its JSON writer
+   * (app/graphql-written.ts) instead of graphql-js: fields answered by a read whose resolvers
+   * (the root's and those below) may run again when an error leaves the operation to graphql-js.
+   */
+  graphqlWritten?: readonly string[];
 }

@@ -30,13 +30,16 @@ export const catalogKey = (companyId: string, id: string): string => `${companyI
 const options = { batchScheduleFn: (cb: () => void) => setImmediate(cb), maxBatchSize: 1000 };
 
 function byCompany(keys: readonly string[]): Map<string, string[]> {
-  const out = new Map<string, string[]>();
+  const sets = new Map<string, Set<string>>();
   for (const k of keys) {
-    const [cid, id] = k.split(SEP);
-    const list = out.get(cid) ?? [];
-    if (!list.includes(id)) list.push(id);
-    out.set(cid, list);
+    const at = k.indexOf(SEP);
+    const cid = k.slice(0, at);
+    let ids = sets.get(cid);
+    if (!ids) sets.set(cid, (ids = new Set()));
+    ids.add(k.slice(at + 1));
   }
+  const out = new Map<string, string[]>();
+  for (const [cid, ids] of sets) out.set(cid, [...ids]);
   return out;
 }
 

@@ -18,6 +18,8 @@ export const catalogModule: AppModule = {
     ClientCatalogResolver,
   ],
   routes: catalogRoutes,
+  // reads of records and their relations (DataLoaders), nothing else
+  graphqlWritten: ['services', 'service', 'resources', 'resource', 'clientServices', 'clientService', 'clientResources', 'clientResource'],
 };
 
 export { getResourceInCompany, getServiceInCompany, getTicketInService, linkedResources } from './catalog.lookup';

@@ -194,17 +194,17 @@ const num = (n: number): string => (Number.isFinite(n) ? String(n) : 'null');
 function writeEntries(w: ByteWriter, c: TimeColumns, withSpots: boolean, timestamp: (ms: number) => string): void {
   if (c.length === 0) return w.text('[]');
   w.text('[');
-  let lastPrice: Money | null = null;
+  let lastPrice = -1;
   let lastDuration = -1;
   let tail = '';
   // start times are ASCII; the rest of an entry is checked when it changes
   let ascii = false;
   for (let i = 0; i < c.length; i++) {
-    const price = c.prices[i];
+    const price = c.priceIndex[i];
     if (price !== lastPrice || c.durations[i] !== lastDuration) {
       lastPrice = price;
       lastDuration = c.durations[i];
-      tail = `","duration":${JSON.stringify(durationOf(lastDuration))},"price":${JSON.stringify(price)}${withSpots ? '' : '}'}`;
+      tail = `","duration":${JSON.stringify(durationOf(lastDuration))},"price":${JSON.stringify(c.priceTable[price])}${withSpots ? '' : '}'}`;
       ascii = !withSpots && !NOT_ASCII.test(tail);
     }
     let entry = (i === 0 ? '{"startTime":"' : ',{"startTime":"') + timestamp(c.starts[i]) + tail;

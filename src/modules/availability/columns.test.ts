@@ -21,7 +21,7 @@ describe('the columnar times path', () => {
           startTime: c.starts[i],
           endTime: c.ends[i],
           durationSec: c.durations[i],
-          price: c.prices[i],
+          price: c.priceTable[c.priceIndex[i]],
           spotsAvailable: c.slots ? c.slots.totalSpots[i] - c.slots.bookedSpots[i] : null,
           totalSpots: c.slots ? c.slots.totalSpots[i] : null,
           bookedSpots: c.slots ? c.slots.bookedSpots[i] : null,
@@ -30,6 +30,9 @@ describe('the columnar times path', () => {
           ticketPrices: c.slots ? c.slots.ticketPrices[i] : null,
         }));
         expect(rebuilt).toEqual(entries);
+        // the writers start a new price text exactly where the index changes
+        for (let i = 1; i < c.length; i++)
+          expect(c.priceIndex[i] === c.priceIndex[i - 1]).toBe(JSON.stringify(entries[i].price) === JSON.stringify(entries[i - 1].price));
       }
       const loaded = loadedOf(snap);
       const text = timesAnswerJson(loaded, columns, snap.zone).toString();
@@ -37,18 +40,21 @@ describe('the columnar times path', () => {
     },
   );
 
-  it('covers every service type with entries, shared and changing prices, and starts off the whole minute', () => {
+  it('covers every service type with entries, shared and changing prices, prices quoted once per length, and starts off the whole minute', () => {
     const seen = new Set<string>();
     let shared = 0;
     let changes = 0;
     let offMinute = 0;
+    let quotedOnce = 0;
     for (let seed = 1; seed <= 240; seed++) {
       const { snap, req } = randomCase(seed);
+      const fixed = snap.pricer.fixedQuote?.({ serviceType: snap.service.type, durationSec: 3600, spots: 1, tickets: {} }) ?? null;
       for (const c of Object.values(computeAvailabilityColumns(snap, req))) {
         if (c.length > 0) seen.add(snap.service.type);
+        if (c.length > 0 && fixed !== null) quotedOnce++;
         offMinute += c.starts.filter((t) => t % 60_000 !== 0).length;
         for (let i = 1; i < c.length; i++) {
-          if (c.prices[i] === c.prices[i - 1]) shared++;
+          if (c.priceIndex[i] === c.priceIndex[i - 1]) shared++;
           else changes++;
         }
       }
@@ -57,6 +63,7 @@ describe('the columnar times path', () => {
     expect(shared).toBeGreaterThan(1000);
     expect(changes).toBeGreaterThan(50);
     expect(offMinute).toBeGreaterThan(20);
+    expect(quotedOnce).toBeGreaterThan(20);
   });
 
   it('writes a resource without times, and a repeated resource id once, as JSON.stringify does', () => {

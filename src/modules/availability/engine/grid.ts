@@ -58,10 +58,11 @@ export function scanGrid(plan: Plan, self: Probe, gate: RelatedGate | null, out:
     while (t < rangeEnd) {
       if (t >= hi || ++generated > MAX_CANDIDATES_PER_RESOURCE) return;
       ctx.instant = t;
-      ctx.minuteOfDay = minuteOfDay(day, t);
       let len: number;
       let step: number;
       let valid = t >= lo;
+      // the minute is for the pricer: a fixed service asks it only of the starts it keeps
+      if (type !== 'fixed') ctx.minuteOfDay = minuteOfDay(day, t);
       if (type === 'flexible') {
         len = flexibleMs;
         const ps = intervalMs > 0 && !valid ? null : pricer.step(ctx);
@@ -84,6 +85,7 @@ export function scanGrid(plan: Plan, self: Probe, gate: RelatedGate | null, out:
         const bufLo = t - bufferBeforeMs;
         const bufHi = end + bufferAfterMs;
         if (self.gridFree(t, end, bufLo, bufHi) && (gate === null || gate.admits(t, end, bufLo, bufHi, 0, 0))) {
+          if (type === 'fixed') ctx.minuteOfDay = minuteOfDay(day, t);
           out.add(ctx, day, len / 1000);
         }
       }

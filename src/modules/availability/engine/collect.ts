@@ -4,7 +4,7 @@
  */
 import type { Money } from '../../../shared/money';
 import type { MatchContext, Pricer, Quote, QuoteRequest } from '../../pricing/engine/types';
-import type { Day } from './calendar';
+import { minuteOfDay, type Day } from './calendar';
 import { TooManyTimes } from './limits';
 import type { AvailableTime, TimeColumns } from './types';
 
@@ -147,7 +147,8 @@ export class Collector {
     this.count++;
   }
 
-  private quoteAt(ctx: MatchContext, durationSec: number): Quote {
+  /** The quote at `ctx`; sets `ctx.minuteOfDay` (of `day`) only when the pricer is asked. */
+  private quoteAt(ctx: MatchContext, day: Day, durationSec: number): Quote {
     this.quote.durationSec = durationSec;
     if (durationSec === this.fixedFor) return this.fixed!;
     if (this.fixable) {
@@ -159,6 +160,7 @@ export class Collector {
       }
       this.fixable = false;
     }
+    ctx.minuteOfDay = minuteOfDay(day, ctx.instant);
     return this.pricer.quote(this.quote, ctx);
   }
 
@@ -170,7 +172,7 @@ export class Collector {
   add(ctx: MatchContext, day: Day, durationSec: number, endTime = ctx.instant + durationSec * 1000): void {
     if (!this.withEntries) return this.addDate(day);
     this.spend();
-    const q = this.quoteAt(ctx, durationSec);
+    const q = this.quoteAt(ctx, day, durationSec);
     if (this.inColumns) return this.pushColumns(ctx.instant, endTime, durationSec, q.amount, q.comparedAmount, q.currency || this.currency);
     // Every entry gets the same fields so the engine's output stays one object shape.
     this.entries.push({
@@ -199,7 +201,7 @@ export class Collector {
   ): void {
     if (!this.withEntries) return this.addDate(day);
     this.spend();
-    const q = this.quoteAt(ctx, durationSec);
+    const q = this.quoteAt(ctx, day, durationSec);
     if (this.inColumns) {
       const slots = (this.slots ??= {
         totalSpots: [],

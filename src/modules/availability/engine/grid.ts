@@ -61,7 +61,7 @@ export function scanGrid(plan: Plan, self: Probe, gate: RelatedGate | null, out:
       let len: number;
       let step: number;
       let valid = t >= lo;
-      // the minute is for the pricer: a fixed service asks it only of the starts it keeps
+      // the minute is for the pricer: for a fixed service the collector sets it when it asks for a quote
       if (type !== 'fixed') ctx.minuteOfDay = minuteOfDay(day, t);
       if (type === 'flexible') {
         len = flexibleMs;
@@ -85,7 +85,6 @@ export function scanGrid(plan: Plan, self: Probe, gate: RelatedGate | null, out:
         const bufLo = t - bufferBeforeMs;
         const bufHi = end + bufferAfterMs;
         if (self.gridFree(t, end, bufLo, bufHi) && (gate === null || gate.admits(t, end, bufLo, bufHi, 0, 0))) {
-          if (type === 'fixed') ctx.minuteOfDay = minuteOfDay(day, t);
           out.add(ctx, day, len / 1000);
         }
       }

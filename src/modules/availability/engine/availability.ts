@@ -35,7 +35,7 @@ function* steps(snapshot: AvailabilitySnapshot, request: AvailabilityRequest, mo
     spots: plan ? plan.spotsQuoted : 1,
     tickets: plan && service.type === 'ticket' ? plan.tickets : NO_TICKETS,
   };
-  const store = mode === 'columns' ? new ColumnStore() : null;
+  const store = mode === 'columns' ? new ColumnStore(snapshot.resources.length) : null;
   const newCollector = () => new Collector(mode, snapshot.pricer, service.currency, quote, request.allowance, store);
   if (plan === null) {
     for (let i = 0; i < snapshot.resources.length; i++) collectors.push(newCollector());

@@ -26,6 +26,12 @@ export class ColumnStore {
   durations = NO_NUMBERS;
   priceIndex = NO_INDEXES;
   used = 0;
+  /** entries written and collectors created so far, for the size of new storage */
+  written = 0;
+  collectors = 0;
+
+  /** `resources`: how many collectors will write, one after another */
+  constructor(private readonly resources: number) {}
 
   /**
    * Room for `extra` more entries after `used`. When new storage is needed, the entries from
@@ -35,7 +41,11 @@ export class ColumnStore {
     if (this.used + extra <= this.starts.length) return;
     const { starts, ends, durations, priceIndex, used } = this;
     const kept = used - keepFrom;
-    const capacity = Math.max(256, 2 * starts.length, 2 * (kept + extra));
+    // room for the resources still to come at the mean of those done: growing by doubling
+    // allocated (and zeroed) about three times the answer's columns
+    const done = this.collectors - 1;
+    const expected = done > 0 ? Math.ceil((((this.written - kept) / done) * (this.resources - done) * 9) / 8) : 2 * starts.length;
+    const capacity = Math.max(256, expected, 2 * (kept + extra));
     this.starts = new Float64Array(capacity);
     this.ends = new Float64Array(capacity);
     this.durations = new Float64Array(capacity);
@@ -80,6 +90,7 @@ export class Collector {
   ) {
     this.withEntries = mode !== 'dates';
     this.inColumns = mode === 'columns';
+    if (store !== null) store.collectors++;
   }
 
   /** The entries in columns (views of the store: read them before the store is written again). */
@@ -144,6 +155,7 @@ export class Collector {
     this.durations[at] = durationSec;
     this.priceIndex[at] = price;
     st.used = at + 1;
+    st.written++;
     this.count++;
   }
 

@@ -9,6 +9,7 @@ import { buildSnapshot, type LoadedSnapshot, type SnapshotOptions, type Snapshot
 import { validateFlexibleDuration } from '../pricing/engine/pricer';
 import { matchContextAt } from '../pricing/engine/context';
 import { timesSelectionJson, type TimesSelection } from './times-selection';
+import { OpenTimesWriter } from './open-times';
 
 /**
  * The pure part of an availability answer: checks that need the loaded data, the engine call
@@ -181,50 +182,45 @@ export function timesEntries(loaded: LoadedSnapshot, result: AvailabilityResult,
   return { timeZone, times: out };
 }
 
-const NOT_ASCII = /[^\x00-\x7f]/;
-
 /** JSON text of a finite number as `JSON.stringify` writes it (`null` for NaN and infinities). */
 const num = (n: number): string => (Number.isFinite(n) ? String(n) : 'null');
 
 /**
- * One resource's entries as the JSON array `timesEntries` + `JSON.stringify` would write, from
- * columns: keys in the same order; the text after each start time (duration and price) encoded
- * once per run of entries that share them.
+ * One resource's entries with spot counts (group and ticket services) as the JSON array
+ * `timesEntries` + `JSON.stringify` would write, from columns: keys in the same order; the text
+ * of the duration and price encoded once per run of entries that share them.
  */
-function writeEntries(w: ByteWriter, c: TimeColumns, withSpots: boolean, timestamp: (ms: number) => string): void {
+function writeSlotEntries(w: ByteWriter, c: TimeColumns, timestamp: (ms: number) => string): void {
   if (c.length === 0) return w.text('[]');
   w.text('[');
-  let lastPrice: Money | null = null;
+  let lastPrice = -1;
   let lastDuration = -1;
   let tail = '';
-  // start times are ASCII; the rest of an entry is checked when it changes
-  let ascii = false;
   for (let i = 0; i < c.length; i++) {
-    const price = c.prices[i];
+    const price = c.priceIndex[i];
     if (price !== lastPrice || c.durations[i] !== lastDuration) {
       lastPrice = price;
       lastDuration = c.durations[i];
-      tail = `","duration":${JSON.stringify(durationOf(lastDuration))},"price":${JSON.stringify(price)}${withSpots ? '' : '}'}`;
-      ascii = !withSpots && !NOT_ASCII.test(tail);
+      tail = `","duration":${JSON.stringify(durationOf(lastDuration))},"price":${JSON.stringify(c.priceTable[price])}`;
     }
-    let entry = (i === 0 ? '{"startTime":"' : ',{"startTime":"') + timestamp(c.starts[i]) + tail;
-    if (withSpots) {
-      const sl = c.slots;
-      const total = sl ? sl.totalSpots[i] : 0;
-      const booked = sl ? sl.bookedSpots[i] : 0;
-      entry +=
+    const sl = c.slots;
+    const total = sl ? sl.totalSpots[i] : 0;
+    const booked = sl ? sl.bookedSpots[i] : 0;
+    w.text(
+      (i === 0 ? '{"startTime":"' : ',{"startTime":"') +
+        timestamp(c.starts[i]) +
+        tail +
         `,"spotsAvailable":${num(sl ? total - booked : 0)},"totalSpots":${num(total)},"bookedSpots":${num(booked)}` +
         `,"bookedSpotsPerTicket":${JSON.stringify(sl?.bookedSpotsPerTicket[i] ?? {})}` +
         `,"totalSpotsPerTicket":${JSON.stringify(sl?.totalSpotsPerTicket[i] ?? {})}` +
-        `,"ticketPrices":${JSON.stringify(sl?.ticketPrices[i] ?? {})}}`;
-    }
-    w.text(entry, ascii);
+        `,"ticketPrices":${JSON.stringify(sl?.ticketPrices[i] ?? {})}}`,
+    );
   }
   w.text(']');
 }
 
-/** Bytes per entry of a times answer without spot counts (a price of two amounts and a currency), a first guess of its size. */
-const ENTRY_BYTES = 116;
+/** Bytes per entry of a times answer with spot counts (a price of two amounts and a currency), a first guess of its size. */
+const SLOT_ENTRY_BYTES = 232;
 
 /**
  * The times answer's JSON bytes from the engine's columns: the same text as
@@ -232,10 +228,11 @@ const ENTRY_BYTES = 116;
  * without an object per entry.
  */
 export function timesAnswerJson(loaded: LoadedSnapshot, columns: AvailabilityColumns, timeZone: string): Buffer {
-  const withSpots = loaded.snapshot.service.type === 'group' || loaded.snapshot.service.type === 'ticket';
+  const type = loaded.snapshot.service.type;
+  if (type !== 'group' && type !== 'ticket') return openTimesAnswerJson(loaded, columns, timeZone);
   let entries = 0;
   for (const r of loaded.snapshot.resources) entries += columns[r.id]?.length ?? 0;
-  const w = new ByteWriter(256 + loaded.snapshot.resources.length * 48 + entries * (withSpots ? 2 * ENTRY_BYTES : ENTRY_BYTES));
+  const w = new ByteWriter(256 + loaded.snapshot.resources.length * 48 + entries * SLOT_ENTRY_BYTES);
   const timestamp = timestampText();
   w.text(`{"timeZone":${JSON.stringify(timeZone)},"times":{`);
   const seen = new Set<string>();
@@ -245,10 +242,40 @@ export function timesAnswerJson(loaded: LoadedSnapshot, columns: AvailabilityCol
     w.text(`${seen.size ? ',' : ''}${JSON.stringify(r.id)}:`);
     seen.add(r.id);
     const c = columns[r.id];
-    if (c) writeEntries(w, c, withSpots, timestamp);
+    if (c) writeSlotEntries(w, c, timestamp);
     else w.text('[]');
   }
   w.text('}}');
+  return w.done();
+}
+
+/** `timesAnswerJson` of a service without spots: measured, then written into a buffer of its exact size. */
+function openTimesAnswerJson(loaded: LoadedSnapshot, columns: AvailabilityColumns, timeZone: string): Buffer {
+  const times = new OpenTimesWriter();
+  const head = `{"timeZone":${JSON.stringify(timeZone)},"times":{`;
+  let size = Buffer.byteLength(head) + 2;
+  const keys: string[] = [];
+  const lists: (TimeColumns | undefined)[] = [];
+  const seen = new Set<string>();
+  for (const r of loaded.snapshot.resources) {
+    // a repeated id is one key, written where it first appears with the last list (as an object would have it)
+    if (seen.has(r.id)) continue;
+    const key = `${seen.size ? ',' : ''}${JSON.stringify(r.id)}:`;
+    seen.add(r.id);
+    const c = columns[r.id];
+    keys.push(key);
+    lists.push(c);
+    size += Buffer.byteLength(key) + (c ? times.measure(c) : 2);
+  }
+  const w = new ByteWriter(size);
+  w.text(head);
+  for (let i = 0; i < keys.length; i++) {
+    w.text(keys[i]);
+    const c = lists[i];
+    if (c) times.write(w, c);
+    else w.text('[]', true);
+  }
+  w.text('}}', true);
   return w.done();
 }
 

@@ -1,6 +1,7 @@
 import type { ServiceType } from '../../shared/service-type';
 import { startOfLocalDay } from '../../shared/zone';
-import type { MatchContext, Pricer, Quote, QuoteRequest } from '../pricing/engine/types';
+import { createPricer } from '../pricing/engine/pricer';
+import type { MatchContext, PriceRuleInput, Pricer, Quote, QuoteRequest } from '../pricing/engine/types';
 import { MIN, prng, resource, rule, service, snapshot } from './engine/testkit';
 import type { AvailabilityRequest, AvailabilitySnapshot, SlotOccurrence, TimeInterval } from './engine/types';
 import type { LoadedSnapshot } from './snapshot';
@@ -33,6 +34,31 @@ function dayPricer(r: ReturnType<typeof prng>): Pricer {
     },
     step: () => step,
   };
+}
+
+/**
+ * The service's own pricer from price rules: none, one for every start (a quote the engine may
+ * ask once per length), or one with an evening rule above it (a quote per start).
+ */
+function rulePricer(r: ReturnType<typeof prng>, type: ServiceType, zone: string): Pricer {
+  const stepSec = type === 'flexible' || type === 'sharable' || type === 'days' ? r.pick([null, 30 * MIN, 60 * MIN]) : null;
+  const rule = (id: string, price: number, priority: number, evening: boolean): PriceRuleInput => ({
+    id,
+    type,
+    priority,
+    createdAt: 0,
+    durationSec: stepSec,
+    minDurationSec: null,
+    maxDurationSec: null,
+    price,
+    comparedPrice: r.pick([null, price + 250]),
+    ticketID: null,
+    limitation: evening ? { times: [{ start: '17:00', end: '24:00' }] } : r.pick([null, { daysOfWeek: 127 }]),
+  });
+  const kind = r.pick(['none', 'everywhere', 'evening']);
+  const priceRules = kind === 'none' ? [] : [rule('base', r.pick([0, 1200]), 0, false)];
+  if (kind === 'evening') priceRules.push(rule('evening', 1700, 1, true));
+  return createPricer({ serviceType: type, currency: r.pick(['EUR', 'Kč']), zone, priceRules, discounts: [], ticketIDs: ['t1'] });
 }
 
 export function randomCase(seed: number): { snap: AvailabilitySnapshot; req: AvailabilityRequest } {
@@ -92,6 +118,9 @@ export function randomCase(seed: number): { snap: AvailabilitySnapshot; req: Ava
         : [],
     pricer: dayPricer(r),
   });
+  // a third of the cases priced by the service's rules, chosen apart so the cases above stay as they were
+  const own = prng(seed * 7919 + 17);
+  if (own.next() < 1 / 3) snap.pricer = rulePricer(own, type, zone);
   const req: AvailabilityRequest = {
     from,
     to,

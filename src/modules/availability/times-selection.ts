@@ -145,7 +145,7 @@ function entriesWriter(w: ByteWriter, sel: SelectedField[], timestamp: (ms: numb
         let last: Money | null = null;
         let text = QUOTE;
         return (c, i) => {
-          const p = c.prices[i];
+          const p = c.priceTable[c.priceIndex[i]];
           if (p !== last) {
             text = Buffer.from(key + moneyText(p, sub, subKeys));
             last = p;
@@ -190,7 +190,15 @@ function entriesWriter(w: ByteWriter, sel: SelectedField[], timestamp: (ms: numb
   };
 }
 
-const NO_TIMES: TimeColumns = { length: 0, starts: [], ends: [], durations: [], prices: [], slots: null };
+const NO_TIMES: TimeColumns = {
+  length: 0,
+  starts: new Float64Array(0),
+  ends: new Float64Array(0),
+  durations: new Float64Array(0),
+  priceIndex: new Int32Array(0),
+  priceTable: [],
+  slots: null,
+};
 
 /**
  * Unwritten bytes before and after the JSON of a selection, so that the response around it (a

@@ -2,7 +2,7 @@
  * Entry points of the availability engine: one pass per resource over a prepared snapshot.
  */
 import type { MatchContext, QuoteRequest } from '../../pricing/engine/types';
-import { Collector, type CollectorMode } from './collect';
+import { Collector, ColumnStore, type CollectorMode } from './collect';
 import { scanGrid } from './grid';
 import { makePlan, type Plan } from './plan';
 import { prepareResource, Probe, RelatedGate, type PreparedResource } from './resource';
@@ -35,7 +35,8 @@ function* steps(snapshot: AvailabilitySnapshot, request: AvailabilityRequest, mo
     spots: plan ? plan.spotsQuoted : 1,
     tickets: plan && service.type === 'ticket' ? plan.tickets : NO_TICKETS,
   };
-  const newCollector = () => new Collector(mode, snapshot.pricer, service.currency, quote, request.allowance);
+  const store = mode === 'columns' ? new ColumnStore(snapshot.resources.length) : null;
+  const newCollector = () => new Collector(mode, snapshot.pricer, service.currency, quote, request.allowance, store);
   if (plan === null) {
     for (let i = 0; i < snapshot.resources.length; i++) collectors.push(newCollector());
     return collectors;

@@ -66,6 +66,17 @@ describe('calendar', () => {
     expect(iso(wallToInstant(day, 9 * 60))).toBe('2026-03-29T06:00:00Z');
   });
 
+  it('counts minutes by floor division for any instant: before 1970, off the whole millisecond, just below a minute', () => {
+    const day = buildCalendar('UTC', '1970-01-01', 1).days[0];
+    const exact = (t: number) => {
+      const r = t % 60_000;
+      return (t - r) / 60_000 - (r < 0 ? 1 : 0);
+    };
+    const instants = [0, -0, -1e-9, -1, -60_000, -60_001, 59_999.999, 60_000, 60_000 * 123_456_789 - 1e-3, 2 ** 31 * 60_000 - 1];
+    for (let k = 0; k < 2000; k++) instants.push(Math.round((k * 7_919_993.7) % 1e13) - 5e12, 60_000 * (k * 1_234_567) - 0.5 ** (k % 30));
+    for (const t of instants) expect(minuteOfDay(day, t)).toBe(exact(t));
+  });
+
   it('covers the local dates of a range plus extra days', () => {
     const cal = calendarFor('America/New_York', at('2026-03-08T03:00:00Z'), at('2026-03-10T04:00:00Z'), 2, 800);
     expect(cal.days.map((d) => d.date)).toEqual(['2026-03-07', '2026-03-08', '2026-03-09', '2026-03-10', '2026-03-11']);

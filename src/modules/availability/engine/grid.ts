@@ -58,10 +58,11 @@ export function scanGrid(plan: Plan, self: Probe, gate: RelatedGate | null, out:
     while (t < rangeEnd) {
       if (t >= hi || ++generated > MAX_CANDIDATES_PER_RESOURCE) return;
       ctx.instant = t;
-      ctx.minuteOfDay = minuteOfDay(day, t);
       let len: number;
       let step: number;
       let valid = t >= lo;
+      // the minute is for the pricer: for a fixed service the collector sets it when it asks for a quote
+      if (type !== 'fixed') ctx.minuteOfDay = minuteOfDay(day, t);
       if (type === 'flexible') {
         len = flexibleMs;
         const ps = intervalMs > 0 && !valid ? null : pricer.step(ctx);

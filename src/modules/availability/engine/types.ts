@@ -187,16 +187,20 @@ export interface AvailableTime {
 }
 
 /**
- * A resource's available times in columns: entry `i` is `starts[i]`, `ends[i]`, ... Entries with
- * equal consecutive prices share one price object; all of it is read-only. `slots` is set for
- * group and ticket services (the spot fields of `AvailableTime`), else null.
+ * A resource's available times in columns: entry `i` is `starts[i]`, `ends[i]`,
+ * `durations[i]` (seconds) and the price `priceTable[priceIndex[i]]`; consecutive entries with
+ * equal prices share one index, so a change of index marks a change of price. The numeric
+ * columns are views of storage shared with the other resources of the answer; all of it is
+ * read-only. `slots` is set for group and ticket services (the spot fields of
+ * `AvailableTime`), else null.
  */
 export interface TimeColumns {
   length: number;
-  starts: number[];
-  ends: number[];
-  durations: number[];
-  prices: Money[];
+  starts: Float64Array;
+  ends: Float64Array;
+  durations: Float64Array;
+  priceIndex: Int32Array;
+  priceTable: Money[];
   slots: null | {
     totalSpots: number[];
     bookedSpots: number[];

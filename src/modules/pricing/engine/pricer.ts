@@ -162,21 +162,30 @@ export function createPricer(input: PricerInput): Pricer {
 
   const chooser = new RuleChooser(rules, zone);
   const stepped = STEPPED.has(serviceType);
+  const quote = (req: QuoteRequest, ctx: MatchContext): Quote => {
+    checkType(req);
+    const rule = chooser.choose(ctx);
+    if (!rule) return { amount: 0, comparedAmount: 0, currency };
+    const units = unitsOf(serviceType, rule, req);
+    const unit = discounts.size > 0 && units > 0 ? discountedUnit(rule.price, units, null, discounts.applicable(ctx)) : rule.price;
+    // Without a compared price the list price is the reference, so a discount shows as a saving.
+    return { amount: unit * units, comparedAmount: (rule.comparedPrice ?? rule.price) * units, currency };
+  };
+  const fixed = chooser.chosenEverywhere && discounts.unconditional;
   return {
-    quote(req: QuoteRequest, ctx: MatchContext): Quote {
-      checkType(req);
-      const rule = chooser.choose(ctx);
-      if (!rule) return { amount: 0, comparedAmount: 0, currency };
-      const units = unitsOf(serviceType, rule, req);
-      const unit = discounts.size > 0 && units > 0 ? discountedUnit(rule.price, units, null, discounts.applicable(ctx)) : rule.price;
-      // Without a compared price the list price is the reference, so a discount shows as a saving.
-      return { amount: unit * units, comparedAmount: (rule.comparedPrice ?? rule.price) * units, currency };
-    },
+    quote,
     step(ctx: MatchContext): PricingStep | null {
       return stepped ? stepOf(chooser.choose(ctx)) : null;
     },
+    fixedQuote(req: QuoteRequest): Quote | null {
+      // no matcher reads the context when every rule in play applies everywhere
+      return fixed ? quote(req, ANYWHERE) : null;
+    },
   };
 }
+
+/** A context for rules that apply everywhere (they never read it). */
+const ANYWHERE: MatchContext = Object.freeze({ resourceID: '', instant: 0, date: '', weekday: 1, minuteOfDay: 0 });
 
 /**
  * Ticket services price each ticket by its own rules (those with its `ticketID`); a rule

@@ -1,4 +1,4 @@
-import { compileLimitation, type Matcher } from './limitation';
+import { compileLimitation, MATCH_ANY, type Matcher } from './limitation';
 import type { MatchContext } from './types';
 import type { LimitationInput } from '../../../shared/limitation';
 
@@ -40,6 +40,16 @@ export class RuleChooser<T extends RankedRule> {
 
   get size(): number {
     return this.rules.length;
+  }
+
+  /** Whether `choose` gives the same rule at every context: there is none, or the first one applies everywhere. */
+  get chosenEverywhere(): boolean {
+    return this.rules.length === 0 || this.matchers[0] === MATCH_ANY;
+  }
+
+  /** Whether `applicable` gives the same rules at every context: each applies everywhere. */
+  get unconditional(): boolean {
+    return this.matchers.every((m) => m === MATCH_ANY);
   }
 
   /** The rule that applies at `ctx`, or undefined when none does. */

@@ -90,4 +90,10 @@ export interface Pricer {
   quote(req: QuoteRequest, ctx: MatchContext): Quote;
   /** The flexible/sharable/days step at `ctx`, or null when no price rule with a duration applies. */
   step(ctx: MatchContext): PricingStep | null;
+  /**
+   * The quote `quote(req, ctx)` gives at every `ctx`, when no rule or discount depends on the
+   * start or the resource; null (or no such method) when it may. Lets a caller pricing many
+   * starts ask once per length.
+   */
+  fixedQuote?(req: QuoteRequest): Quote | null;
 }

@@ -223,8 +223,9 @@ describeWithRedis('two API processes on one database and one Redis', (redisUrl) 
     }
     const expected = bookings.reduce((sum, id) => sum + 1 + failuresOf.get(id)!, 0);
     // The first retry is due 8-12 s after a failure: a retry whose failure is recorded is made
-    // due now instead (as the clock moving on would), and both workers race to claim it.
-    for (let i = 0; i < 300 && rx.received.length < expected; i++) {
+    // due now instead (as the clock moving on would), and both workers race to claim it. On a
+    // machine busy with other test files the two processes can take a while: up to a minute.
+    for (let i = 0; i < 600 && rx.received.length < expected; i++) {
       await sleep(100);
       await db.query(
         `update webhook_delivery d set next_attempt_at = now()
@@ -269,7 +270,7 @@ describeWithRedis('two API processes on one database and one Redis', (redisUrl) 
       expect(attempts.map((t) => t.responseStatus)).toEqual(got.map((_, k) => (k < got.length - 1 ? 500 : 200)));
       expect(attempts.map((t) => t.succeeded)).toEqual(got.map((_, k) => k === got.length - 1));
     }
-  });
+  }, 120_000);
 });
 
 describe('WORKERS=2', () => {

@@ -3,25 +3,23 @@ import { durationOf, storeDayPrefix, type ByteWriter } from './answer-bytes';
 import type { TimeColumns } from './engine/types';
 
 /**
- * The times of the REST answer for services without spots, written as bytes. Within a day, the
- * entries that share a duration and a price differ only in the `HH:MM` of their start time:
- * the first is written, copied with doubling copies over the whole run, and each copy gets its
- * own minute. The month of 200 resources (140,000 entries) is then a few thousand copies
- * instead of one string built and encoded per entry.
+ * The times of an answer for services without spots (the REST answer, and GraphQL selections
+ * that ask for the start time once), written as bytes. Within a day, the entries that share a
+ * duration and a price differ only in the `HH:MM` of their start time: the first is written,
+ * copied with doubling copies over the whole run, and each copy gets its own minute. The month
+ * of 200 resources (140,000 entries) is then a few thousand copies instead of one string built
+ * and encoded per entry.
  */
 
 const DAY_MS = 86_400_000;
 const LAST_FAST_MS = 253_402_300_800_000; // 10000-01-01
-const HEAD = '{"startTime":"';
-/** where an entry's `HH:MM` starts: after the head and `YYYY-MM-DDT` */
-const MINUTE_AT = HEAD.length + 11;
-/** an entry's bytes before its tail when its start is a whole minute: head, `YYYY-MM-DDT`, `HH:MM:00Z` */
-const FAST_BYTES = MINUTE_AT + 9;
 /** `HH:MM` of each minute of a UTC day, 5 bytes each. */
 const HHMM = Buffer.from(
   Array.from({ length: 1440 }, (_, m) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`).join(''),
   'latin1',
 );
+/** an entry's start time when it is a whole minute: `YYYY-MM-DDTHH:MM:00Z` */
+const FAST_BYTES = 20;
 const CLOSE = 0x5d; // ]
 const NOTHING: Buffer = Buffer.alloc(0);
 
@@ -34,12 +32,24 @@ const wholeMinute = (ms: number): boolean => Math.floor(ms / 60_000) * 60_000 ==
 /** Whole minutes of years 0000-9999: written from the day's prefix and the minute table, in 20 bytes. */
 const isFast = (ms: number): boolean => ms >= 0 && ms < LAST_FAST_MS && wholeMinute(ms);
 
-/** The bytes after an entry's start time: duration, price and the comma that ends the entry (the last one's becomes `]`). */
-function tailOf(c: TimeColumns, i: number): Buffer {
-  return Buffer.from(
-    `","duration":${JSON.stringify(durationOf(c.durations[i]))},"price":${JSON.stringify(c.priceTable[c.priceIndex[i]])}},`,
-  );
+/**
+ * The text of an entry around its start time, the same over a run of entries that share a
+ * duration and a price: `head` from the entry's `{` to the start time's opening quote, `tail`
+ * from its closing quote to the `,` that ends the entry (the last one's becomes `]`).
+ */
+export interface EntryShape {
+  head(c: TimeColumns, i: number): Buffer;
+  tail(c: TimeColumns, i: number): Buffer;
 }
+
+const REST_HEAD = Buffer.from('{"startTime":"', 'latin1');
+
+/** The REST answer's entries: start time, duration and price, as `JSON.stringify` writes them. */
+export const REST_ENTRY: EntryShape = {
+  head: () => REST_HEAD,
+  tail: (c, i) =>
+    Buffer.from(`","duration":${JSON.stringify(durationOf(c.durations[i]))},"price":${JSON.stringify(c.priceTable[c.priceIndex[i]])}},`),
+};
 
 /**
  * Resources' entries as the JSON arrays `JSON.stringify` writes for entries without spot
@@ -47,8 +57,11 @@ function tailOf(c: TimeColumns, i: number): Buffer {
  * written in the same order. A tail is encoded once per run of entries sharing it.
  */
 export class OpenTimesWriter {
+  private readonly heads: Buffer[] = [];
   private readonly tails: Buffer[] = [];
   private next = 0;
+
+  constructor(private readonly shape: EntryShape = REST_ENTRY) {}
 
   /** The bytes of one resource's array. */
   measure(c: TimeColumns): number {
@@ -58,17 +71,19 @@ export class OpenTimesWriter {
     let size = 1;
     let price = -1;
     let sec = NaN;
-    let tail = 0;
+    let around = 0;
     for (let i = 0; i < n; i++) {
       if (priceIndex[i] !== price || durations[i] !== sec) {
         price = priceIndex[i];
         sec = durations[i];
-        const t = tailOf(c, i);
+        const h = this.shape.head(c, i);
+        const t = this.shape.tail(c, i);
+        this.heads.push(h);
         this.tails.push(t);
-        tail = t.length;
+        around = h.length + t.length;
       }
       const ms = starts[i];
-      size += tail + (isFast(ms) ? FAST_BYTES : HEAD.length + formatTimestamp(ms)!.length);
+      size += around + (isFast(ms) ? FAST_BYTES : timestampOf(ms).length);
     }
     return size;
   }
@@ -78,12 +93,13 @@ export class OpenTimesWriter {
     const n = c.length;
     if (n === 0) return w.text('[]', true);
     const { starts, durations, priceIndex } = c;
-    // head and `YYYY-MM-DDT` of the current day
-    const head = Buffer.from(`${HEAD}0000-00-00T`, 'latin1');
+    // `YYYY-MM-DDT` of the current day
+    const date = Buffer.alloc(11);
     let day = NaN;
     let dayMs = 0;
     let price = -1;
     let sec = NaN;
+    let head: Buffer = NOTHING;
     let tail: Buffer = NOTHING;
     w.text('[', true);
     let i = 0;
@@ -91,12 +107,13 @@ export class OpenTimesWriter {
       if (priceIndex[i] !== price || durations[i] !== sec) {
         price = priceIndex[i];
         sec = durations[i];
+        head = this.heads[this.next];
         tail = this.tails[this.next++];
       }
       const ms = starts[i];
       if (!isFast(ms)) {
-        w.text(HEAD, true);
-        w.text(formatTimestamp(ms)!, true);
+        w.bytes(head);
+        w.text(timestampOf(ms), true);
         w.bytes(tail);
         i++;
         continue;
@@ -105,17 +122,19 @@ export class OpenTimesWriter {
       if (d !== day) {
         day = d;
         dayMs = d * DAY_MS;
-        storeDayPrefix(head, HEAD.length, d);
+        storeDayPrefix(date, 0, d);
       }
       const dayEnd = dayMs + DAY_MS;
       let k = i + 1;
       while (k < n && priceIndex[k] === price && durations[k] === sec && starts[k] >= dayMs && starts[k] < dayEnd && wholeMinute(starts[k]))
         k++;
-      const size = FAST_BYTES + tail.length;
+      const size = head.length + FAST_BYTES + tail.length;
+      const minuteAt = head.length + 11;
       const buf = w.room(size * (k - i));
       const at = w.pos;
       let p = at;
       for (let b = 0; b < head.length; b++) buf[p++] = head[b];
+      for (let b = 0; b < 11; b++) buf[p++] = date[b];
       p += 5; // the minute, below
       buf[p++] = 0x3a; // :
       buf[p++] = 0x30; // 0
@@ -126,7 +145,7 @@ export class OpenTimesWriter {
         const more = Math.min(copied, k - i - copied);
         buf.copyWithin(at + copied * size, at, at + more * size);
       }
-      for (let j = i, q = at + MINUTE_AT; j < k; j++, q += size) {
+      for (let j = i, q = at + minuteAt; j < k; j++, q += size) {
         const m = ((starts[j] - dayMs) / 60_000) * 5;
         buf[q] = HHMM[m];
         buf[q + 1] = HHMM[m + 1];
@@ -139,4 +158,12 @@ export class OpenTimesWriter {
     }
     w.room(0)[w.pos - 1] = CLOSE;
   }
+}
+
+/** A start time off the fast path (not a whole minute, or outside years 0000-9999) as the API writes it. */
+function timestampOf(ms: number): string {
+  const text = formatTimestamp(ms);
+  // the engine's starts are finite; anything else has no text to write
+  if (text === null) throw new RangeError(`not a time: ${ms}`);
+  return text;
 }

@@ -12,7 +12,7 @@ import { computeAvailability, computeAvailabilityColumns } from './engine';
 import { resource, snapshot } from './engine/testkit';
 import type { AvailabilityRequest, AvailabilitySnapshot } from './engine/types';
 import { loadedOf, randomCase } from './random-cases';
-import { NotWritable, selectionJsonOf, timesSelectionJson } from './times-selection';
+import { NotWritable, selectionJsonOf, selectionShape, timesSelectionJson } from './times-selection';
 
 /**
  * The JSON written for a selection is what graphql-js answers: the real schema's types
@@ -66,6 +66,8 @@ const SELECTIONS = {
   }
   fragment Ticket on TicketPrice { ticketID amount comparedAmount currency }`,
   timesOnly: `{ availableTimes { resources { times { __typename } } } }`,
+  // the start time once, with other fields around it: written by copying runs of entries
+  reordered: `{ availableTimes { resources { resourceID times { __typename price { currency amount __typename } duration when: startTime } } } }`,
 } as const;
 
 function requestOf(schema: GraphQLSchema, query: string, variableValues: Record<string, unknown> = {}): DirectFieldRequest {
@@ -134,6 +136,18 @@ describe('the JSON of a selection of available times', () => {
     const timesOnly = timesSelectionOf(requestOf(schema, SELECTIONS.timesOnly))!;
     const text = selectionJsonOf(timesSelectionJson(loaded, columns, snap.zone, timesOnly)).toString();
     expect(JSON.parse(text).resources[0].times.length).toBeGreaterThan(0);
+  });
+
+  it('copies runs of entries for selections that ask for the start time once, and only then', () => {
+    const schema = schemaOf(() => null);
+    const entry = (query: string) =>
+      timesSelectionOf(requestOf(schema, query))!
+        .find((f) => f.field === 'resources')!
+        .sub!.find((f) => f.field === 'times')!.open!;
+    expect(selectionShape(entry(SELECTIONS.plain))).not.toBeNull();
+    expect(selectionShape(entry(SELECTIONS.reordered))).not.toBeNull();
+    expect(selectionShape(entry(SELECTIONS.timesOnly))).toBeNull();
+    expect(selectionShape(entry(`{ availableTimes { resources { times { a: startTime b: startTime } } } }`))).toBeNull();
   });
 
   it('declines fields it does not know (introspection below the root)', () => {

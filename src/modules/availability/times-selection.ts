@@ -2,6 +2,7 @@ import type { Money } from '../../shared/money';
 import { ByteWriter, durationOf, timestampWriter } from './answer-bytes';
 import type { AvailabilityColumns, TimeColumns } from './engine/types';
 import type { LoadedSnapshot } from './snapshot';
+import { OpenTimesWriter, type EntryShape } from './open-times';
 
 /**
  * The JSON of an `AvailableTimes` GraphQL value for one selection, written from the engine's
@@ -253,6 +254,47 @@ export function timesSelectionJson(
   return w.done(SPARE_AFTER);
 }
 
+/**
+ * The entry shape of a selection of an open service's times that asks for the start time once
+ * (and otherwise only for the duration, the price and `__typename`), for the run-copying writer
+ * of the REST answer; null for any other selection, which `entriesWriter` writes entry by entry.
+ */
+export function selectionShape(sel: SelectedField[]): EntryShape | null {
+  const at = sel.findIndex((f) => f.field === 'startTime');
+  if (at < 0 || sel.some((f, j) => j !== at && !['duration', 'price', '__typename'].includes(f.field))) return null;
+  const keys = prefixes(sel);
+  const text = (from: number, to: number, c: TimeColumns, i: number): string => {
+    let out = '';
+    for (let j = from; j < to; j++) {
+      const f = sel[j];
+      out += keys[j];
+      if (f.field === 'duration') out += str(durationOf(c.durations[i]));
+      else if (f.field === 'price') out += moneyText(c.priceTable[c.priceIndex[i]], f.sub ?? [], prefixes(f.sub ?? []));
+      else out += JSON.stringify(f.typename);
+    }
+    return out;
+  };
+  return {
+    head: (c, i) => Buffer.from(`{${text(0, at, c, i)}${keys[at]}"`),
+    tail: (c, i) => Buffer.from(`"${text(at + 1, sel.length, c, i)}},`),
+  };
+}
+
+/** A resource's entries through the run-copying writer (measured, then written at once). */
+function runsWriter(w: ByteWriter, shape: EntryShape): (c: TimeColumns) => void {
+  const runs = new OpenTimesWriter(shape);
+  return (c) => {
+    try {
+      runs.measure(c);
+      runs.write(w, c);
+    } catch (err) {
+      // a start time with no text (the engine writes none): left to graphql-js
+      if (err instanceof RangeError) throw new NotWritable(err.message);
+      throw err;
+    }
+  };
+}
+
 function writeResources(
   w: ByteWriter,
   ids: string[],
@@ -263,7 +305,12 @@ function writeResources(
 ): void {
   const keys = prefixes(sel);
   // one writer per `times` key, shared by the resources
-  const writers = sel.map((f) => (f.field === 'times' ? entriesWriter(w, (withSpots ? f.slot : f.open) ?? [], timestamp) : null));
+  const writers = sel.map((f) => {
+    if (f.field !== 'times') return null;
+    const entry = (withSpots ? f.slot : f.open) ?? [];
+    const shape = withSpots ? null : selectionShape(entry);
+    return shape ? runsWriter(w, shape) : entriesWriter(w, entry, timestamp);
+  });
   w.text('[');
   ids.forEach((id, n) => {
     w.text(n ? ',{' : '{');

@@ -10,11 +10,14 @@ import {
   type FieldNode,
   type FragmentDefinitionNode,
   type GraphQLField,
+  GraphQLBoolean,
   GraphQLEnumType,
+  GraphQLID,
   GraphQLList,
   GraphQLNonNull,
   GraphQLObjectType,
   GraphQLScalarType,
+  GraphQLString,
   type GraphQLOutputType,
   type GraphQLResolveInfo,
   type GraphQLSchema,
@@ -61,6 +64,9 @@ export interface Step {
   def: GraphQLField<unknown, unknown> | null;
   /** the field reads its record (graphql-js's default resolver) and takes no arguments */
   plain: boolean;
+  /** for a plain field of a leaf type: its value's serialisation, and whether null is refused */
+  leaf?: (value: unknown) => unknown;
+  nonNull?: boolean;
   sub?: Map<GraphQLObjectType, Step[]>;
 }
 
@@ -188,7 +194,16 @@ export class OperationWriter {
       // a plain object's `__proto__` key would set its prototype instead
       if (def === undefined || key === '__proto__') throw REFUSED;
       const plain = def !== null && !def.resolve && def.args.length === 0;
-      steps.push({ key, fieldNodes: nodes, def, plain });
+      const step: Step = { key, fieldNodes: nodes, def, plain };
+      if (plain) {
+        const nonNull = def.type instanceof GraphQLNonNull;
+        const named = nonNull ? (def.type as GraphQLNonNull<GraphQLOutputType>).ofType : def.type;
+        if (named instanceof GraphQLScalarType || named instanceof GraphQLEnumType) {
+          step.leaf = leafOf(named);
+          step.nonNull = nonNull;
+        }
+      }
+      steps.push(step);
     }
     sub.set(type, steps);
     return steps;
@@ -286,7 +301,25 @@ export class OperationWriter {
     const steps = this.below(type, parentStep);
     const out: Record<string, unknown> = {};
     let pending: Promise<void>[] | null = null;
+    const record = source !== null && typeof source === 'object' ? (source as Record<string, unknown>) : null;
     for (const step of steps) {
+      // a plain leaf (most fields of a list of records): the property, null-checked and serialised
+      // as value() does it, without its checks of the type
+      if (step.leaf !== undefined && record !== null) {
+        const v = record[step.def!.name];
+        if (typeof v !== 'function') {
+          if (v === null || v === undefined) {
+            if (step.nonNull) throw REFUSED;
+            out[step.key] = null;
+            continue;
+          }
+          if (v instanceof Error) throw v;
+          const serialized = step.leaf(v);
+          if (serialized === null || serialized === undefined) throw REFUSED;
+          out[step.key] = serialized;
+          continue;
+        }
+      }
       const done = step.def === null ? type.name : this.field(type, source, step, path);
       if (isPromise(done)) {
         out[step.key] = null;
@@ -295,6 +328,17 @@ export class OperationWriter {
     }
     return pending ? this.owned(Promise.all(pending).then(() => out)) : out;
   }
+}
+
+/**
+ * A leaf type's `serialize`. String and ID answer a string with itself, Boolean a boolean
+ * (graphql-js's own serialisers do exactly that), so those values skip the call.
+ */
+function leafOf(type: GraphQLScalarType | GraphQLEnumType): (value: unknown) => unknown {
+  const serialize = (v: unknown) => type.serialize(v);
+  if (type === GraphQLString || type === GraphQLID) return (v) => (typeof v === 'string' ? v : serialize(v));
+  if (type === GraphQLBoolean) return (v) => (typeof v === 'boolean' ? v : serialize(v));
+  return serialize;
 }
 
 /** Whether an error thrown by the writer is its own refusal (as opposed to a resolver's error). */

@@ -17,10 +17,20 @@ export function durationOf(sec: number): string {
   return text;
 }
 
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 const LAST_FAST_MS = 253_402_300_800_000; // 10000-01-01
-/** `HH:MM:00Z` of each minute of a UTC day, 9 bytes each. */
-const MINUTE_BYTES = Buffer.from(
+
+/**
+ * A whole minute: exact for any double (the quotient of a multiple is exact, the product of a
+ * whole number of minutes too), and without the call to `fmod` that `%` on a double costs.
+ */
+export const wholeMinute = (ms: number): boolean => Math.floor(ms / 60_000) * 60_000 === ms;
+
+/** Whole minutes of years 0000-9999: written from the day's `YYYY-MM-DDT` and the minute table. */
+export const isFastMinute = (ms: number): boolean => ms >= 0 && ms < LAST_FAST_MS && wholeMinute(ms);
+
+/** `HH:MM:00Z` of each minute of a UTC day, 9 bytes each (minute `m` at `m * 9`). */
+export const MINUTE_BYTES = Buffer.from(
   Array.from({ length: 1440 }, (_, m) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}:00Z`).join(''),
   'latin1',
 );
@@ -122,7 +132,7 @@ export function timestampText(): (ms: number) => string {
   let prefix = '';
   const bytes = Buffer.alloc(11);
   return (ms) => {
-    if (!(ms >= 0 && ms < LAST_FAST_MS) || ms % 60_000 !== 0) return formatTimestamp(ms)!;
+    if (!isFastMinute(ms)) return formatTimestamp(ms)!;
     const d = Math.floor(ms / DAY_MS);
     if (d !== day) {
       day = d;
@@ -138,7 +148,7 @@ export function timestampWriter(w: ByteWriter): (ms: number) => void {
   let day = NaN;
   const prefix = Buffer.alloc(11);
   return (ms) => {
-    if (!(ms >= 0 && ms < LAST_FAST_MS) || ms % 60_000 !== 0) return w.text(formatTimestamp(ms)!);
+    if (!isFastMinute(ms)) return w.text(formatTimestamp(ms)!);
     const d = Math.floor(ms / DAY_MS);
     if (d !== day) {
       day = d;

@@ -1,5 +1,5 @@
 import { formatTimestamp } from '../../shared/time';
-import { durationOf, storeDayPrefix, type ByteWriter } from './answer-bytes';
+import { DAY_MS, durationOf, isFastMinute, MINUTE_BYTES, storeDayPrefix, wholeMinute, type ByteWriter } from './answer-bytes';
 import type { TimeColumns } from './engine/types';
 
 /**
@@ -11,26 +11,10 @@ import type { TimeColumns } from './engine/types';
  * and encoded per entry.
  */
 
-const DAY_MS = 86_400_000;
-const LAST_FAST_MS = 253_402_300_800_000; // 10000-01-01
-/** `HH:MM` of each minute of a UTC day, 5 bytes each. */
-const HHMM = Buffer.from(
-  Array.from({ length: 1440 }, (_, m) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`).join(''),
-  'latin1',
-);
 /** an entry's start time when it is a whole minute: `YYYY-MM-DDTHH:MM:00Z` */
 const FAST_BYTES = 20;
 const CLOSE = 0x5d; // ]
 const NOTHING: Buffer = Buffer.alloc(0);
-
-/**
- * A whole minute: exact for any double (the quotient of a multiple is exact, the product of a
- * whole number of minutes too), and without the call to `fmod` that `%` on a double costs.
- */
-const wholeMinute = (ms: number): boolean => Math.floor(ms / 60_000) * 60_000 === ms;
-
-/** Whole minutes of years 0000-9999: written from the day's prefix and the minute table, in 20 bytes. */
-const isFast = (ms: number): boolean => ms >= 0 && ms < LAST_FAST_MS && wholeMinute(ms);
 
 /**
  * The text of an entry around its start time, the same over a run of entries that share a
@@ -83,7 +67,7 @@ export class OpenTimesWriter {
         around = h.length + t.length;
       }
       const ms = starts[i];
-      size += around + (isFast(ms) ? FAST_BYTES : timestampOf(ms).length);
+      size += around + (isFastMinute(ms) ? FAST_BYTES : timestampOf(ms).length);
     }
     return size;
   }
@@ -111,7 +95,7 @@ export class OpenTimesWriter {
         tail = this.tails[this.next++];
       }
       const ms = starts[i];
-      if (!isFast(ms)) {
+      if (!isFastMinute(ms)) {
         w.bytes(head);
         w.text(timestampOf(ms), true);
         w.bytes(tail);
@@ -146,12 +130,13 @@ export class OpenTimesWriter {
         buf.copyWithin(at + copied * size, at, at + more * size);
       }
       for (let j = i, q = at + minuteAt; j < k; j++, q += size) {
-        const m = ((starts[j] - dayMs) / 60_000) * 5;
-        buf[q] = HHMM[m];
-        buf[q + 1] = HHMM[m + 1];
-        buf[q + 2] = HHMM[m + 2];
-        buf[q + 3] = HHMM[m + 3];
-        buf[q + 4] = HHMM[m + 4];
+        // `HH:MM` of the minute's `HH:MM:00Z`
+        const m = ((starts[j] - dayMs) / 60_000) * 9;
+        buf[q] = MINUTE_BYTES[m];
+        buf[q + 1] = MINUTE_BYTES[m + 1];
+        buf[q + 2] = MINUTE_BYTES[m + 2];
+        buf[q + 3] = MINUTE_BYTES[m + 3];
+        buf[q + 4] = MINUTE_BYTES[m + 4];
       }
       w.pos = at + size * (k - i);
       i = k;

@@ -263,13 +263,14 @@ export function selectionShape(sel: SelectedField[]): EntryShape | null {
   const at = sel.findIndex((f) => f.field === 'startTime');
   if (at < 0 || sel.some((f, j) => j !== at && !['duration', 'price', '__typename'].includes(f.field))) return null;
   const keys = prefixes(sel);
+  const subKeys = sel.map((f) => prefixes(f.sub ?? []));
   const text = (from: number, to: number, c: TimeColumns, i: number): string => {
     let out = '';
     for (let j = from; j < to; j++) {
       const f = sel[j];
       out += keys[j];
       if (f.field === 'duration') out += str(durationOf(c.durations[i]));
-      else if (f.field === 'price') out += moneyText(c.priceTable[c.priceIndex[i]], f.sub ?? [], prefixes(f.sub ?? []));
+      else if (f.field === 'price') out += moneyText(c.priceTable[c.priceIndex[i]], f.sub ?? [], subKeys[j]);
       else out += JSON.stringify(f.typename);
     }
     return out;

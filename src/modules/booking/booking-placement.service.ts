@@ -110,7 +110,7 @@ function mapped<T extends object>(ctx: Ctx, entity: new () => T, json: Record<st
 const DOCUMENTS =
   'select s, r, snap from booking_documents(?::uuid, ?::uuid, ?::uuid, ?::boolean, ?::timestamptz, ?::timestamptz, ?::timestamptz, ?::timestamptz, ?::uuid[], ?::uuid[])';
 /** The window parameters when no document is loaded (read by nothing). */
-const SNAPSHOT_UNUSED: unknown[] = [null, null, null, null, null, null, null, null];
+const NO_WINDOW: readonly unknown[] = [null, null, null, null, null, null];
 
 /**
  * The service and resource of a new booking in one statement: the booking hot path would
@@ -126,11 +126,12 @@ export async function serviceAndResource(
   resourceId: string,
   preload?: { company: Company; opts: SnapshotOptions },
 ): Promise<[Service, Resource, PreloadedSnapshot | null]> {
-  const snap = preload ? snapshotParams(preload.company, serviceId, preload.opts) : SNAPSHOT_UNUSED;
+  // the document's window and resources (availability_snapshot's parameters after company and service)
+  const window = preload ? snapshotParams(preload.company, serviceId, preload.opts).slice(2) : NO_WINDOW;
   const rows = await queryWithParams<{ s: Record<string, unknown> | null; r: Record<string, unknown> | null; snap: SnapshotRow | null }>(
     ctx.em,
     DOCUMENTS,
-    [companyId, serviceId, resourceId, !!preload, ...snap.slice(2)],
+    [companyId, serviceId, resourceId, !!preload, ...window],
   );
   if (!rows[0]?.s) throw notFound('service');
   if (!rows[0].r) throw notFound('resource');

@@ -117,11 +117,17 @@ const COLUMNS: { column: string; prop: keyof Booking; cast?: 'jsonb' | 'timestam
 
 const JSON_DEFAULTS: Partial<Record<keyof Booking, unknown>> = { tickets: {}, relatedResourceIds: [], pluginData: {}, metaData: {} };
 
-function encode(b: Booking, c: (typeof COLUMNS)[number]): unknown {
+/** A column's value as JSON holds it: timestamps as ISO text, JSON columns as their value (or its default). */
+function columnValue(b: Booking, c: (typeof COLUMNS)[number]): unknown {
   const v = b[c.prop];
-  if (c.cast === 'jsonb') return JSON.stringify(v ?? JSON_DEFAULTS[c.prop] ?? null);
   if (c.cast === 'timestamptz') return v ? (v as Date).toISOString() : null;
-  return v ?? null;
+  return v ?? JSON_DEFAULTS[c.prop] ?? null;
+}
+
+/** A column's value as a statement parameter (JSON columns as their text). */
+function encode(b: Booking, c: (typeof COLUMNS)[number]): unknown {
+  const v = columnValue(b, c);
+  return c.cast === 'jsonb' ? JSON.stringify(v) : v;
 }
 
 const placeholder = (c: (typeof COLUMNS)[number]): string => (c.cast ? `?::${c.cast}` : '?');
@@ -142,10 +148,7 @@ export async function updateBookingRow(em: EntityManager, b: Booking, fromVersio
 /** The booking as one JSON object keyed by column, as the `booking_insert` database function reads it. */
 function rowJson(b: Booking): string {
   const row: Record<string, unknown> = {};
-  for (const c of COLUMNS) {
-    const v = b[c.prop];
-    row[c.column] = c.cast === 'timestamptz' ? (v ? (v as Date).toISOString() : null) : (v ?? JSON_DEFAULTS[c.prop] ?? null);
-  }
+  for (const c of COLUMNS) row[c.column] = columnValue(b, c);
   return JSON.stringify(row);
 }
 

@@ -19,6 +19,7 @@ import { Migration20261124002100ApiKeyChanges } from './Migration20261124002100A
 import { Migration20261124000900SnapshotOccupancyOrder } from './Migration20261124000900SnapshotOccupancyOrder';
 import { Migration20261126000100BookingWriteFunctions } from './Migration20261126000100BookingWriteFunctions';
 import { Migration20261126000200SnapshotCheaper } from './Migration20261126000200SnapshotCheaper';
+import { Migration20261127000100CatalogVersion } from './Migration20261127000100CatalogVersion';
 
 /**
  * Every migration in order. Listed explicitly (not discovered from files) so that the
@@ -45,4 +46,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261124002100ApiKeyChanges', class: Migration20261124002100ApiKeyChanges },
   { name: 'Migration20261126000100BookingWriteFunctions', class: Migration20261126000100BookingWriteFunctions },
   { name: 'Migration20261126000200SnapshotCheaper', class: Migration20261126000200SnapshotCheaper },
+  { name: 'Migration20261127000100CatalogVersion', class: Migration20261127000100CatalogVersion },
 ];

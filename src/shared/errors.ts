@@ -117,6 +117,9 @@ function pgCode(err: unknown): PgLike | null {
   return pgCode(e.cause) ?? pgCode(e.original);
 }
 
+/** The SQLSTATE of a database error (through the ORM's wrapping), or null. */
+export const sqlState = (err: unknown): string | null => pgCode(err)?.code ?? null;
+
 /**
  * Translates a database error into a domain error, the single place where SQLSTATEs
  * become API codes. Returns null for errors that are not the client's doing.

@@ -88,7 +88,7 @@ const columnsOf = new Map<Function, [string, string, boolean][]>();
  * entity's own metadata, timestamps parsed. Cheaper than hydrating through the identity map,
  * and the booking never changes these records.
  */
-function mapped<T extends object>(ctx: Ctx, entity: new () => T, json: Record<string, unknown>): T {
+export function mapped<T extends object>(ctx: Ctx, entity: new () => T, json: Record<string, unknown>): T {
   let columns = columnsOf.get(entity);
   if (!columns) {
     const meta = ctx.em.getMetadata().get(entity.name);

@@ -1,6 +1,6 @@
 import type { Ctx } from '../../kernel/context';
 import { companyForMerchant } from '../company/company.access';
-import { invalid, conflict, DomainError } from '../../shared/errors';
+import { invalid, conflict, DomainError, sqlState } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import { formatTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
@@ -24,6 +24,8 @@ import { embed, newRow, placeAt, serviceAndResource, commitCreation, needsTransa
 import type { BookingJson } from './booking.json';
 import { writeBooking, type Placement } from './booking.store';
 import { updateRecordMetaData } from '../../shared/metadata';
+import { CATALOG_CHANGED } from '../../migrations/Migration20261127000100CatalogVersion';
+import { forgetStatic, staticCheck } from './booking-static';
 import { loadSnapshot } from '../availability/snapshot';
 import { bookingSnapshotOptions } from '../availability/availability.service';
 import { getResourceInCompany, getServiceInCompany } from '../catalog/catalog.lookup';
@@ -84,6 +86,10 @@ async function create(
   { p, clientId, ignoreSchedule, repeat }: Parsed,
   idem: Idempotency | undefined,
 ): Promise<BookingJson> {
+  if (!repeat && !ignoreSchedule) {
+    const done = await createAtVersion(ctx, company, p, clientId, idem);
+    if (done) return done;
+  }
   // a single booking on its schedule: the availability document comes with the service and resource
   const preload = repeat || ignoreSchedule ? undefined : { company, opts: bookingSnapshotOptions(p.start!, p.resourceId!, p.durationSec) };
   const [[service, resource, preloaded], client] = await Promise.all([
@@ -104,6 +110,53 @@ async function create(
     // the event's object with the records embedded (the same keys, in the same order, as bookingJson writes them)
     return { ...json, ...embed(service, resource, client) };
   });
+}
+
+/**
+ * A single booking checked against the catalog kept in the process, the occupancy left to the
+ * exclusion constraint (booking-static.ts); null when the booking is not one of those, or the
+ * catalog changed between the check and the insert (the full check runs then).
+ */
+async function createAtVersion(
+  ctx: Ctx,
+  company: Company,
+  p: PlacementInput,
+  clientId: string | null,
+  idem: Idempotency | undefined,
+): Promise<BookingJson | null> {
+  const [checked, client] = await Promise.all([
+    staticCheck(ctx, company.id, p.serviceId!, p.resourceId!, p.start!, p.durationSec),
+    clientId ? getClientInCompany(ctx, company.id, clientId) : Promise.resolve(null),
+  ]);
+  if (!checked) return null;
+  const { service, resource, version, preloaded } = checked;
+  let placement: Placement;
+  try {
+    placement = await placeAt(ctx, company, service, resource.id, p.start!, p, amountsFor(service, p), {
+      ignoreSchedule: false,
+      includePast: true,
+      preloaded,
+    });
+  } catch (err) {
+    // a refusal is confirmed by the full check: the kept catalog may be older than the database's
+    if (err instanceof DomainError) return null;
+    throw err;
+  }
+  const row = newRow(company, service, placement, ctx.now, { clientId: client?.id ?? null, metaData: p.metaData ?? {} });
+  try {
+    return await commitCreation(ctx, company.id, idem, !needsTransaction(row.type, placement), async (em) => {
+      const { json } = await writeBooking(em, row, placement, ctx.deps.jwtKey, version);
+      return { ...json, ...embed(service, resource, client) };
+    });
+  } catch (err) {
+    if (sqlState(err) === CATALOG_CHANGED) {
+      forgetStatic(company.id, service.id, resource.id, p.start!);
+      return null;
+    }
+    // the occupancy refused the time: the same answer as the full check's
+    if (sqlState(err) === '23P01') throw unavailable();
+    throw err;
+  }
 }
 
 const notAvailable = (start: number, message?: string) =>

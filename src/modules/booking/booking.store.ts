@@ -155,8 +155,10 @@ function rowJson(b: Booking): string {
 /** The columns in the order of the booking store (what `booking_insert`'s migration must list). */
 export const BOOKING_COLUMNS: readonly string[] = COLUMNS.map((c) => c.column);
 
-const INSERT_CALL =
-  'select booking_insert(?::uuid, ?::jsonb, ?::uuid, ?::timestamptz, ?::timestamptz, ?::uuid[], ?::text[], ?::text, ?::timestamptz, ?::jsonb)';
+const INSERT_ARGS = '?::uuid, ?::jsonb, ?::uuid, ?::timestamptz, ?::timestamptz, ?::uuid[], ?::text[], ?::text, ?::timestamptz, ?::jsonb';
+const INSERT_CALL = `select booking_insert(${INSERT_ARGS})`;
+/** The same insert when the company's catalog is still at the version given first (Migration20261127000100CatalogVersion). */
+const INSERT_AT_VERSION_CALL = `select booking_insert_at_version(?::bigint, ${INSERT_ARGS})`;
 
 /**
  * The call that inserts the booking, its first status change, the occupancy of `occupied`
@@ -164,13 +166,15 @@ const INSERT_CALL =
  * enabled endpoint listens, as `kernel/events.ts` does) and its audit entry: the
  * `booking_insert` database function (Migration20261126000100BookingWriteFunctions). A single
  * statement is atomic on its own, so the common booking costs one round trip even outside a
- * transaction.
+ * transaction. With `atVersion`, nothing is written unless the catalog is still at that version
+ * (SQLSTATE BKV01 otherwise).
  */
 export function insertBookingCall(
   b: Booking,
   occupied: string[],
   statusChangeId: string,
   events?: readonly NewEvent[],
+  atVersion?: string,
 ): { sql: string; params: unknown[] } {
   let range: [string, string | null] | [null, null] = [null, null];
   let ids: string | null = null;
@@ -193,7 +197,7 @@ export function insertBookingCall(
     at,
     audit ? JSON.stringify(audit) : null,
   ];
-  return { sql: INSERT_CALL, params };
+  return atVersion === undefined ? { sql: INSERT_CALL, params } : { sql: INSERT_AT_VERSION_CALL, params: [atVersion, ...params] };
 }
 
 // the code a booking redeemed stays out: a gift card's or a subscription contract's code spends it
@@ -382,13 +386,15 @@ export interface Placement {
  * Inserts a new booking with everything it holds and returns its first status change and its
  * admin JSON (without embedded records; the `booking.created` event carries the same object).
  * `em` must be in a transaction unless `needsTransaction` is false, in which case the single
- * statement is atomic by itself.
+ * statement is atomic by itself. `atVersion`: the catalog version the booking was checked at
+ * (booking-static.ts), for a booking without capacity or related resources to choose.
  */
 export async function writeBooking(
   em: EntityManager,
   row: BookingRow,
   p: Placement,
   jwtKey: Uint8Array,
+  atVersion?: string,
 ): Promise<{ change: BookingStatusChange; json: BookingJson }> {
   const capacity = usesCapacity(row.type);
   const occupied = capacity ? [] : [row.resourceId, ...p.related.all];
@@ -399,7 +405,9 @@ export async function writeBooking(
   // it is recorded once the choice is stored (that path always runs in a transaction).
   const later = !capacity && p.related.any.length > 0;
   let json = later ? null : bookingJson(b, jwtKey, [change]);
-  const q = insertBookingCall(b, occupied, change.id, json ? [{ type: 'booking.created', data: json }] : undefined);
+  if (atVersion !== undefined && (capacity || later))
+    throw new Error('a booking checked at a catalog version has no capacity or related resource to choose');
+  const q = insertBookingCall(b, occupied, change.id, json ? [{ type: 'booking.created', data: json }] : undefined, atVersion);
   await queryWithParams(em, q.sql, q.params);
   if (later) {
     const chosen = await occupyAny(

@@ -1,0 +1,125 @@
+import type { Ctx } from '../../kernel/context';
+import { queryWithParams } from '../../db/params';
+import { notFound } from '../../shared/errors';
+import { normaliseRelated, type PreloadedSnapshot, type SnapshotRow } from '../availability/snapshot';
+import { bookingSnapshotOptions } from '../availability/availability.service';
+import { Resource, Service } from '../catalog/catalog.entity';
+import { mapped } from './booking-placement.service';
+
+/**
+ * A booking's check against the catalog kept in the process.
+ *
+ * The check of a new booking reads two kinds of data: the catalog (service, resource, working
+ * hours, closings, prices and the other rules) and the occupancy. For a grid service (fixed or
+ * flexible) on a resource without related resources, the occupancy enters the check in one
+ * way only: a start is refused when its buffered time overlaps an occupied interval of the
+ * resource. The occupancy row the insert writes is exactly that buffered time, and the
+ * exclusion constraint on `booking_occupancy` refuses it when it overlaps another: the same
+ * verdict, given by the database in the statement that writes the booking (the engine's
+ * property test `static-check.test.ts` holds the engine to it).
+ *
+ * So such a booking is checked against the catalog alone, kept here per company, service and
+ * resource with the company's catalog version, and written by `booking_insert_at_version`,
+ * which writes nothing unless the catalog is still at that version (a trigger gives the
+ * company a new version with every change of a catalog row: Migration20261127000100CatalogVersion).
+ * A booking then costs one statement instead of two, and the check can never rest on a
+ * catalog older than the one the insert sees.
+ */
+
+interface Kept {
+  version: string;
+  service: Record<string, unknown>;
+  resource: Record<string, unknown>;
+  row: SnapshotRow;
+  /** the end of the span the kept document covers, margin included */
+  to: number;
+}
+
+const DAY = 86_400_000;
+/**
+ * A kept document covers a span of the calendar, from a little before to a little after (the
+ * checks of bookings near its edges reach beyond it): a booking's span is its start's.
+ */
+const SPAN = 366 * DAY;
+const MARGIN = 3 * DAY;
+/** Documents kept per process (a document of one resource and span is a few kilobytes). */
+const MAX_KEPT = 5_000;
+
+const kept = new Map<string, Kept>();
+
+const STATIC = 'select v, s, r, snap from booking_static(?::uuid, ?::uuid, ?::uuid, ?::timestamptz, ?::timestamptz)';
+
+/** Service types whose bookings occupancy can only refuse by overlap (the grid services without open-ended rentals). */
+const CHECKED_STATIC = new Set(['fixed', 'flexible']);
+
+export interface StaticCheck {
+  version: string;
+  service: Service;
+  resource: Resource;
+  /** the document to check the booking with (no occupancy), with the options it covers */
+  preloaded: PreloadedSnapshot;
+}
+
+/**
+ * The catalog of a booking of `resourceId` at `start`, kept or loaded now, when the booking can
+ * be checked against it (see above); null when it cannot (the full check runs then). 404 when
+ * the service or resource is not in the company.
+ */
+export async function staticCheck(
+  ctx: Ctx,
+  companyId: string,
+  serviceId: string,
+  resourceId: string,
+  start: number,
+  durationSec: number | undefined,
+): Promise<StaticCheck | null> {
+  const opts = bookingSnapshotOptions(start, resourceId, durationSec);
+  // the document of a check reaches from two days before the start to two days after its reach
+  const needFrom = opts.from - 2 * DAY;
+  const needTo = opts.to + (opts.reachSec ?? 0) * 1000 + 2 * DAY;
+  const span = Math.floor(start / SPAN);
+  const from = span * SPAN - MARGIN;
+  const to = (span + 1) * SPAN + MARGIN;
+  // a booking whose check reaches beyond its span (a long stay near the edge) is checked in full
+  if (needFrom < from || needTo > to) return null;
+  const key = `${companyId}|${serviceId}|${resourceId}|${span}`;
+  let k = kept.get(key);
+  if (!k) {
+    const rows = await queryWithParams<{
+      v: string | null;
+      s: Record<string, unknown> | null;
+      r: Record<string, unknown> | null;
+      snap: SnapshotRow;
+    }>(ctx.em, STATIC, [companyId, serviceId, resourceId, new Date(from).toISOString(), new Date(to).toISOString()]);
+    const got = rows[0];
+    if (!got?.s) throw notFound('service');
+    if (!got.r) throw notFound('resource');
+    if (got.v === null) return null;
+    k = { version: got.v, service: got.s, resource: got.r, row: got.snap, to };
+    keep(key, k);
+  }
+  if (!CHECKED_STATIC.has(k.row.service?.type ?? '')) return null;
+  const link = k.row.links.find((l) => l.resourceId === resourceId);
+  if (link) {
+    const related = normaliseRelated(link.related);
+    if (related.all.length || related.any.length) return null;
+  }
+  return {
+    version: k.version,
+    service: mapped(ctx, Service, k.service),
+    resource: mapped(ctx, Resource, k.resource),
+    // the document covers the check's window with the reach the kept window allows
+    preloaded: { row: k.row, opts: { ...opts, reachSec: Math.floor((k.to - 2 * DAY - opts.to) / 1000) } },
+  };
+}
+
+/** Forgets the kept catalog of a booking's resource (the insert found the catalog changed). */
+export function forgetStatic(companyId: string, serviceId: string, resourceId: string, start: number): void {
+  kept.delete(`${companyId}|${serviceId}|${resourceId}|${Math.floor(start / SPAN)}`);
+}
+
+function keep(key: string, k: Kept): void {
+  kept.delete(key);
+  if (kept.size >= MAX_KEPT) kept.delete(kept.keys().next().value!);
+  kept.set(key, k);
+}

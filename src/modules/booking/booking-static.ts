@@ -15,15 +15,16 @@ import { mapped } from './booking-placement.service';
  * way only: a start is refused when its buffered time overlaps an occupied interval of the
  * resource. The occupancy row the insert writes is exactly that buffered time, and the
  * exclusion constraint on `booking_occupancy` refuses it when it overlaps another: the same
- * verdict, given by the database in the statement that writes the booking (the engine's
- * property test `static-check.test.ts` holds the engine to it).
+ * verdict, given by the database in the statement that writes the booking (the property test
+ * `availability/static-check.test.ts` holds the engine to it on random cases).
  *
- * So such a booking is checked against the catalog alone, kept here per company, service and
- * resource with the company's catalog version, and written by `booking_insert_at_version`,
+ * So such a booking is checked against the catalog alone, kept here per company, service,
+ * resource and year of the calendar with the company's catalog version, and written by `booking_insert_at_version`,
  * which writes nothing unless the catalog is still at that version (a trigger gives the
  * company a new version with every change of a catalog row: Migration20261127000100CatalogVersion).
  * A booking then costs one statement instead of two, and the check can never rest on a
- * catalog older than the one the insert sees.
+ * catalog older than the one the insert sees. A refusal by the kept catalog is not trusted (it
+ * may be older than the database's): the full check answers it.
  */
 
 interface Kept {

@@ -1,0 +1,208 @@
+import { createTestApp, TestClock, type TestApp } from './helpers/app';
+import { countRows, occupancyOf, Shop } from './bookings-fixtures';
+import { tally } from './helpers/tally';
+import { CATALOG_TABLES } from '../src/migrations/Migration20261127000100CatalogVersion';
+
+/**
+ * A booking of a grid service is checked against the catalog its process keeps, and the insert
+ * writes it only while the company's catalog is still at the version it was checked at
+ * (src/modules/booking/booking-static.ts). These tests change the catalog behind the process's
+ * back (plain SQL, as another process would) and expect every answer the full check gives.
+ */
+
+let t: TestApp;
+let s: Shop;
+const clock = new TestClock(Date.parse('2026-05-01T00:00:00Z'));
+
+beforeAll(async () => {
+  t = await createTestApp({ clock });
+  s = await Shop.open(t, 'Kept catalog shop', 'UTC');
+});
+afterAll(async () => t?.close());
+
+const sql = (text: string, params: unknown[] = []) => t.deps.orm.em.fork().getConnection().execute(text, params);
+const version = async (companyId: string): Promise<string | null> =>
+  ((await sql('select version::text as v from catalog_version where company_id = ?', [companyId])) as { v: string }[])[0]?.v ?? null;
+const statements = (fn: () => Promise<unknown>) => t.countStatements(fn);
+
+describe('the catalog version', () => {
+  it('changes with every catalog table, once per transaction, and not with bookings', async () => {
+    const { sid, rids } = await s.bookable('fixed', { duration: 'PT1H' });
+    let before = await version(s.companyId);
+    expect(before).not.toBeNull();
+    for (const table of CATALOG_TABLES) {
+      // an update that changes nothing still counts: the row was written
+      await sql(
+        `update ${table} set company_id = company_id where company_id = ? and ctid = (select ctid from ${table} where company_id = ? limit 1)`,
+        [s.companyId, s.companyId],
+      );
+      const rows = await countRows(t, `select count(*) as n from ${table} where company_id = ?`, [s.companyId]);
+      const after = await version(s.companyId);
+      if (rows > 0) expect({ table, changed: after !== before }).toEqual({ table, changed: true });
+      else expect({ table, changed: after !== before }).toEqual({ table, changed: false });
+      before = after;
+    }
+    // several changes in one transaction: one new version
+    const em = t.deps.orm.em.fork();
+    await em.transactional(async (tx) => {
+      await tx.getConnection().execute('update service set name = name where company_id = ?', [s.companyId]);
+      await tx.getConnection().execute('update resource set name = name where company_id = ?', [s.companyId]);
+    });
+    const afterTx = await version(s.companyId);
+    expect(BigInt(afterTx!)).toBeGreaterThan(BigInt(before!));
+    const rowVersions = await countRows(t, 'select count(*) as n from catalog_version where company_id = ?', [s.companyId]);
+    expect(rowVersions).toBe(1);
+
+    // bookings, their moves and cancellations leave the catalog alone
+    const booked = await s.book({ serviceID: sid, resourceID: rids[0], startTime: '2026-05-04T10:00:00Z' });
+    expect(booked.status).toBe(200);
+    await s.patch(booked.body.id, { status: 'cancelled' });
+    expect(await version(s.companyId)).toBe(afterTx);
+  });
+
+  it('is given to a new company with its first catalog row', async () => {
+    const other = await Shop.open(t, 'New shop', 'UTC');
+    expect(await version(other.companyId)).toBeNull();
+    await other.service('fixed', { duration: 'PT1H' });
+    expect(await version(other.companyId)).not.toBeNull();
+  });
+});
+
+describe('a booking checked against the kept catalog', () => {
+  it('costs one statement once the catalog is kept', async () => {
+    const { sid, rids } = await s.bookable('fixed', { duration: 'PT1H' });
+    const first = await statements(() => s.book({ serviceID: sid, resourceID: rids[0], startTime: '2026-05-05T08:00:00Z' }));
+    const second = await statements(() => s.book({ serviceID: sid, resourceID: rids[0], startTime: '2026-05-05T09:00:00Z' }));
+    // the first loads the kept catalog: one statement more than every booking after it
+    expect(first - second).toBe(1);
+    const third = await statements(() => s.book({ serviceID: sid, resourceID: rids[0], startTime: '2026-05-05T10:00:00Z' }));
+    expect(third).toBe(second);
+  });
+
+  it('sees working hours changed by another process: the insert refuses the old version, the full check answers', async () => {
+    const { sid, rids } = await s.bookable('fixed', { duration: 'PT1H' });
+    const rid = rids[0];
+    expect((await s.book({ serviceID: sid, resourceID: rid, startTime: '2026-05-06T08:00:00Z' })).status).toBe(200);
+    // close the resource from 12:00 on, behind the process's back
+    await sql(
+      `update working_hours_rule set working_hours = '[{"daysOfWeek":127,"hours":[{"start":"00:00","end":"12:00"}]}]' where resource_id = ?`,
+      [rid],
+    );
+    const refused = await s.book({ serviceID: sid, resourceID: rid, startTime: '2026-05-06T13:00:00Z' });
+    expect([refused.status, refused.body.code]).toEqual([409, 'time_unavailable']);
+    expect(await countRows(t, 'select count(*) as n from booking where resource_id = ?', [rid])).toBe(1);
+    // and open it again: the kept catalog (closed) is not trusted with a refusal
+    await sql(
+      `update working_hours_rule set working_hours = '[{"daysOfWeek":127,"hours":[{"start":"00:00","end":"24:00"}]}]' where resource_id = ?`,
+      [rid],
+    );
+    const booked = await s.book({ serviceID: sid, resourceID: rid, startTime: '2026-05-06T14:00:00Z' });
+    expect(booked.status).toBe(200);
+  });
+
+  it('sees a closing added by another process', async () => {
+    const { sid, rids } = await s.bookable('fixed', { duration: 'PT1H' });
+    const rid = rids[0];
+    expect((await s.book({ serviceID: sid, resourceID: rid, startTime: '2026-05-07T08:00:00Z' })).status).toBe(200);
+    await sql(
+      `insert into closing_period (id, company_id, resource_id, start_time, end_time, service_ids, created_at, updated_at)
+       values (gen_random_uuid(), ?, ?, '2026-05-07T10:00:00Z', '2026-05-07T12:00:00Z', '[]', now(), now())`,
+      [s.companyId, rid],
+    );
+    const refused = await s.book({ serviceID: sid, resourceID: rid, startTime: '2026-05-07T10:30:00Z' });
+    expect([refused.status, refused.body.code]).toEqual([409, 'time_unavailable']);
+    expect((await s.book({ serviceID: sid, resourceID: rid, startTime: '2026-05-07T12:00:00Z' })).status).toBe(200);
+  });
+
+  it('sees a price changed by another process', async () => {
+    const { sid, rids } = await s.bookable('fixed', { duration: 'PT1H' });
+    await s.price(sid, 'fixed', 1500);
+    const first = await s.book({ serviceID: sid, resourceID: rids[0], startTime: '2026-05-08T08:00:00Z' });
+    expect(first.body.price).toBe(1500);
+    await sql('update price_rule set price = price + 700 where service_id = ?', [sid]);
+    const second = await s.book({ serviceID: sid, resourceID: rids[0], startTime: '2026-05-08T09:00:00Z' });
+    expect(second.status).toBe(200);
+    expect(second.body.price - first.body.price).toBe(700);
+  });
+
+  it('refuses an occupied time with the answer of the full check, and writes nothing', async () => {
+    const { sid, rids } = await s.bookable('fixed', { duration: 'PT1H', timeInterval: 'PT30M', bufferAfter: 'PT30M' });
+    const rid = rids[0];
+    const a = await s.book({ serviceID: sid, resourceID: rid, startTime: '2026-05-09T10:00:00Z' });
+    expect(a.status).toBe(200);
+    expect(await occupancyOf(t, a.body.id)).toEqual([
+      { resource_id: rid, source: 'booking', lower: '2026-05-09T10:00:00Z', upper: '2026-05-09T11:30:00Z' },
+    ]);
+    const audits = await countRows(t, 'select count(*) as n from audit_entry where company_id = ?', [s.companyId]);
+    // inside the booking, then inside its buffer: refused by the exclusion constraint
+    for (const startTime of ['2026-05-09T10:30:00Z', '2026-05-09T11:00:00Z']) {
+      const r = await s.book({ serviceID: sid, resourceID: rid, startTime });
+      expect([r.status, r.body.code, r.body.message]).toEqual([409, 'time_unavailable', 'the requested time is not available']);
+    }
+    expect(await countRows(t, 'select count(*) as n from booking where resource_id = ?', [rid])).toBe(1);
+    expect(await countRows(t, 'select count(*) as n from audit_entry where company_id = ?', [s.companyId])).toBe(audits);
+    // right after the buffer: free
+    expect((await s.book({ serviceID: sid, resourceID: rid, startTime: '2026-05-09T11:30:00Z' })).status).toBe(200);
+  });
+
+  it('answers like a process that never kept the catalog when a resource is unlinked or the service disabled', async () => {
+    const { sid, rids } = await s.bookable('fixed', { duration: 'PT1H' }, 2);
+    const [kept, fresh] = rids;
+    // `kept` is in this process's keeping, `fresh` never was
+    expect((await s.book({ serviceID: sid, resourceID: kept, startTime: '2026-05-10T08:00:00Z' })).status).toBe(200);
+    const answer = async (rid: string, startTime: string) => {
+      const r = await s.book({ serviceID: sid, resourceID: rid, startTime });
+      return [r.status, r.body.code, String(r.body.message).replace(rid, '<resource>')];
+    };
+    await sql('delete from service_resource_link where service_id = ?', [sid]);
+    const unlinked = await answer(fresh, '2026-05-10T09:00:00Z');
+    expect(unlinked[0]).toBeGreaterThanOrEqual(400);
+    expect(await answer(kept, '2026-05-10T09:00:00Z')).toEqual(unlinked);
+    await sql(
+      'insert into service_resource_link (id, company_id, service_id, resource_id) select gen_random_uuid(), company_id, ?, id from resource where id in (?, ?)',
+      [sid, kept, fresh],
+    );
+    expect((await s.book({ serviceID: sid, resourceID: kept, startTime: '2026-05-10T10:00:00Z' })).status).toBe(200);
+    await sql('update service set disabled_at = now() where id = ?', [sid]);
+    const disabled = await answer(fresh, '2026-05-10T11:00:00Z');
+    expect(disabled[0]).toBeGreaterThanOrEqual(400);
+    expect(await answer(kept, '2026-05-10T11:00:00Z')).toEqual(disabled);
+    expect(await countRows(t, 'select count(*) as n from booking where service_id = ?', [sid])).toBe(2);
+  });
+
+  it('with an idempotency key, a repeat after the catalog changed is answered with the first response', async () => {
+    const { sid, rids } = await s.bookable('fixed', { duration: 'PT1H' });
+    const body = { serviceID: sid, resourceID: rids[0], startTime: '2026-05-11T08:00:00Z' };
+    const headers = { 'idempotency-key': 'kept-catalog-1' };
+    const first = await s.book(body, { headers });
+    await sql('update service set name = ? where id = ?', ['Renamed', sid]);
+    const again = await s.book(body, { headers });
+    expect([first.status, again.status]).toEqual([200, 200]);
+    expect(again.body.id).toBe(first.body.id);
+    expect(await countRows(t, 'select count(*) as n from booking where service_id = ?', [sid])).toBe(1);
+  });
+});
+
+describe('parallel bookings with a kept catalog', () => {
+  it('30 requests for one time make one booking; 30 for distinct times make 30', async () => {
+    const base = await t.listen();
+    const { sid, rids } = await s.bookable('fixed', { duration: 'PT1H' });
+    const post = async (startTime: string) => {
+      const res = await fetch(`${base}${s.base}/bookings`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': s.key },
+        body: JSON.stringify({ serviceID: sid, resourceID: rids[0], startTime }),
+      });
+      return { status: res.status, body: await res.json() };
+    };
+    // the catalog is kept before the race
+    expect((await post('2026-05-12T00:00:00Z')).status).toBe(200);
+    const same = await Promise.all(Array.from({ length: 30 }, () => post('2026-05-12T10:00:00Z')));
+    expect(tally(same)).toEqual({ 200: 1, '409 time_unavailable': 29 });
+    const distinct = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => post(`2026-05-${i < 24 ? 13 : 14}T${String(i % 24).padStart(2, '0')}:00:00Z`)),
+    );
+    expect(tally(distinct)).toEqual({ 200: 30 });
+    expect(await countRows(t, 'select count(*) as n from booking where service_id = ?', [sid])).toBe(32);
+  });
+});

@@ -60,11 +60,14 @@ describe('the catalog version', () => {
     expect(await version(s.companyId)).toBe(afterTx);
   });
 
-  it('is given to a new company with its first catalog row', async () => {
+  it('is given to a new company with its first catalog row, and goes with the company', async () => {
     const other = await Shop.open(t, 'New shop', 'UTC');
     expect(await version(other.companyId)).toBeNull();
     await other.service('fixed', { duration: 'PT1H' });
     expect(await version(other.companyId)).not.toBeNull();
+    // and loses it with the company (its catalog goes with it)
+    await sql('delete from company where id = ?', [other.companyId]);
+    expect(await countRows(t, 'select count(*) as n from catalog_version where company_id = ?', [other.companyId])).toBe(0);
   });
 });
 

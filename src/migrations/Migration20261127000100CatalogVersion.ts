@@ -27,24 +27,30 @@ export const CATALOG_CHANGED = 'BKV01';
  * neither. Taking the version row's lock at commit, after every other lock the transaction
  * holds, adds no lock-order cycle between two transactions changing one company's catalog.
  * Values come from a sequence, never reused, so a version once seen means that catalog only.
- * A company deleted in the same transaction gets no row.
+ * A company deleted in the same transaction loses its row.
  */
-const TOUCH = `
-create function catalog_touch() returns trigger language plpgsql as $fn$
-declare
-  v_company uuid := case when tg_op = 'DELETE' then old.company_id else new.company_id end;
+const TOUCH_COMPANY = `
+create function catalog_touch_company(p_company uuid) returns void language plpgsql as $fn$
 begin
+  if not exists (select 1 from company where id = p_company) then
+    delete from catalog_version where company_id = p_company;
+    return;
+  end if;
   insert into catalog_version as c (company_id, version, touched_by)
-    select v_company, nextval('catalog_version_seq'), pg_current_xact_id()
-    where exists (select 1 from company where id = v_company)
+    values (p_company, nextval('catalog_version_seq'), pg_current_xact_id())
   on conflict (company_id) do update set version = excluded.version, touched_by = excluded.touched_by
     where c.touched_by is distinct from excluded.touched_by;
-  if tg_op = 'UPDATE' and old.company_id is distinct from new.company_id then
-    insert into catalog_version as c (company_id, version, touched_by)
-      select old.company_id, nextval('catalog_version_seq'), pg_current_xact_id()
-      where exists (select 1 from company where id = old.company_id)
-    on conflict (company_id) do update set version = excluded.version, touched_by = excluded.touched_by
-      where c.touched_by is distinct from excluded.touched_by;
+end
+$fn$`;
+
+const TOUCH = `
+create function catalog_touch() returns trigger language plpgsql as $fn$
+begin
+  if tg_op <> 'INSERT' then
+    perform catalog_touch_company(old.company_id);
+  end if;
+  if tg_op <> 'DELETE' and (tg_op = 'INSERT' or new.company_id is distinct from old.company_id) then
+    perform catalog_touch_company(new.company_id);
   end if;
   return null;
 end
@@ -122,6 +128,7 @@ export class Migration20261127000100CatalogVersion extends Migration {
     this.addSql('create sequence catalog_version_seq');
     this.addSql('create table catalog_version (company_id uuid primary key, version bigint not null, touched_by xid8)');
     this.addSql(`insert into catalog_version (company_id, version) select id, nextval('catalog_version_seq') from company`);
+    this.addSql(TOUCH_COMPANY);
     this.addSql(TOUCH);
     for (const t of CATALOG_TABLES) {
       this.addSql(
@@ -140,6 +147,7 @@ export class Migration20261127000100CatalogVersion extends Migration {
     this.addSql(`drop function ${STATIC_SIGNATURE}`);
     for (const t of CATALOG_TABLES) this.addSql(`drop trigger catalog_touch on ${t}`);
     this.addSql('drop function catalog_touch()');
+    this.addSql('drop function catalog_touch_company(uuid)');
     this.addSql('drop table catalog_version');
     this.addSql('drop sequence catalog_version_seq');
   }

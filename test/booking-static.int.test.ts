@@ -196,7 +196,7 @@ describe('parallel bookings with a kept catalog', () => {
         headers: { 'content-type': 'application/json', 'x-api-key': s.key },
         body: JSON.stringify({ serviceID: sid, resourceID: rids[0], startTime }),
       });
-      return { status: res.status, body: await res.json() };
+      return { status: res.status, body: (await res.json()) as { code?: string } };
     };
     // the catalog is kept before the race
     expect((await post('2026-05-12T00:00:00Z')).status).toBe(200);

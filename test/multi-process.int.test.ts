@@ -202,12 +202,17 @@ describeWithRedis('two API processes on one database and one Redis', (redisUrl) 
     const created = await on(a, 'POST', `/v1/companies/${seed.cid}/webhooks`, key, { url, eventTypes: ['booking.created'] });
     expect(created.status).toBe(201);
     const hook = created.body as { id: string; secret: string };
-    // Booking i's event is answered 500 on its first (i % 3) attempts, then 200.
+    // Booking i (starting i hours after the first) is answered 500 on its first (i % 3)
+    // attempts, then 200. The receiver reads i from the event itself: the first attempt can
+    // arrive before the booking's own answer has reached this test.
+    const first = Date.UTC(2031, 4, 5, 6);
+    const failuresAt = (startTime: unknown) =>
+      typeof startTime === 'string' ? Math.round((Date.parse(startTime) - first) / 3600_000) % 3 : 0;
     const failuresOf = new Map<string, number>();
     rx.answer = (r) => {
       const id = r.headers['webhook-id'] as string;
       const seen = rx!.received.filter((x) => x.headers['webhook-id'] === id).length;
-      return seen <= (failuresOf.get(r.json?.data?.id) ?? 0) ? { status: 500, body: 'try again' } : { status: 200, body: 'ok' };
+      return seen <= failuresAt(r.json?.data?.startTime) ? { status: 500, body: 'try again' } : { status: 200, body: 'ok' };
     };
     const N = 12;
     const bookings: string[] = [];
@@ -215,9 +220,10 @@ describeWithRedis('two API processes on one database and one Redis', (redisUrl) 
       const r = await on(i % 2 ? b : a, 'POST', `/v1/companies/${seed.cid}/bookings`, key, {
         serviceID: seed.sid,
         resourceID: seed.rids[0],
-        startTime: new Date(Date.UTC(2031, 4, 5, 6) + i * 3600_000).toISOString(),
+        startTime: new Date(first + i * 3600_000).toISOString(),
       });
       expect(r.status === 200 || r.status === 201).toBe(true);
+      expect(failuresAt(r.body.startTime)).toBe(i % 3);
       failuresOf.set(r.body.id, i % 3);
       bookings.push(r.body.id);
     }

@@ -12,8 +12,9 @@ import { percentile, sqlStatements, startBenchServer } from './server';
  *
  * A fixed service (PT30M, no buffers) on RESOURCES resources open 00:00-24:00 every day; 16
  * concurrent clients create bookings through `POST /v1/companies/{cid}/bookings` at distinct
- * free times (precomputed, so nothing collides and every request does the full availability
- * check) for HTTP_SECONDS. Then 16 `pg` connections insert the same rows (booking, status
+ * free times (precomputed, so nothing collides and every request passes the schedule check and
+ * reaches the insert; the check runs against the catalog the server keeps per resource and
+ * year, loaded once per resource and year of the run) for HTTP_SECONDS. Then 16 `pg` connections insert the same rows (booking, status
  * change, occupancy: the statement the server runs) for RAW_SECONDS.
  *
  * The server runs in a child process so that the load generator does not share its event loop.

@@ -186,6 +186,16 @@ describe('a booking checked against the kept catalog', () => {
   });
 });
 
+describe('the edges of the calendar', () => {
+  it('books in the first and the last years the API accepts, where a kept year reaches beyond them', async () => {
+    const { sid, rids } = await s.bookable('fixed', { duration: 'PT1H' });
+    for (const startTime of ['0001-01-05T00:00:00Z', '0001-01-05T01:00:00Z', '9998-12-30T00:00:00Z', '9998-12-30T01:00:00Z']) {
+      const r = await s.book({ serviceID: sid, resourceID: rids[0], startTime });
+      expect({ startTime, status: r.status }).toEqual({ startTime, status: 200 });
+    }
+  });
+});
+
 describe('parallel bookings with a kept catalog', () => {
   it('30 requests for one time make one booking; 30 for distinct times make 30', async () => {
     const base = await t.listen();

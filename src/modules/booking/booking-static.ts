@@ -43,6 +43,8 @@ const DAY = 86_400_000;
  */
 const SPAN = 366 * DAY;
 const MARGIN = 3 * DAY;
+const FIRST_INSTANT = Date.parse('0001-01-01T00:00:00Z');
+const LAST_INSTANT = Date.parse('9999-12-31T00:00:00Z');
 /** Documents kept per process (a document of one resource and span is a few kilobytes). */
 const MAX_KEPT = 5_000;
 
@@ -79,8 +81,9 @@ export async function staticCheck(
   const needFrom = opts.from - 2 * DAY;
   const needTo = opts.to + (opts.reachSec ?? 0) * 1000 + 2 * DAY;
   const span = Math.floor(start / SPAN);
-  const from = span * SPAN - MARGIN;
-  const to = (span + 1) * SPAN + MARGIN;
+  // within the years a timestamp of the database and an ISO string both write
+  const from = Math.max(span * SPAN - MARGIN, FIRST_INSTANT);
+  const to = Math.min((span + 1) * SPAN + MARGIN, LAST_INSTANT);
   // a booking whose check reaches beyond its span (a long stay near the edge) is checked in full
   if (needFrom < from || needTo > to) return null;
   const key = `${companyId}|${serviceId}|${resourceId}|${span}`;

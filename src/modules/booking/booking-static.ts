@@ -34,6 +34,8 @@ interface Kept {
   row: SnapshotRow;
   /** the end of the span the kept document covers, margin included */
   to: number;
+  /** the length of the document's JSON, for the bound on what is kept */
+  size: number;
 }
 
 const DAY = 86_400_000;
@@ -45,12 +47,55 @@ const SPAN = 366 * DAY;
 const MARGIN = 3 * DAY;
 const FIRST_INSTANT = Date.parse('0001-01-01T00:00:00Z');
 const LAST_INSTANT = Date.parse('9999-12-31T00:00:00Z');
-/** Documents kept per process (a document of one resource and span is a few kilobytes). */
+/**
+ * What a process keeps: documents (one resource and span is a few kilobytes) up to this many
+ * and this much JSON in all, the oldest going first; a larger document is used once, not kept.
+ */
 const MAX_KEPT = 5_000;
+const MAX_KEPT_CHARS = 64 * 1024 * 1024;
+const MAX_DOCUMENT_CHARS = 1024 * 1024;
 
-const kept = new Map<string, Kept>();
+/** Documents by key, the oldest forgotten first when a new one would pass either bound. */
+export class KeptDocuments<T extends { size: number }> {
+  private readonly docs = new Map<string, T>();
+  private chars = 0;
 
-const STATIC = 'select v, s, r, snap from booking_static(?::uuid, ?::uuid, ?::uuid, ?::timestamptz, ?::timestamptz)';
+  constructor(
+    private readonly maxCount: number,
+    private readonly maxChars: number,
+    private readonly maxOne: number,
+  ) {}
+
+  get(key: string): T | undefined {
+    return this.docs.get(key);
+  }
+
+  /** Keeps `doc` unless it alone is larger than a document may be. */
+  keep(key: string, doc: T): void {
+    this.forget(key);
+    if (doc.size > this.maxOne) return;
+    while (this.docs.size && (this.docs.size >= this.maxCount || this.chars + doc.size > this.maxChars))
+      this.forget(this.docs.keys().next().value!);
+    this.docs.set(key, doc);
+    this.chars += doc.size;
+  }
+
+  forget(key: string): void {
+    const doc = this.docs.get(key);
+    if (!doc) return;
+    this.docs.delete(key);
+    this.chars -= doc.size;
+  }
+
+  /** count and characters kept */
+  get held(): { count: number; chars: number } {
+    return { count: this.docs.size, chars: this.chars };
+  }
+}
+
+const kept = new KeptDocuments<Kept>(MAX_KEPT, MAX_KEPT_CHARS, MAX_DOCUMENT_CHARS);
+
+const STATIC = 'select v, s, r, snap::text as snap from booking_static(?::uuid, ?::uuid, ?::uuid, ?::timestamptz, ?::timestamptz)';
 
 /** Service types whose bookings occupancy can only refuse by overlap (the grid services without open-ended rentals). */
 const CHECKED_STATIC = new Set(['fixed', 'flexible']);
@@ -93,14 +138,14 @@ export async function staticCheck(
       v: string | null;
       s: Record<string, unknown> | null;
       r: Record<string, unknown> | null;
-      snap: SnapshotRow;
+      snap: string;
     }>(ctx.em, STATIC, [companyId, serviceId, resourceId, new Date(from).toISOString(), new Date(to).toISOString()]);
     const got = rows[0];
     if (!got?.s) throw notFound('service');
     if (!got.r) throw notFound('resource');
     if (got.v === null) return null;
-    k = { version: got.v, service: got.s, resource: got.r, row: got.snap, to };
-    keep(key, k);
+    k = { version: got.v, service: got.s, resource: got.r, row: JSON.parse(got.snap) as SnapshotRow, to, size: got.snap.length };
+    kept.keep(key, k);
   }
   if (!CHECKED_STATIC.has(k.row.service?.type ?? '')) return null;
   const link = k.row.links.find((l) => l.resourceId === resourceId);
@@ -119,11 +164,5 @@ export async function staticCheck(
 
 /** Forgets the kept catalog of a booking's resource (the insert found the catalog changed). */
 export function forgetStatic(companyId: string, serviceId: string, resourceId: string, start: number): void {
-  kept.delete(`${companyId}|${serviceId}|${resourceId}|${Math.floor(start / SPAN)}`);
-}
-
-function keep(key: string, k: Kept): void {
-  kept.delete(key);
-  if (kept.size >= MAX_KEPT) kept.delete(kept.keys().next().value!);
-  kept.set(key, k);
+  kept.forget(`${companyId}|${serviceId}|${resourceId}|${Math.floor(start / SPAN)}`);
 }

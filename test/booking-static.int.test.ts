@@ -186,6 +186,37 @@ describe('a booking checked against the kept catalog', () => {
   });
 });
 
+describe('/metrics', () => {
+  it('counts single bookings by how they were checked', async () => {
+    const counts = async () => {
+      const text = (await t.call('GET', '/metrics')).text as string;
+      const n = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1] ?? 'NaN');
+      return {
+        written: n('booking_checks_total\\{outcome="written"\\}'),
+        occupied: n('booking_checks_total\\{outcome="occupied"\\}'),
+        changed: n('booking_checks_total\\{outcome="changed"\\}'),
+        rechecked: n('booking_checks_total\\{outcome="rechecked"\\}'),
+        full: n('booking_checks_total\\{outcome="full"\\}'),
+        loads: n('booking_kept_catalog_loads_total'),
+      };
+    };
+    const before = await counts();
+    const { sid, rids } = await s.bookable('fixed', { duration: 'PT1H' });
+    const at = (h: number) => `2026-06-01T${String(h).padStart(2, '0')}:00:00Z`;
+    expect((await s.book({ serviceID: sid, resourceID: rids[0], startTime: at(8) })).status).toBe(200); // loads, written
+    expect((await s.book({ serviceID: sid, resourceID: rids[0], startTime: at(8) })).status).toBe(409); // occupied
+    await sql('update service set name = name where id = ?', [sid]);
+    expect((await s.book({ serviceID: sid, resourceID: rids[0], startTime: at(9) })).status).toBe(200); // changed, then in full
+    expect((await s.book({ serviceID: sid, resourceID: rids[0], startTime: at(10) })).status).toBe(200); // loads, written
+    expect((await s.book({ serviceID: sid, resourceID: rids[0], startTime: '2026-06-01T10:30:00Z' })).status).toBe(409); // rechecked
+    const days = await s.bookable('days', {});
+    await s.book({ serviceID: days.sid, resourceID: days.rids[0], startTime: '2026-06-02T00:00:00Z' }); // full
+    const after = await counts();
+    const diff = Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - before[k as keyof typeof before]]));
+    expect(diff).toEqual({ written: 2, occupied: 1, changed: 1, rechecked: 1, full: 1, loads: 3 });
+  });
+});
+
 describe('the edges of the calendar', () => {
   it('books in the first and the last years the API accepts, where a kept year reaches beyond them', async () => {
     const { sid, rids } = await s.bookable('fixed', { duration: 'PT1H' });

@@ -1,6 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { sqlStats } from '../db/stats';
+import { keptCatalogStats } from '../modules/booking/booking-static';
 
 /** Prometheus metrics of one server process. */
 export function createMetrics(orm: MikroORM) {
@@ -60,6 +61,33 @@ export function createMetrics(orm: MikroORM) {
     registers: [registry],
     collect() {
       this.set(pool()?.numPendingAcquires() ?? 0);
+    },
+  });
+  new Counter({
+    name: 'booking_checks_total',
+    help: 'Single bookings by check: against the kept catalog (written, occupied) or in full (changed, rechecked, full)',
+    labelNames: ['outcome'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [outcome, n] of Object.entries(keptCatalogStats.outcomes)) this.inc({ outcome }, n);
+    },
+  });
+  new Counter({
+    name: 'booking_kept_catalog_loads_total',
+    help: 'Catalog documents read to be kept for the checks of bookings',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(keptCatalogStats.loads);
+    },
+  });
+  new Gauge({
+    name: 'booking_kept_catalog_chars',
+    help: 'Characters of JSON of the catalog documents kept for the checks of bookings',
+    registers: [registry],
+    collect() {
+      this.set(keptCatalogStats.held().chars);
     },
   });
   const rateLimitStoreFailures = new Counter({

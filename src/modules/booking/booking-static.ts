@@ -95,6 +95,19 @@ export class KeptDocuments<T extends { size: number }> {
 
 const kept = new KeptDocuments<Kept>(MAX_KEPT, MAX_KEPT_CHARS, MAX_DOCUMENT_CHARS);
 
+/**
+ * How single bookings were checked, for /metrics: `written` and `occupied` against the kept
+ * catalog (written, or refused by the exclusion constraint); `changed` (the catalog moved on
+ * before the insert), `rechecked` (the kept catalog refused) and `full` (not a booking the
+ * kept catalog can check) in full. `loads`: documents read to be kept.
+ */
+export const keptCatalogStats = {
+  loads: 0,
+  outcomes: { written: 0, occupied: 0, changed: 0, rechecked: 0, full: 0 },
+  /** documents and characters of JSON kept now */
+  held: () => kept.held,
+};
+
 const STATIC = 'select v, s, r, snap::text as snap from booking_static(?::uuid, ?::uuid, ?::uuid, ?::timestamptz, ?::timestamptz)';
 
 /** Service types whose bookings occupancy can only refuse by overlap (the grid services without open-ended rentals). */
@@ -144,6 +157,7 @@ export async function staticCheck(
     if (!got?.s) throw notFound('service');
     if (!got.r) throw notFound('resource');
     if (got.v === null) return null;
+    keptCatalogStats.loads++;
     k = { version: got.v, service: got.s, resource: got.r, row: JSON.parse(got.snap) as SnapshotRow, to, size: got.snap.length };
     kept.keep(key, k);
   }

@@ -25,7 +25,7 @@ import type { BookingJson } from './booking.json';
 import { writeBooking, type Placement } from './booking.store';
 import { updateRecordMetaData } from '../../shared/metadata';
 import { CATALOG_CHANGED } from '../../migrations/Migration20261127000100CatalogVersion';
-import { forgetStatic, staticCheck } from './booking-static';
+import { forgetStatic, keptCatalogStats, staticCheck } from './booking-static';
 import { loadSnapshot } from '../availability/snapshot';
 import { bookingSnapshotOptions } from '../availability/availability.service';
 import { getResourceInCompany, getServiceInCompany } from '../catalog/catalog.lookup';
@@ -128,7 +128,11 @@ async function createAtVersion(
     staticCheck(ctx, company.id, p.serviceId!, p.resourceId!, p.start!, p.durationSec),
     clientId ? getClientInCompany(ctx, company.id, clientId) : Promise.resolve(null),
   ]);
-  if (!checked) return null;
+  const outcomes = keptCatalogStats.outcomes;
+  if (!checked) {
+    outcomes.full++;
+    return null;
+  }
   const { service, resource, version, preloaded } = checked;
   let placement: Placement;
   try {
@@ -139,22 +143,31 @@ async function createAtVersion(
     });
   } catch (err) {
     // a refusal is confirmed by the full check: the kept catalog may be older than the database's
-    if (err instanceof DomainError) return null;
+    if (err instanceof DomainError) {
+      outcomes.rechecked++;
+      return null;
+    }
     throw err;
   }
   const row = newRow(company, service, placement, ctx.now, { clientId: client?.id ?? null, metaData: p.metaData ?? {} });
   try {
-    return await commitCreation(ctx, company.id, idem, !needsTransaction(row.type, placement), async (em) => {
+    const done = await commitCreation(ctx, company.id, idem, !needsTransaction(row.type, placement), async (em) => {
       const { json } = await writeBooking(em, row, placement, ctx.deps.jwtKey, version);
       return { ...json, ...embed(service, resource, client) };
     });
+    outcomes.written++;
+    return done;
   } catch (err) {
     if (sqlState(err) === CATALOG_CHANGED) {
+      outcomes.changed++;
       forgetStatic(company.id, service.id, resource.id, p.start!);
       return null;
     }
     // the occupancy refused the time: the same answer as the full check's
-    if (sqlState(err) === '23P01') throw unavailable();
+    if (sqlState(err) === '23P01') {
+      outcomes.occupied++;
+      throw unavailable();
+    }
     throw err;
   }
 }

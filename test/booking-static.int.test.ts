@@ -24,6 +24,19 @@ const sql = (text: string, params: unknown[] = []) => t.deps.orm.em.fork().getCo
 const version = async (companyId: string): Promise<string | null> =>
   ((await sql('select version::text as v from catalog_version where company_id = ?', [companyId])) as { v: string }[])[0]?.v ?? null;
 const statements = (fn: () => Promise<unknown>) => t.countStatements(fn);
+/** booking_checks_total by outcome and the kept documents read, from /metrics */
+const counts = async () => {
+  const text = (await t.call('GET', '/metrics')).text as string;
+  const n = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1] ?? 'NaN');
+  return {
+    written: n('booking_checks_total\\{outcome="written"\\}'),
+    occupied: n('booking_checks_total\\{outcome="occupied"\\}'),
+    changed: n('booking_checks_total\\{outcome="changed"\\}'),
+    rechecked: n('booking_checks_total\\{outcome="rechecked"\\}'),
+    full: n('booking_checks_total\\{outcome="full"\\}'),
+    loads: n('booking_kept_catalog_loads_total'),
+  };
+};
 
 describe('the catalog version', () => {
   it('changes with every catalog table, once per transaction, and not with bookings', async () => {
@@ -186,20 +199,49 @@ describe('a booking checked against the kept catalog', () => {
   });
 });
 
+describe('a client booking checked against the kept catalog', () => {
+  const guest = async (key: string, body: Record<string, unknown>) =>
+    t.call('POST', '/v1/client/bookings', { key, body: { companyID: s.companyId, client: { email: 'guest@example.com' }, ...body } });
+
+  it('is checked against the kept catalog, sees catalog changes made behind the process, and answers 409 like the full check', async () => {
+    const key = await t.keyWith({ [s.companyId]: ['client.create'] });
+    const { sid, rids } = await s.bookable('fixed', { duration: 'PT1H' });
+    const rid = rids[0];
+    const at = (h: number) => `2026-06-10T${String(h).padStart(2, '0')}:00:00Z`;
+    expect((await guest(key, { serviceID: sid, resourceID: rid, startTime: at(8) })).status).toBe(200);
+    const before = await counts();
+    expect((await guest(key, { serviceID: sid, resourceID: rid, startTime: at(9) })).status).toBe(200);
+    const after = await counts();
+    expect({ written: after.written - before.written, loads: after.loads - before.loads, full: after.full - before.full }).toEqual({
+      written: 1,
+      loads: 0,
+      full: 0,
+    });
+    // occupied: the same answer as the full check's
+    const taken = await guest(key, { serviceID: sid, resourceID: rid, startTime: at(9) });
+    expect([taken.status, taken.body.code, taken.body.message]).toEqual([409, 'time_unavailable', 'the requested time is not available']);
+    // a closing added behind the process
+    await sql(
+      `insert into closing_period (id, company_id, resource_id, start_time, end_time, service_ids, created_at, updated_at)
+       values (gen_random_uuid(), ?, ?, ?, ?, '[]', now(), now())`,
+      [s.companyId, rid, at(12), at(14)],
+    );
+    const closed = await guest(key, { serviceID: sid, resourceID: rid, startTime: at(12) });
+    expect([closed.status, closed.body.code]).toEqual([409, 'time_unavailable']);
+    // a price set behind the process is charged
+    await sql(
+      `insert into price_rule (id, company_id, service_id, type, priority, price, compared_price, created_at, updated_at)
+       values (gen_random_uuid(), ?, ?, 'fixed', 5, 4200, 4200, now(), now())`,
+      [s.companyId, sid],
+    );
+    const priced = await guest(key, { serviceID: sid, resourceID: rid, startTime: at(15) });
+    expect([priced.status, priced.body.price]).toEqual([200, 4200]);
+    expect(await countRows(t, 'select count(*) as n from booking where service_id = ?', [sid])).toBe(3);
+  });
+});
+
 describe('/metrics', () => {
   it('counts single bookings by how they were checked', async () => {
-    const counts = async () => {
-      const text = (await t.call('GET', '/metrics')).text as string;
-      const n = (name: string) => Number(new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1] ?? 'NaN');
-      return {
-        written: n('booking_checks_total\\{outcome="written"\\}'),
-        occupied: n('booking_checks_total\\{outcome="occupied"\\}'),
-        changed: n('booking_checks_total\\{outcome="changed"\\}'),
-        rechecked: n('booking_checks_total\\{outcome="rechecked"\\}'),
-        full: n('booking_checks_total\\{outcome="full"\\}'),
-        loads: n('booking_kept_catalog_loads_total'),
-      };
-    };
     const before = await counts();
     const { sid, rids } = await s.bookable('fixed', { duration: 'PT1H' });
     const at = (h: number) => `2026-06-01T${String(h).padStart(2, '0')}:00:00Z`;

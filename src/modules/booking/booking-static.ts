@@ -1,6 +1,8 @@
 import type { Ctx } from '../../kernel/context';
 import { queryWithParams } from '../../db/params';
-import { notFound } from '../../shared/errors';
+import { notFound, sqlState } from '../../shared/errors';
+import { CATALOG_CHANGED } from '../../migrations/Migration20261127000100CatalogVersion';
+import { unavailable } from './booking.store';
 import { normaliseRelated, type PreloadedSnapshot, type SnapshotRow } from '../availability/snapshot';
 import { bookingSnapshotOptions } from '../availability/availability.service';
 import { Resource, Service } from '../catalog/catalog.entity';
@@ -179,4 +181,33 @@ export async function staticCheck(
 /** Forgets the kept catalog of a booking's resource (the insert found the catalog changed). */
 export function forgetStatic(companyId: string, serviceId: string, resourceId: string, start: number): void {
   kept.forget(`${companyId}|${serviceId}|${resourceId}|${Math.floor(start / SPAN)}`);
+}
+
+/**
+ * Commits a booking checked against the kept catalog. When the catalog changed before the
+ * insert, the document is forgotten and `full` (the full check and commit) answers; when the
+ * exclusion constraint refuses the time, the answer is the full check's 409.
+ */
+export async function commitChecked<T>(
+  where: { companyId: string; serviceId: string; resourceId: string; start: number },
+  commit: () => Promise<T>,
+  full: () => Promise<T>,
+): Promise<T> {
+  const outcomes = keptCatalogStats.outcomes;
+  try {
+    const done = await commit();
+    outcomes.written++;
+    return done;
+  } catch (err) {
+    if (sqlState(err) === CATALOG_CHANGED) {
+      outcomes.changed++;
+      forgetStatic(where.companyId, where.serviceId, where.resourceId, where.start);
+      return full();
+    }
+    if (sqlState(err) === '23P01') {
+      outcomes.occupied++;
+      throw unavailable();
+    }
+    throw err;
+  }
 }

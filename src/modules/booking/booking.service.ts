@@ -1,6 +1,6 @@
 import type { Ctx } from '../../kernel/context';
 import { companyForMerchant } from '../company/company.access';
-import { invalid, conflict, DomainError, sqlState } from '../../shared/errors';
+import { invalid, conflict, DomainError } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import { formatTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
@@ -24,8 +24,7 @@ import { embed, newRow, placeAt, serviceAndResource, commitCreation, needsTransa
 import type { BookingJson } from './booking.json';
 import { writeBooking, type Placement } from './booking.store';
 import { updateRecordMetaData } from '../../shared/metadata';
-import { CATALOG_CHANGED } from '../../migrations/Migration20261127000100CatalogVersion';
-import { forgetStatic, keptCatalogStats, staticCheck } from './booking-static';
+import { commitChecked, keptCatalogStats, staticCheck } from './booking-static';
 import { loadSnapshot } from '../availability/snapshot';
 import { bookingSnapshotOptions } from '../availability/availability.service';
 import { getResourceInCompany, getServiceInCompany } from '../catalog/catalog.lookup';
@@ -150,26 +149,15 @@ async function createAtVersion(
     throw err;
   }
   const row = newRow(company, service, placement, ctx.now, { clientId: client?.id ?? null, metaData: p.metaData ?? {} });
-  try {
-    const done = await commitCreation(ctx, company.id, idem, !needsTransaction(row.type, placement), async (em) => {
-      const { json } = await writeBooking(em, row, placement, ctx.deps.jwtKey, version);
-      return { ...json, ...embed(service, resource, client) };
-    });
-    outcomes.written++;
-    return done;
-  } catch (err) {
-    if (sqlState(err) === CATALOG_CHANGED) {
-      outcomes.changed++;
-      forgetStatic(company.id, service.id, resource.id, p.start!);
-      return null;
-    }
-    // the occupancy refused the time: the same answer as the full check's
-    if (sqlState(err) === '23P01') {
-      outcomes.occupied++;
-      throw unavailable();
-    }
-    throw err;
-  }
+  return commitChecked(
+    { companyId: company.id, serviceId: service.id, resourceId: resource.id, start: p.start! },
+    () =>
+      commitCreation(ctx, company.id, idem, !needsTransaction(row.type, placement), async (em) => {
+        const { json } = await writeBooking(em, row, placement, ctx.deps.jwtKey, version);
+        return { ...json, ...embed(service, resource, client) };
+      }),
+    async () => null,
+  );
 }
 
 const notAvailable = (start: number, message?: string) =>

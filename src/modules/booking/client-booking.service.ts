@@ -2,10 +2,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../kernel/context';
 import { requireClient } from '../../kernel/access';
 import { companyForClientInterface, companyForMerchant } from '../company/company.access';
-import { invalid, unauthorized, notFound } from '../../shared/errors';
+import { invalid, unauthorized, notFound, DomainError } from '../../shared/errors';
 import { formatLocalTime } from '../../shared/time';
 import { Check } from '../../shared/validate';
-import type { Service } from '../catalog/catalog.entity';
+import type { Resource, Service } from '../catalog/catalog.entity';
 import { getServiceInCompany } from '../catalog/catalog.lookup';
 import type { Client } from '../client/client.entity';
 import { getClientInCompany, upsertGuestClient, type GuestClientInput } from '../client/client.lookup';
@@ -18,6 +18,8 @@ import { clientBookingJson, type ClientBookingJson } from './booking.json';
 import { startBookingPayment, type BookingPaymentInput } from './booking.payable';
 import { newRow, placeAt, serviceAndResource, commitCreation, needsTransaction, replayOr } from './booking-placement.service';
 import { bookingSnapshotOptions } from '../availability/availability.service';
+import type { PreloadedSnapshot } from '../availability/snapshot';
+import { commitChecked, keptCatalogStats, staticCheck } from './booking-static';
 import { isUuid } from '../../shared/ids';
 import { parsePage } from '../../shared/pagination';
 import { verifyBookingAccessToken } from './access-token';
@@ -115,7 +117,16 @@ export async function requestBooking(
 }
 
 async function book(ctx: Ctx, who: Caller, req: ParsedRequest, idem: Idempotency | undefined): Promise<ClientBookingJson> {
-  const b = await prepareClientBooking(ctx, who, req);
+  const b = await prepareClientBooking(ctx, who, req, { kept: true });
+  if (!b.catalogVersion) return commitBooking(ctx, who, b, idem);
+  return commitChecked(
+    { companyId: who.company.id, serviceId: b.service.id, resourceId: b.row.resourceId, start: b.row.start },
+    () => commitBooking(ctx, who, b, idem),
+    async () => commitBooking(ctx, who, await prepareClientBooking(ctx, who, req), idem),
+  );
+}
+
+function commitBooking(ctx: Ctx, who: Caller, b: PreparedBooking, idem: Idempotency | undefined): Promise<ClientBookingJson> {
   const single = !needsTransaction(b.row.type, b.placement) && !who.guest && b.row.price <= 0 && !b.codes.length;
   return commitCreation(ctx, who.company.id, idem, single, async (em) => {
     const client = await payerOf(ctx, em, who);
@@ -140,24 +151,54 @@ export interface PreparedBooking {
   due: number;
   /** the company's time zone (codes read days and times of day in it) */
   timeZone: string;
+  /** checked against the kept catalog at this version (booking-static.ts): the insert verifies it */
+  catalogVersion?: string;
 }
 
 /**
  * Checks one request against the catalog and availability (outside the transaction: the
  * check is for a friendly answer, the database constraints decide when the row is written).
+ * With `kept`, a booking the kept catalog can check is checked against it and carries the
+ * catalog version its insert must still find (booking-static.ts; commit it with `commitChecked`).
  */
 export async function prepareClientBooking(
   ctx: Ctx,
   who: Caller,
-  { p, code, pluginData, description }: ParsedRequest,
+  req: ParsedRequest,
+  opts: { kept?: boolean } = {},
 ): Promise<PreparedBooking> {
   const { company } = who;
+  const { p } = req;
+  if (opts.kept) {
+    const checked = p.resourceId ? await staticCheck(ctx, company.id, p.serviceId!, p.resourceId, p.start!, p.durationSec) : null;
+    const placed = checked
+      ? await placeClientBooking(ctx, company, checked.service, checked.resource, p, checked.preloaded).catch((err: unknown) => {
+          // a refusal is confirmed by the full check: the kept catalog may be older than the database's
+          if (err instanceof DomainError) return null;
+          throw err;
+        })
+      : null;
+    if (checked && placed) return clientBookingOf(ctx, who, req, checked.service, placed, checked.version);
+    keptCatalogStats.outcomes[checked ? 'rechecked' : 'full']++;
+  }
   const [service, resource, preloaded] = p.resourceId
     ? await serviceAndResource(ctx, company.id, p.serviceId!, p.resourceId, {
         company,
         opts: bookingSnapshotOptions(p.start!, p.resourceId, p.durationSec),
       })
     : [await getServiceInCompany(ctx, company.id, p.serviceId), null, null];
+  return clientBookingOf(ctx, who, req, service, await placeClientBooking(ctx, company, service, resource, p, preloaded));
+}
+
+/** Where a client booking goes, or 409 (never in the past, schedule always applied). */
+async function placeClientBooking(
+  ctx: Ctx,
+  company: Company,
+  service: Service,
+  resource: Resource | null,
+  p: PlacementInput,
+  preloaded: PreloadedSnapshot | null,
+): Promise<Placement> {
   if (resource?.disabledAt) throw unavailable('the resource is not available');
   const amounts = amountsFor(service, p);
   const placement = await placeAt(ctx, company, service, resource?.id ?? null, p.start!, p, amounts, {
@@ -166,6 +207,19 @@ export async function prepareClientBooking(
     preloaded,
   });
   if (placement.start < ctx.now.getTime()) throw unavailable('the requested time is in the past');
+  return placement;
+}
+
+/** The row of a placed client booking, priced with its codes. */
+async function clientBookingOf(
+  ctx: Ctx,
+  who: Caller,
+  { p, code, pluginData, description }: ParsedRequest,
+  service: Service,
+  placement: Placement,
+  catalogVersion?: string,
+): Promise<PreparedBooking> {
+  const { company } = who;
   const row = newRow(company, service, placement, ctx.now, {
     clientId: who.client?.id ?? null,
     clientInitiated: true,
@@ -189,6 +243,7 @@ export async function prepareClientBooking(
     basePrice,
     due: priced.due,
     timeZone: company.timeZone,
+    catalogVersion,
   };
 }
 
@@ -248,7 +303,7 @@ export async function writeClientBooking(
   const { row } = b;
   row.clientId = client?.id ?? null;
   if (payment) Object.assign(row, { status: 'pending', paymentUrl: payment.paymentURL, paymentTransactionId: payment.transactionId });
-  await writeBooking(em, row, b.placement, ctx.deps.jwtKey);
+  await writeBooking(em, row, b.placement, ctx.deps.jwtKey, b.catalogVersion);
   // Usages start reserved; a booking confirmed at once uses them at once.
   if (b.codes.length)
     await followCodes(ctx.deps.codes, em, row.companyId, [{ id: row.id, code: row.code, from: null, to: row.status }], ctx.now);

@@ -21,12 +21,13 @@ import { mapped } from './booking-placement.service';
  * `availability/static-check.test.ts` holds the engine to it on random cases).
  *
  * So such a booking is checked against the catalog alone, kept here per company, service,
- * resource and year of the calendar with the company's catalog version, and written by `booking_insert_at_version`,
- * which writes nothing unless the catalog is still at that version (a trigger gives the
- * company a new version with every change of a catalog row: Migration20261127000100CatalogVersion).
- * A booking then costs one statement instead of two, and the check can never rest on a
- * catalog older than the one the insert sees. A refusal by the kept catalog is not trusted (it
- * may be older than the database's): the full check answers it.
+ * resource and year of the calendar with the company's catalog version, and written by
+ * `booking_insert_at_version`, which writes nothing unless the catalog is still at that
+ * version (a trigger gives the company a new version with every change of a catalog row:
+ * Migration20261127000100CatalogVersion). A booking then costs one statement instead of two,
+ * and the check can never rest on a catalog older than the one the insert sees. A refusal by
+ * the kept catalog is not trusted (it may be older than the database's): the full check
+ * answers it.
  */
 
 interface Kept {

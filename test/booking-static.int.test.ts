@@ -260,12 +260,25 @@ describe('/metrics', () => {
 });
 
 describe('the edges of the calendar', () => {
-  it('books in the first and the last years the API accepts, where a kept year reaches beyond them', async () => {
+  it('books in the first and the last years the API accepts, where a document or a kept year reaches beyond them', async () => {
     const { sid, rids } = await s.bookable('fixed', { duration: 'PT1H' });
-    for (const startTime of ['0001-01-05T00:00:00Z', '0001-01-05T01:00:00Z', '9998-12-30T00:00:00Z', '9998-12-30T01:00:00Z']) {
+    for (const startTime of [
+      '0001-01-01T00:00:00Z',
+      '0001-01-02T00:00:00Z',
+      '0001-01-05T00:00:00Z',
+      '0001-01-05T01:00:00Z',
+      '9998-12-30T00:00:00Z',
+      '9998-12-30T01:00:00Z',
+    ]) {
       const r = await s.book({ serviceID: sid, resourceID: rids[0], startTime });
       expect({ startTime, status: r.status }).toEqual({ startTime, status: 200 });
     }
+    // and the times of the first day, whose document reaches before it: none (they are past), but an answer
+    const times = await t.call('POST', `${s.base}/services/${sid}/times`, {
+      key: s.key,
+      body: { from: '0001-01-01T00:00:00Z', to: '0001-01-01T06:00:00Z' },
+    });
+    expect([times.status, times.body.times?.[rids[0]]]).toEqual([200, []]);
   });
 });
 

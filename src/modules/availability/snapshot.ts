@@ -9,6 +9,7 @@ import { compileLimitation } from '../pricing/engine/limitation';
 import { parseDuration, parseLocalTime } from '../../shared/duration';
 import { expandOccurrences } from '../scheduling/recurrence';
 import { queryWithParams } from '../../db/params';
+import { MIN_TIMESTAMP_MS } from '../../shared/time';
 import type {
   AvailabilitySnapshot,
   CapacityRuleInput,
@@ -132,9 +133,10 @@ export async function loadSnapshot(ctx: Ctx, company: Company, serviceId: string
 export function snapshotParams(company: Company, serviceId: string, opts: SnapshotOptions): unknown[] {
   // Bookings, stays and buffers reach beyond the candidates' start range: widen the occupancy
   // and closing windows by the requested length plus two days of margin for buffers.
-  const wideFrom = new Date(opts.from - 2 * DAY).toISOString();
+  // nothing is stored before year 0001, and PostgreSQL reads no earlier ISO year
+  const wideFrom = new Date(Math.max(opts.from - 2 * DAY, MIN_TIMESTAMP_MS)).toISOString();
   const wideTo = new Date(opts.to + Math.max(0, opts.reachSec ?? 0) * 1000 + 2 * DAY).toISOString();
-  const from = new Date(opts.from - DAY).toISOString();
+  const from = new Date(Math.max(opts.from - DAY, MIN_TIMESTAMP_MS)).toISOString();
   const to = new Date(opts.to + DAY).toISOString();
   return [
     company.id,

@@ -1,6 +1,7 @@
 import type { Ctx } from '../../kernel/context';
 import { queryWithParams } from '../../db/params';
 import { notFound, sqlState } from '../../shared/errors';
+import { MIN_TIMESTAMP_MS } from '../../shared/time';
 import { CATALOG_CHANGED } from '../../migrations/Migration20261127000100CatalogVersion';
 import { unavailable } from './booking.store';
 import { normaliseRelated, type PreloadedSnapshot, type SnapshotRow } from '../availability/snapshot';
@@ -48,7 +49,6 @@ const DAY = 86_400_000;
  */
 const SPAN = 366 * DAY;
 const MARGIN = 3 * DAY;
-const FIRST_INSTANT = Date.parse('0001-01-01T00:00:00Z');
 const LAST_INSTANT = Date.parse('9999-12-31T00:00:00Z');
 /**
  * What a process keeps: documents (one resource and span is a few kilobytes) up to this many
@@ -143,7 +143,7 @@ export async function staticCheck(
   const needTo = opts.to + (opts.reachSec ?? 0) * 1000 + 2 * DAY;
   const span = Math.floor(start / SPAN);
   // within the years a timestamp of the database and an ISO string both write
-  const from = Math.max(span * SPAN - MARGIN, FIRST_INSTANT);
+  const from = Math.max(span * SPAN - MARGIN, MIN_TIMESTAMP_MS);
   const to = Math.min((span + 1) * SPAN + MARGIN, LAST_INSTANT);
   // a booking whose check reaches beyond its span (a long stay near the edge) is checked in full
   if (needFrom < from || needTo > to) return null;

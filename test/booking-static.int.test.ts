@@ -24,6 +24,8 @@ const sql = (text: string, params: unknown[] = []) => t.deps.orm.em.fork().getCo
 const version = async (companyId: string): Promise<string | null> =>
   ((await sql('select version::text as v from catalog_version where company_id = ?', [companyId])) as { v: string }[])[0]?.v ?? null;
 const statements = (fn: () => Promise<unknown>) => t.countStatements(fn);
+const resourcesOf = async (companyId: string): Promise<string[]> =>
+  ((await sql('select id from resource where company_id = ?', [companyId])) as { id: string }[]).map((r) => r.id);
 /** booking_checks_total by outcome and the kept documents read, from /metrics */
 const counts = async () => {
   const text = (await t.call('GET', '/metrics')).text as string;
@@ -114,6 +116,19 @@ describe('a booking checked against the kept catalog', () => {
     );
     const booked = await s.book({ serviceID: sid, resourceID: rid, startTime: '2026-05-06T14:00:00Z' });
     expect(booked.status).toBe(200);
+  });
+
+  it('sees a catalog table truncated by an operator', async () => {
+    const { sid, rids } = await s.bookable('fixed', { duration: 'PT1H' });
+    const before = await version(s.companyId);
+    expect((await s.book({ serviceID: sid, resourceID: rids[0], startTime: '2026-05-06T20:00:00Z' })).status).toBe(200);
+    // every resource loses its working hours: nothing is bookable any more
+    await sql('truncate working_hours_rule');
+    expect(await version(s.companyId)).not.toBe(before);
+    const r = await s.book({ serviceID: sid, resourceID: rids[0], startTime: '2026-05-06T21:00:00Z' });
+    expect([r.status, r.body.code]).toEqual([409, 'time_unavailable']);
+    // the working hours back for the tests after this one
+    for (const rid of await resourcesOf(s.companyId)) await s.hours(rid);
   });
 
   it('sees a closing added by another process', async () => {

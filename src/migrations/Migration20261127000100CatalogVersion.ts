@@ -56,6 +56,15 @@ begin
 end
 $fn$`;
 
+/** `truncate` runs no row trigger: every company gets a new version. */
+const TOUCH_ALL = `
+create function catalog_touch_all() returns trigger language plpgsql as $fn$
+begin
+  update catalog_version set version = nextval('catalog_version_seq'), touched_by = pg_current_xact_id();
+  return null;
+end
+$fn$`;
+
 /**
  * The availability document without occupancy and slot usage: what a booking's check reads
  * that only a catalog change can change. Built from the current `availability_snapshot`, so
@@ -130,10 +139,12 @@ export class Migration20261127000100CatalogVersion extends Migration {
     this.addSql(`insert into catalog_version (company_id, version) select id, nextval('catalog_version_seq') from company`);
     this.addSql(TOUCH_COMPANY);
     this.addSql(TOUCH);
+    this.addSql(TOUCH_ALL);
     for (const t of CATALOG_TABLES) {
       this.addSql(
         `create constraint trigger catalog_touch after insert or update or delete on ${t} deferrable initially deferred for each row execute function catalog_touch()`,
       );
+      this.addSql(`create trigger catalog_touch_all after truncate on ${t} for each statement execute function catalog_touch_all()`);
     }
     this.addSql(staticSnapshotFunction());
     this.addSql(`alter function ${STATIC_SIGNATURE} set plan_cache_mode = force_generic_plan`);
@@ -145,7 +156,11 @@ export class Migration20261127000100CatalogVersion extends Migration {
     this.addSql(`drop function ${INSERT_AT_VERSION_SIGNATURE}`);
     this.addSql('drop function booking_static(uuid, uuid, uuid, timestamptz, timestamptz)');
     this.addSql(`drop function ${STATIC_SIGNATURE}`);
-    for (const t of CATALOG_TABLES) this.addSql(`drop trigger catalog_touch on ${t}`);
+    for (const t of CATALOG_TABLES) {
+      this.addSql(`drop trigger catalog_touch on ${t}`);
+      this.addSql(`drop trigger catalog_touch_all on ${t}`);
+    }
+    this.addSql('drop function catalog_touch_all()');
     this.addSql('drop function catalog_touch()');
     this.addSql('drop function catalog_touch_company(uuid)');
     this.addSql('drop table catalog_version');

@@ -1,6 +1,6 @@
 import type { Ctx } from '../../kernel/context';
 import { queryWithParams } from '../../db/params';
-import { notFound, sqlState } from '../../shared/errors';
+import { DomainError, notFound, sqlState } from '../../shared/errors';
 import { MIN_TIMESTAMP_MS } from '../../shared/time';
 import { CATALOG_CHANGED } from '../../migrations/Migration20261127000100CatalogVersion';
 import { unavailable } from './booking.store';
@@ -180,8 +180,28 @@ export async function staticCheck(
 }
 
 /** Forgets the kept catalog of a booking's resource (the insert found the catalog changed). */
-export function forgetStatic(companyId: string, serviceId: string, resourceId: string, start: number): void {
+function forgetStatic(companyId: string, serviceId: string, resourceId: string, start: number): void {
   kept.forget(`${companyId}|${serviceId}|${resourceId}|${Math.floor(start / SPAN)}`);
+}
+
+/**
+ * Places a booking with the kept catalog `checked`, or answers null for the full check: when
+ * there is none (not a booking it can check), or when it refuses the booking (a refusal is
+ * confirmed by the full check, since the kept catalog may be older than the database's).
+ */
+export async function placeKept<T>(checked: StaticCheck | null, place: (c: StaticCheck) => Promise<T>): Promise<T | null> {
+  const outcomes = keptCatalogStats.outcomes;
+  if (!checked) {
+    outcomes.full++;
+    return null;
+  }
+  try {
+    return await place(checked);
+  } catch (err) {
+    if (!(err instanceof DomainError)) throw err;
+    outcomes.rechecked++;
+    return null;
+  }
 }
 
 /**

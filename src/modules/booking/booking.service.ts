@@ -24,7 +24,7 @@ import { embed, newRow, placeAt, serviceAndResource, commitCreation, needsTransa
 import type { BookingJson } from './booking.json';
 import { writeBooking, type Placement } from './booking.store';
 import { updateRecordMetaData } from '../../shared/metadata';
-import { commitChecked, keptCatalogStats, staticCheck } from './booking-static';
+import { commitChecked, placeKept, staticCheck } from './booking-static';
 import { loadSnapshot } from '../availability/snapshot';
 import { bookingSnapshotOptions } from '../availability/availability.service';
 import { getResourceInCompany, getServiceInCompany } from '../catalog/catalog.lookup';
@@ -85,15 +85,17 @@ async function create(
   { p, clientId, ignoreSchedule, repeat }: Parsed,
   idem: Idempotency | undefined,
 ): Promise<BookingJson> {
+  // looked up once, for the check against the kept catalog and for the full check alike
+  const clientLookup = clientId ? getClientInCompany(ctx, company.id, clientId) : Promise.resolve(null);
   if (!repeat && !ignoreSchedule) {
-    const done = await createAtVersion(ctx, company, p, clientId, idem);
+    const done = await createAtVersion(ctx, company, p, clientLookup, idem);
     if (done) return done;
   }
   // a single booking on its schedule: the availability document comes with the service and resource
   const preload = repeat || ignoreSchedule ? undefined : { company, opts: bookingSnapshotOptions(p.start!, p.resourceId!, p.durationSec) };
   const [[service, resource, preloaded], client] = await Promise.all([
     serviceAndResource(ctx, company.id, p.serviceId!, p.resourceId!, preload),
-    clientId ? getClientInCompany(ctx, company.id, clientId) : Promise.resolve(null),
+    clientLookup,
   ]);
   const amounts = amountsFor(service, p);
   if (repeat) return createSeries(ctx, company, service, resource, client, p, amounts, repeat, ignoreSchedule, idem);
@@ -120,34 +122,22 @@ async function createAtVersion(
   ctx: Ctx,
   company: Company,
   p: PlacementInput,
-  clientId: string | null,
+  clientLookup: Promise<Client | null>,
   idem: Idempotency | undefined,
 ): Promise<BookingJson | null> {
   const [checked, client] = await Promise.all([
     staticCheck(ctx, company.id, p.serviceId!, p.resourceId!, p.start!, p.durationSec),
-    clientId ? getClientInCompany(ctx, company.id, clientId) : Promise.resolve(null),
+    clientLookup,
   ]);
-  const outcomes = keptCatalogStats.outcomes;
-  if (!checked) {
-    outcomes.full++;
-    return null;
-  }
-  const { service, resource, version, preloaded } = checked;
-  let placement: Placement;
-  try {
-    placement = await placeAt(ctx, company, service, resource.id, p.start!, p, amountsFor(service, p), {
+  const placement = await placeKept(checked, (c) =>
+    placeAt(ctx, company, c.service, c.resource.id, p.start!, p, amountsFor(c.service, p), {
       ignoreSchedule: false,
       includePast: true,
-      preloaded,
-    });
-  } catch (err) {
-    // a refusal is confirmed by the full check: the kept catalog may be older than the database's
-    if (err instanceof DomainError) {
-      outcomes.rechecked++;
-      return null;
-    }
-    throw err;
-  }
+      preloaded: c.preloaded,
+    }),
+  );
+  if (!checked || !placement) return null;
+  const { service, resource, version } = checked;
   const row = newRow(company, service, placement, ctx.now, { clientId: client?.id ?? null, metaData: p.metaData ?? {} });
   return commitChecked(
     { companyId: company.id, serviceId: service.id, resourceId: resource.id, start: p.start! },

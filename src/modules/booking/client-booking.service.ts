@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../kernel/context';
 import { requireClient } from '../../kernel/access';
 import { companyForClientInterface, companyForMerchant } from '../company/company.access';
-import { invalid, unauthorized, notFound, DomainError } from '../../shared/errors';
+import { invalid, unauthorized, notFound } from '../../shared/errors';
 import { formatLocalTime } from '../../shared/time';
 import { Check } from '../../shared/validate';
 import type { Resource, Service } from '../catalog/catalog.entity';
@@ -19,7 +19,7 @@ import { startBookingPayment, type BookingPaymentInput } from './booking.payable
 import { newRow, placeAt, serviceAndResource, commitCreation, needsTransaction, replayOr } from './booking-placement.service';
 import { bookingSnapshotOptions } from '../availability/availability.service';
 import type { PreloadedSnapshot } from '../availability/snapshot';
-import { commitChecked, keptCatalogStats, staticCheck } from './booking-static';
+import { commitChecked, placeKept, staticCheck } from './booking-static';
 import { isUuid } from '../../shared/ids';
 import { parsePage } from '../../shared/pagination';
 import { verifyBookingAccessToken } from './access-token';
@@ -171,15 +171,8 @@ export async function prepareClientBooking(
   const { p } = req;
   if (opts.kept) {
     const checked = p.resourceId ? await staticCheck(ctx, company.id, p.serviceId!, p.resourceId, p.start!, p.durationSec) : null;
-    const placed = checked
-      ? await placeClientBooking(ctx, company, checked.service, checked.resource, p, checked.preloaded).catch((err: unknown) => {
-          // a refusal is confirmed by the full check: the kept catalog may be older than the database's
-          if (err instanceof DomainError) return null;
-          throw err;
-        })
-      : null;
+    const placed = await placeKept(checked, (c) => placeClientBooking(ctx, company, c.service, c.resource, p, c.preloaded));
     if (checked && placed) return clientBookingOf(ctx, who, req, checked.service, placed, checked.version);
-    keptCatalogStats.outcomes[checked ? 'rechecked' : 'full']++;
   }
   const [service, resource, preloaded] = p.resourceId
     ? await serviceAndResource(ctx, company.id, p.serviceId!, p.resourceId, {

@@ -298,17 +298,23 @@ describe('the edges of the calendar', () => {
 });
 
 describe('parallel bookings with a kept catalog', () => {
+  let base: string;
+  beforeAll(async () => {
+    base = await t.listen();
+  });
+  /** a booking of `resourceID` over a real connection */
+  const poster = (serviceID: string, resourceID: string) => async (startTime: string) => {
+    const res = await fetch(`${base}${s.base}/bookings`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': s.key },
+      body: JSON.stringify({ serviceID, resourceID, startTime }),
+    });
+    return { status: res.status, body: (await res.json()) as { code?: string } };
+  };
+
   it('30 requests for one time make one booking; 30 for distinct times make 30', async () => {
-    const base = await t.listen();
     const { sid, rids } = await s.bookable('fixed', { duration: 'PT1H' });
-    const post = async (startTime: string) => {
-      const res = await fetch(`${base}${s.base}/bookings`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-key': s.key },
-        body: JSON.stringify({ serviceID: sid, resourceID: rids[0], startTime }),
-      });
-      return { status: res.status, body: (await res.json()) as { code?: string } };
-    };
+    const post = poster(sid, rids[0]);
     // the catalog is kept before the race
     expect((await post('2026-05-12T00:00:00Z')).status).toBe(200);
     const same = await Promise.all(Array.from({ length: 30 }, () => post('2026-05-12T10:00:00Z')));
@@ -318,5 +324,25 @@ describe('parallel bookings with a kept catalog', () => {
     );
     expect(tally(distinct)).toEqual({ 200: 30 });
     expect(await countRows(t, 'select count(*) as n from booking where service_id = ?', [sid])).toBe(32);
+  });
+
+  it('bookings arriving while a document is read share the read', async () => {
+    const { sid, rids } = await s.bookable('fixed', { duration: 'PT1H' });
+    const post = async (startTime: string) => (await poster(sid, rids[0])(startTime)).status;
+    const hours = (day: string, n: number) => Array.from({ length: n }, (_, i) => `${day}T${String(i).padStart(2, '0')}:00:00Z`);
+    // nothing kept yet for this resource: 20 bookings at once read its document once
+    let before = await counts();
+    expect(await Promise.all(hours('2026-06-02', 20).map(post))).toEqual(Array(20).fill(200));
+    let after = await counts();
+    expect({ loads: after.loads - before.loads, written: after.written - before.written }).toEqual({ loads: 1, written: 20 });
+    // a catalog change: the next booking finds the kept document old and forgets it (the full
+    // check writes it); the bookings after it read the new document once between them
+    await sql('update resource set name = name where id = ?', [rids[0]]);
+    before = await counts();
+    expect(await post('2026-06-03T00:00:00Z')).toBe(200);
+    expect(await Promise.all(hours('2026-06-04', 20).map(post))).toEqual(Array(20).fill(200));
+    after = await counts();
+    const diff = { changed: after.changed - before.changed, loads: after.loads - before.loads, written: after.written - before.written };
+    expect(diff).toEqual({ changed: 1, loads: 1, written: 20 });
   });
 });

@@ -124,6 +124,27 @@ export interface StaticCheck {
   preloaded: PreloadedSnapshot;
 }
 
+/** Reads of documents under way, by key. */
+const loading = new Map<string, Promise<Kept | null>>();
+
+/** Reads and keeps the document of `key`: null when the company has no catalog version. */
+async function loadKept(ctx: Ctx, key: string, params: string[], to: number): Promise<Kept | null> {
+  const rows = await queryWithParams<{
+    v: string | null;
+    s: Record<string, unknown> | null;
+    r: Record<string, unknown> | null;
+    snap: string;
+  }>(ctx.em, STATIC, params);
+  const got = rows[0];
+  if (!got?.s) throw notFound('service');
+  if (!got.r) throw notFound('resource');
+  if (got.v === null) return null;
+  keptCatalogStats.loads++;
+  const k = { version: got.v, service: got.s, resource: got.r, row: JSON.parse(got.snap) as SnapshotRow, to, size: got.snap.length };
+  kept.keep(key, k);
+  return k;
+}
+
 /**
  * The catalog of a booking of `resourceId` at `start`, kept or loaded now, when the booking can
  * be checked against it (see above); null when it cannot (the full check runs then). 404 when
@@ -150,19 +171,19 @@ export async function staticCheck(
   const key = `${companyId}|${serviceId}|${resourceId}|${span}`;
   let k = kept.get(key);
   if (!k) {
-    const rows = await queryWithParams<{
-      v: string | null;
-      s: Record<string, unknown> | null;
-      r: Record<string, unknown> | null;
-      snap: string;
-    }>(ctx.em, STATIC, [companyId, serviceId, resourceId, new Date(from).toISOString(), new Date(to).toISOString()]);
-    const got = rows[0];
-    if (!got?.s) throw notFound('service');
-    if (!got.r) throw notFound('resource');
-    if (got.v === null) return null;
-    keptCatalogStats.loads++;
-    k = { version: got.v, service: got.s, resource: got.r, row: JSON.parse(got.snap) as SnapshotRow, to, size: got.snap.length };
-    kept.keep(key, k);
+    // bookings arriving while the document is read (after a catalog change, say) share the read
+    let load = loading.get(key);
+    if (!load) {
+      load = loadKept(ctx, key, [companyId, serviceId, resourceId, new Date(from).toISOString(), new Date(to).toISOString()], to);
+      loading.set(key, load);
+      void load.then(
+        () => loading.delete(key),
+        () => loading.delete(key),
+      );
+    }
+    const got = await load;
+    if (!got) return null;
+    k = got;
   }
   if (!CHECKED_STATIC.has(k.row.service?.type ?? '')) return null;
   const link = k.row.links.find((l) => l.resourceId === resourceId);

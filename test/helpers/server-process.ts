@@ -48,8 +48,17 @@ export async function startServerProcess(env: Record<string, string> = {}, dataD
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: string[] = [];
+  // 'exit' can come before the last output is read: wait for the pipes to close too (briefly,
+  // since a child the server started may still hold them)
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
+    child.once('exit', (code, signal) => {
+      const done = () => resolve({ code, signal });
+      const timer = setTimeout(done, 1000);
+      child.once('close', () => {
+        clearTimeout(timer);
+        done();
+      });
+    }),
   );
   await new Promise<void>((resolve, reject) => {
     let out = '';

@@ -14,8 +14,9 @@ import { percentile, sqlStatements, startBenchServer } from './server';
  * concurrent clients create bookings through `POST /v1/companies/{cid}/bookings` at distinct
  * free times (precomputed, so nothing collides and every request passes the schedule check and
  * reaches the insert; the check runs against the catalog the server keeps per resource and
- * year, loaded once per resource and year of the run) for HTTP_SECONDS. Then 16 `pg` connections insert the same rows (booking, status
- * change, occupancy: the statement the server runs) for RAW_SECONDS.
+ * year, loaded once per resource and year of the run) for HTTP_SECONDS. Then 16 `pg`
+ * connections insert the same rows (booking, status change, occupancy: the statement the
+ * server runs) for RAW_SECONDS.
  *
  * The server runs in a child process so that the load generator does not share its event loop.
  * BENCH_PROCESSES=N runs N server processes on the one database (the first one's), and the

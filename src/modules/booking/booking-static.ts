@@ -127,14 +127,17 @@ export interface StaticCheck {
 /** Reads of documents under way, by key. */
 const loading = new Map<string, Promise<Kept | null>>();
 
-/** Reads and keeps the document of `key`: null when the company has no catalog version. */
-async function loadKept(ctx: Ctx, key: string, params: string[], to: number): Promise<Kept | null> {
+/**
+ * Reads and keeps the document of `key` (company, service and resource `ids`, from `from` to
+ * `to`): null when the company has no catalog version.
+ */
+async function loadKept(ctx: Ctx, key: string, ids: string[], from: number, to: number): Promise<Kept | null> {
   const rows = await queryWithParams<{
     v: string | null;
     s: Record<string, unknown> | null;
     r: Record<string, unknown> | null;
     snap: string;
-  }>(ctx.em, STATIC, params);
+  }>(ctx.em, STATIC, [...ids, new Date(from).toISOString(), new Date(to).toISOString()]);
   const got = rows[0];
   if (!got?.s) throw notFound('service');
   if (!got.r) throw notFound('resource');
@@ -174,7 +177,7 @@ export async function staticCheck(
     // bookings arriving while the document is read (after a catalog change, say) share the read
     let load = loading.get(key);
     if (!load) {
-      load = loadKept(ctx, key, [companyId, serviceId, resourceId, new Date(from).toISOString(), new Date(to).toISOString()], to);
+      load = loadKept(ctx, key, [companyId, serviceId, resourceId], from, to);
       loading.set(key, load);
       void load.then(
         () => loading.delete(key),

@@ -83,6 +83,9 @@ const ledger = async (id: string) => (await t.call('GET', `${base()}/contracts/$
 const add = (id: string, body: Record<string, unknown>, cid = companyId) =>
   t.call('POST', `${base(cid)}/contracts/${id}/visits-ledger`, { body });
 const total = (entries: { amount: number }[]) => entries.reduce((n, e) => n + e.amount, 0);
+let listening: Promise<string> | undefined;
+/** The server on a port, for requests that really run in parallel (it listens once). */
+const serverUrl = () => (listening ??= t.listen());
 
 describe('visit ledger over HTTP', () => {
   it('balances allocation and adjustments, and never goes below zero', async () => {
@@ -118,8 +121,11 @@ describe('visit ledger over HTTP', () => {
 
   it.each([
     [{ amount: 1 }, 'transactionType'],
-    [{ amount: 1, transactionType: 'USAGE' }, 'transactionType'],
-    [{ amount: 1, transactionType: 'EXPIRATION' }, 'transactionType'],
+    [{ amount: 1, transactionType: 'BONUS' }, 'transactionType'],
+    [{ amount: 1, transactionType: 'USAGE' }, 'amount'],
+    [{ amount: 1, transactionType: 'EXPIRATION' }, 'amount'],
+    [{ amount: -1, transactionType: 'REVERSAL' }, 'amount'],
+    [{ amount: -1, transactionType: 'ROLLOVER' }, 'amount'],
     [{ transactionType: 'ADJUSTMENT' }, 'amount'],
     [{ amount: 0, transactionType: 'ADJUSTMENT' }, 'amount'],
     [{ amount: 1.5, transactionType: 'ADJUSTMENT' }, 'amount'],
@@ -133,6 +139,64 @@ describe('visit ledger over HTTP', () => {
     expect(r.status).toBe(400);
     expect(JSON.stringify(r.body)).toContain(path);
     expect(await ledger(k.id)).toHaveLength(1);
+  });
+
+  it('takes every transaction type from a merchant, signed as its type says, stored as sent', async () => {
+    const k = await contractWith(5);
+    const entries: [string, number][] = [
+      ['USAGE', -1],
+      ['EXPIRATION', -1],
+      ['REVERSAL', 1],
+      ['ROLLOVER', 2],
+      ['ADJUSTMENT', -3],
+      ['ALLOCATION', 1],
+    ];
+    for (const [transactionType, amount] of entries) {
+      clock.advance(1000);
+      const r = await add(k.id, { amount, transactionType, reason: 'walk-in visit recorded by hand' });
+      expect(r.status).toBe(201);
+      expect(r.body).toMatchObject({ amount, transactionType, reason: 'walk-in visit recorded by hand', usageID: null });
+    }
+    const book = await ledger(k.id);
+    expect(book.map((e: { transactionType: string; amount: number }) => [e.transactionType, e.amount])).toEqual([
+      ['ALLOCATION', 5],
+      ...entries,
+    ]);
+    expect(total(book)).toBe(4);
+    // a USAGE or an EXPIRATION never takes more than is left
+    for (const transactionType of ['USAGE', 'EXPIRATION']) {
+      const r = await add(k.id, { amount: -5, transactionType });
+      expect([r.status, r.body.code]).toEqual([409, 'insufficient_balance']);
+    }
+    expect(await ledger(k.id)).toHaveLength(book.length);
+    const gql = await t.gql(
+      `mutation($c: ID!, $k: ID!) { addSubscriptionVisitTransaction(companyID: $c, contractID: $k, input: {amount: -4, transactionType: USAGE}) { amount transactionType } }`,
+      { c: companyId, k: k.id },
+    );
+    expect(gql.body.data.addSubscriptionVisitTransaction).toEqual({ amount: -4, transactionType: 'USAGE' });
+    expect(total(await ledger(k.id))).toBe(0);
+  });
+
+  it('takes exactly the balance when parallel USAGE and EXPIRATION entries race for 4 visits', async () => {
+    const k = await contractWith(4);
+    const url = await serverUrl();
+    const key = t.adminKey;
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        fetch(`${url}${base()}/contracts/${k.id}/visits-ledger`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': key },
+          body: JSON.stringify({ amount: -1, transactionType: i % 2 ? 'USAGE' : 'EXPIRATION' }),
+        }).then(async (r) => [r.status, ((await r.json()) as { code?: string }).code] as const),
+      ),
+    );
+    expect(answers.filter(([s]) => s === 201)).toHaveLength(4);
+    expect(answers.filter(([s, code]) => s === 409 && code === 'insufficient_balance')).toHaveLength(8);
+    const book = await ledger(k.id);
+    expect(total(book)).toBe(0);
+    // every prefix of the ledger stays at or above zero
+    let running = 0;
+    for (const e of book) expect((running += e.amount)).toBeGreaterThanOrEqual(0);
   });
 
   it('refuses an allocation of another contract as source, and entries on ended contracts', async () => {
@@ -158,7 +222,7 @@ describe('visit ledger over HTTP', () => {
 
   it('takes exactly the balance when 10 adjustments of -1 race for 3 visits', async () => {
     const k = await contractWith(3);
-    const url = await t.listen();
+    const url = await serverUrl();
     const key = t.adminKey;
     const answers = await Promise.all(
       Array.from({ length: 10 }, () =>

@@ -7,7 +7,7 @@ import { isUuid, newId } from '../../shared/ids';
 import type { MetaData } from '../../shared/metadata';
 import { parsePage } from '../../shared/pagination';
 import { Check } from '../../shared/validate';
-import { SubscriptionContract, SubscriptionVisit, type VisitTransactionType } from './subscription.entity';
+import { SubscriptionContract, SubscriptionVisit, VISIT_TRANSACTION_TYPES, type VisitTransactionType } from './subscription.entity';
 import { effectiveStatus, visitJson, type VisitJson } from './subscription.json';
 import { auditAll, changeRecord } from './subscription.audit';
 
@@ -186,15 +186,26 @@ export interface AddVisitInput {
   transactionType?: unknown;
 }
 
-/** Entry types a merchant may add; the others are written by the module's own flows (bookings, periods, expiry). */
-export const ADMIN_TRANSACTION_TYPES = ['ALLOCATION', 'ADJUSTMENT'] as const;
+/** Entry types a merchant may add: every type (a walk-in visit recorded by hand is a `USAGE`). */
+export const ADMIN_TRANSACTION_TYPES = VISIT_TRANSACTION_TYPES;
+
+/** The sign an amount of each type must have (an `ADJUSTMENT` may go either way); amounts are stored as sent. */
+export const TRANSACTION_SIGNS: Record<VisitTransactionType, 1 | -1 | 0> = {
+  ALLOCATION: 1,
+  REVERSAL: 1,
+  ROLLOVER: 1,
+  USAGE: -1,
+  EXPIRATION: -1,
+  ADJUSTMENT: 0,
+};
 
 /**
- * Merchant: appends an `ALLOCATION` (amount > 0) or an `ADJUSTMENT` (any non-zero amount) to
- * a contract that is pending payment or active. Under the contract's row lock: an entry that
- * would leave the balance below zero is `409 insufficient_balance`, and so is one for an
- * expired or cancelled contract (`409 conflict`). `sourceAllocationID` must name an
- * `ALLOCATION` of the same contract.
+ * Merchant: appends an entry of any type to a contract that is pending payment or active.
+ * The amount is non-zero and signed as its type says (`ALLOCATION`, `REVERSAL`, `ROLLOVER`
+ * positive; `USAGE`, `EXPIRATION` negative; `ADJUSTMENT` either; else 400). Under the
+ * contract's row lock: an entry that would leave the balance below zero is `409
+ * insufficient_balance`, and so is one for an expired or cancelled contract (`409 conflict`).
+ * `sourceAllocationID` must name an `ALLOCATION` of the same contract.
  */
 export async function addVisit(ctx: Ctx, companyId: string, contractId: unknown, input: AddVisitInput): Promise<VisitJson> {
   const company = await companyForMerchant(ctx, companyId, 'subscriptions.write');
@@ -204,7 +215,8 @@ export async function addVisit(ctx: Ctx, companyId: string, contractId: unknown,
   const type = c.oneOf('transactionType', body.transactionType, ADMIN_TRANSACTION_TYPES, true);
   const amount = c.int('amount', body.amount, { required: true, min: -1_000_000, max: 1_000_000 });
   if (amount === 0) c.fail('amount', 'must not be zero');
-  if (type === 'ALLOCATION' && amount !== undefined && amount < 0) c.fail('amount', 'must be positive for an ALLOCATION');
+  const sign = type ? TRANSACTION_SIGNS[type] : 0;
+  if (amount && sign && Math.sign(amount) !== sign) c.fail('amount', `must be ${sign > 0 ? 'positive' : 'negative'} for a ${type}`);
   const expires = body.expiresAt === null ? undefined : c.timestamp('expiresAt', body.expiresAt);
   const reason = c.string('reason', body.reason, { max: 1000 });
   const source = c.uuid('sourceAllocationID', body.sourceAllocationID === '' ? undefined : body.sourceAllocationID);

@@ -290,7 +290,7 @@ export class SubscriptionContractResolver {
 
   @Mutation(() => VisitType, {
     description:
-      'Adds an ALLOCATION or ADJUSTMENT to a contract ledger (subscriptions.write); errors: invalid_request, not_found, conflict, insufficient_balance.',
+      'Adds an entry of any transaction type to a contract ledger (subscriptions.write); errors: invalid_request, not_found, conflict, insufficient_balance.',
   })
   addSubscriptionVisitTransaction(
     @GqlCtx() ctx: Ctx,

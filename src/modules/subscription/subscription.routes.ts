@@ -318,7 +318,7 @@ export function subscriptionRoutes(app: FastifyInstance): void {
       method: 'POST',
       url: `${BASE}/contracts/:item_id/visits-ledger`,
       auth: 'key',
-      summary: 'Add visit transaction (ALLOCATION or ADJUSTMENT; a negative balance is 409 insufficient_balance)',
+      summary: 'Add visit transaction (any type, signed as its type says; a negative balance is 409 insufficient_balance)',
       tags,
       params: S.params('cid', 'item_id'),
       status: 201,

@@ -50,14 +50,14 @@ export const RollOverTypeEnum = defineEnum<RollOverType>('SubscriptionRollOverTy
   capped: 'At most settings.maxVisits carry over.',
 });
 
-export const AdminVisitTypeEnum = defineEnum<'ALLOCATION' | 'ADJUSTMENT'>(
-  'AdminVisitTransactionType',
-  'Ledger entries a merchant may add.',
-  {
-    ALLOCATION: 'Visits granted (positive amount).',
-    ADJUSTMENT: 'A correction (positive or negative amount).',
-  },
-);
+export const AdminVisitTypeEnum = defineEnum<VisitTransactionType>('AdminVisitTransactionType', 'Ledger entries a merchant may add.', {
+  ALLOCATION: 'Visits granted (positive amount).',
+  USAGE: 'A visit taken, e.g. a walk-in recorded by hand (negative amount).',
+  REVERSAL: 'A visit given back (positive amount).',
+  EXPIRATION: 'Visits removed (negative amount).',
+  ROLLOVER: 'Visits carried into a period (positive amount).',
+  ADJUSTMENT: 'A correction (positive or negative amount).',
+});
 
 @ObjectType('SubscriptionTicketLimit', { description: 'At most `count` tickets of one ticket type per booking.' })
 export class TicketLimitType {
@@ -469,8 +469,12 @@ export class ContractFilter {
 
 @InputType('AddVisitTransactionInput', { description: 'A ledger entry added by the merchant.' })
 export class AddVisitInput {
-  @Field(() => Int, { description: 'Non-zero; positive for an ALLOCATION; the balance must stay >= 0.' }) amount!: number;
-  @Field(() => AdminVisitTypeEnum, { description: 'ALLOCATION or ADJUSTMENT.' }) transactionType!: 'ALLOCATION' | 'ADJUSTMENT';
+  @Field(() => Int, {
+    description:
+      'Non-zero, stored as sent: positive for ALLOCATION, REVERSAL and ROLLOVER, negative for USAGE and EXPIRATION, either for ADJUSTMENT; the balance must stay >= 0.',
+  })
+  amount!: number;
+  @Field(() => AdminVisitTypeEnum, { description: 'Any transaction type.' }) transactionType!: VisitTransactionType;
   @Field(() => Date, { nullable: true, description: 'When the granted visits lapse.' }) expiresAt?: Date | null;
   @Field(() => String, { nullable: true, description: 'Why.' }) reason?: string | null;
   @Field(() => ID, { nullable: true, description: 'An allocation of the same contract.' }) sourceAllocationID?: string | null;

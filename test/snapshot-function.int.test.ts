@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createTestApp, TestClock, type TestApp } from './helpers/app';
 import { Shop } from './bookings-fixtures';
-import { SNAPSHOT_FUNCTION_SORTED } from '../src/migrations/Migration20261124000900SnapshotOccupancyOrder';
 
 /**
  * `availability_snapshot` as it is now against the version before it (occupancy sorted per
- * aggregate, epoch milliseconds through `numeric`), installed beside it under another name:
+ * aggregate, epoch milliseconds through `numeric`; test/helpers/availability_snapshot_before.sql),
+ * installed beside it under another name:
  * the same document for the same data, bounds of every precision and range included, except
  * that with wanted resources only their links and the service's first link are written.
  */
@@ -22,7 +24,7 @@ const rids: string[] = [];
 beforeAll(async () => {
   t = await createTestApp({ clock });
   s = await Shop.open(t, 'Snapshot shop', 'Europe/Riga');
-  await sql(SNAPSHOT_FUNCTION_SORTED.replace('function availability_snapshot(', 'function availability_snapshot_before('));
+  await sql(readFileSync(join(__dirname, 'helpers', 'availability_snapshot_before.sql'), 'utf8'));
   sid = await s.service('fixed', { duration: 'PT1H', timeInterval: 'PT15M', bufferAfter: 'PT15M' });
   for (const name of ['Cedar', 'Alder', 'Birch']) {
     const rid = await s.resource(name);

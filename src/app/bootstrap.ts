@@ -60,6 +60,7 @@ export async function startRuntime(
       poolMax: config.dbPoolMax,
       statementTimeoutMs: config.statementTimeoutMs,
       acquireTimeoutMs: config.dbAcquireTimeoutMs,
+      log: (m) => log.info(m),
     });
   } catch (err) {
     await embedded?.stop();

@@ -1,5 +1,6 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { ormConfig } from '../config/mikro-orm.config';
+import { applyFunctionFiles } from './function-files';
 import { sqlStats } from './stats';
 
 export interface CreateOrmOptions {
@@ -11,11 +12,23 @@ export interface CreateOrmOptions {
   acquireTimeoutMs?: number;
   /** where migrations run (a direct connection when `url` goes through a pooler); default `url` */
   migrateUrl?: string;
+  /** told which database function files were applied (src/db/function-files.ts) */
+  log?: (message: string) => void;
+}
+
+/** Pending migrations, then the function files that changed (src/db/functions), on `orm`'s connection. */
+async function migrate(orm: MikroORM, log?: (message: string) => void): Promise<void> {
+  await orm.getMigrator().up();
+  const known = (orm.config.get('migrations').migrationsList ?? []).map((m) => m.name);
+  const res = await applyFunctionFiles(orm.em.fork(), known);
+  if (res.skipped) log?.(`database functions left as they are: ${res.skipped}`);
+  else if (res.applied.length > 0) log?.(`database functions applied: ${res.applied.join(', ')}`);
 }
 
 /**
- * Connects, and applies pending migrations when asked (npm start does; tests use a migrated
- * template). Every statement is counted, so tests and /metrics can prove query budgets.
+ * Connects, and applies pending migrations and then the database function files when asked
+ * (npm start does; tests use a migrated template). Every statement is counted, so tests and
+ * /metrics can prove query budgets.
  */
 export async function createOrm(url: string, opts: CreateOrmOptions): Promise<MikroORM> {
   const base = { entities: opts.entities, poolMax: opts.poolMax, acquireTimeoutMs: opts.acquireTimeoutMs };
@@ -23,7 +36,7 @@ export async function createOrm(url: string, opts: CreateOrmOptions): Promise<Mi
     // A migration may rewrite a large table: it runs on its own connection, with no statement timeout.
     const migrator = await MikroORM.init(ormConfig(opts.migrateUrl ?? url, { ...base, poolMax: 1 }));
     try {
-      await migrator.getMigrator().up();
+      await migrate(migrator, opts.log);
     } finally {
       await migrator.close(true);
     }
@@ -31,6 +44,6 @@ export async function createOrm(url: string, opts: CreateOrmOptions): Promise<Mi
   const orm = await MikroORM.init(
     ormConfig(url, { ...base, statementTimeoutMs: opts.statementTimeoutMs, onQuery: () => void sqlStats.statements++ }),
   );
-  if (opts.migrate && !opts.statementTimeoutMs && !opts.migrateUrl) await orm.getMigrator().up();
+  if (opts.migrate && !opts.statementTimeoutMs && !opts.migrateUrl) await migrate(orm, opts.log);
   return orm;
 }

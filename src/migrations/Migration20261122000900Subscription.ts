@@ -194,18 +194,7 @@ export class Migration20261122000900Subscription extends Migration {
       foreign key (company_id, usage_id) references subscription_usage (company_id, id) on delete cascade
     )`);
     this.addSql(`create index subscription_visit_contract_idx on subscription_visit (company_id, contract_id, created_at, seq)`);
-    // Append-only: a statement against the ledger itself may only insert. Deletes cascading
-    // from a deleted contract or company run inside the foreign key's trigger (depth > 1).
-    this.addSql(`create function subscription_visit_append_only() returns trigger language plpgsql as $$
-      begin
-        if tg_op = 'UPDATE' or pg_trigger_depth() <= 1 then
-          raise exception 'subscription_visit is append-only' using errcode = 'P0001', constraint = 'subscription_visit_append_only';
-        end if;
-        return old;
-      end
-    $$`);
-    this.addSql(`create trigger subscription_visit_append_only before update or delete on subscription_visit
-      for each row execute function subscription_visit_append_only()`);
+    // Append-only: src/db/functions/subscription_visit_append_only.sql (the trigger and its function).
   }
 
   override async down(): Promise<void> {

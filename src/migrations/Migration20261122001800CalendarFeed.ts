@@ -7,7 +7,8 @@ import { Migration } from '@mikro-orm/migrations';
  *
  * `booking.ical_sequence` is the iCalendar SEQUENCE of a booking: a calendar app replaces
  * its copy of an event only when the number grows. A trigger bumps it whenever the booking's
- * time or resource changes, whichever code path (SQL or ORM) writes the row.
+ * time or resource changes, whichever code path (SQL or ORM) writes the row
+ * (src/db/functions/booking_ical_sequence.sql).
  */
 export class Migration20261122001800CalendarFeed extends Migration {
   override async up(): Promise<void> {
@@ -23,15 +24,7 @@ export class Migration20261122001800CalendarFeed extends Migration {
       `create unique index calendar_feed_scope_idx on calendar_feed (company_id, coalesce(resource_id, '00000000-0000-0000-0000-000000000000'::uuid))`,
     );
     this.addSql(`alter table booking add column ical_sequence integer not null default 0`);
-    this.addSql(`create function booking_ical_sequence() returns trigger language plpgsql as $$
-      begin
-        new.ical_sequence := old.ical_sequence + 1;
-        return new;
-      end $$`);
-    this.addSql(`create trigger booking_ical_sequence before update of start_time, end_time, resource_id on booking
-      for each row when (new.start_time is distinct from old.start_time or new.end_time is distinct from old.end_time
-        or new.resource_id is distinct from old.resource_id)
-      execute function booking_ical_sequence()`);
+    // bumped by a trigger: src/db/functions/booking_ical_sequence.sql
   }
 
   override async down(): Promise<void> {

@@ -20,6 +20,7 @@ import { Migration20261124000900SnapshotOccupancyOrder } from './Migration202611
 import { Migration20261126000100BookingWriteFunctions } from './Migration20261126000100BookingWriteFunctions';
 import { Migration20261126000200SnapshotCheaper } from './Migration20261126000200SnapshotCheaper';
 import { Migration20261127000100CatalogVersion } from './Migration20261127000100CatalogVersion';
+import { Migration20261128000100FunctionFiles } from './Migration20261128000100FunctionFiles';
 
 /**
  * Every migration in order. Listed explicitly (not discovered from files) so that the
@@ -47,4 +48,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126000100BookingWriteFunctions', class: Migration20261126000100BookingWriteFunctions },
   { name: 'Migration20261126000200SnapshotCheaper', class: Migration20261126000200SnapshotCheaper },
   { name: 'Migration20261127000100CatalogVersion', class: Migration20261127000100CatalogVersion },
+  { name: 'Migration20261128000100FunctionFiles', class: Migration20261128000100FunctionFiles },
 ];

@@ -1,4 +1,7 @@
-import { KeptDocuments } from './booking-static';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { functionsDir } from '../../db/function-files';
+import { CATALOG_CHANGED, KeptDocuments } from './booking-static';
 
 const doc = (name: string, size: number) => ({ name, size });
 
@@ -36,5 +39,12 @@ describe('KeptDocuments', () => {
     expect(k.held).toEqual({ count: 0, chars: 0 });
     k.forget('nothing');
     expect(k.held).toEqual({ count: 0, chars: 0 });
+  });
+});
+
+describe('booking_insert_at_version', () => {
+  it('fails with the SQLSTATE the commit looks for', () => {
+    const text = readFileSync(join(functionsDir(), 'booking_insert_at_version.sql'), 'utf8');
+    expect(text).toContain(`using errcode = '${CATALOG_CHANGED}'`);
   });
 });

@@ -2,7 +2,6 @@ import type { Ctx } from '../../kernel/context';
 import { queryWithParams } from '../../db/params';
 import { DomainError, notFound, sqlState } from '../../shared/errors';
 import { MIN_TIMESTAMP_MS } from '../../shared/time';
-import { CATALOG_CHANGED } from '../../migrations/Migration20261127000100CatalogVersion';
 import { unavailable } from './booking.store';
 import { normaliseRelated, type PreloadedSnapshot, type SnapshotRow } from '../availability/snapshot';
 import { bookingSnapshotOptions } from '../availability/availability.service';
@@ -111,7 +110,10 @@ export const keptCatalogStats = {
   held: () => kept.held,
 };
 
-const STATIC = 'select v, s, r, snap::text as snap from booking_static(?::uuid, ?::uuid, ?::uuid, ?::timestamptz, ?::timestamptz)';
+/** SQLSTATE of `booking_insert_at_version` when the catalog changed since the check read it (src/db/functions). */
+export const CATALOG_CHANGED = 'BKV01';
+
+const STATIC = 'select v, s, r, snap::text as snap from booking_kept_catalog(?::uuid, ?::uuid, ?::uuid, ?::timestamptz, ?::timestamptz)';
 
 /** Service types whose bookings occupancy can only refuse by overlap (the grid services without open-ended rentals). */
 const CHECKED_STATIC = new Set(['fixed', 'flexible']);

@@ -2,6 +2,7 @@ import { createTestApp, TestClock, type TestApp } from './helpers/app';
 import { Fixtures } from './helpers/fixtures';
 import { upload } from './pdf-fixtures';
 import { makeTemplate, readPdf } from '../src/modules/document/testkit';
+import { sweepSubscriptions } from '../src/modules/subscription/subscription.sweeper';
 
 /** Subscriptions and contracts on the merchant side, over REST and GraphQL: validation, tenancy, transitions, search. */
 
@@ -303,6 +304,75 @@ describe('contracts', () => {
     clock.set(Date.parse('2026-03-01T00:00:00Z'));
     expect((await t.call('GET', `${base()}/contracts/${late.id}`)).body.status).toBe('expired');
     expect((await patch(late.id, { status: 'cancelled' })).status).toBe(409);
+  });
+
+  it('a pending_payment contract lapses at the expiresAt it was given, else after the payment timeout (sweeper)', async () => {
+    const s = await subscription({ limitations: { bookingsCount: 2 } });
+    const soon = new Date(T0 + 5000).toISOString().replace('.000Z', 'Z');
+    const given = await contract(s.id, { status: 'pending_payment', expiresAt: soon, clientID: clientId });
+    expect(given).toMatchObject({ status: 'pending_payment', expiresAt: soon, pendingExpiresAt: soon });
+    const timeout = t.deps.config.paymentTimeoutSec * 1000;
+    const plain = await contract(s.id, { status: 'pending_payment' });
+    const deadline = new Date(T0 + timeout).toISOString().replace('.000Z', 'Z');
+    expect(plain).toMatchObject({ status: 'pending_payment', expiresAt: deadline, pendingExpiresAt: deadline });
+    // stored, and read back as given
+    const stored = await t.deps.orm.em
+      .fork()
+      .getConnection()
+      .execute(
+        `select id, status, pending_expires_at from subscription_contract where company_id = ? and id in (?, ?) order by created_at, id`,
+        [cid, given.id, plain.id],
+      );
+    expect(Object.fromEntries(stored.map((r: any) => [r.id, new Date(r.pending_expires_at).getTime()]))).toEqual({
+      [given.id]: T0 + 5000,
+      [plain.id]: T0 + timeout,
+    });
+    expect((await t.call('GET', `${base()}/contracts/${given.id}`)).body).toMatchObject({ status: 'pending_payment', expiresAt: soon });
+    const sweep = async () => {
+      await sweepSubscriptions(t.deps);
+      const rows = await t.deps.orm.em
+        .fork()
+        .getConnection()
+        .execute(`select id, status from subscription_contract where company_id = ? and id in (?, ?)`, [cid, given.id, plain.id]);
+      return Object.fromEntries(rows.map((r: any) => [r.id, r.status]));
+    };
+    clock.set(T0 + 4999);
+    expect(await sweep()).toEqual({ [given.id]: 'pending_payment', [plain.id]: 'pending_payment' });
+    clock.set(T0 + 5000);
+    expect(await sweep()).toEqual({ [given.id]: 'cancelled', [plain.id]: 'pending_payment' });
+    const lapsed = (await t.call('GET', `${base()}/contracts/${given.id}`)).body;
+    expect(lapsed).toMatchObject({ status: 'cancelled', expiresAt: soon });
+    expect((await t.call('GET', `${base()}/contracts/${given.id}/visits-ledger`)).body).toEqual([]);
+    clock.set(T0 + timeout);
+    expect(await sweep()).toEqual({ [given.id]: 'cancelled', [plain.id]: 'cancelled' });
+    // paid in time instead (activated by the merchant): the term starts, and the deadline is gone
+    clock.set(T0);
+    const paid = await contract(s.id, { status: 'pending_payment', expiresAt: soon });
+    const active = await t.call('PATCH', `${base()}/contracts/${paid.id}`, { body: { status: 'active' } });
+    expect(active.body).toMatchObject({
+      status: 'active',
+      pendingExpiresAt: null,
+      activeFrom: '2026-01-31T10:00:00Z',
+      expiresAt: '2026-02-28T10:00:00Z',
+    });
+    clock.set(T0 + 60_000);
+    await sweepSubscriptions(t.deps);
+    expect((await t.call('GET', `${base()}/contracts/${paid.id}`)).body.status).toBe('active');
+  });
+
+  it.each([
+    ['in the past', '2026-01-31T09:59:59Z'],
+    ['now', '2026-01-31T10:00:00Z'],
+    ['malformed', 'tomorrow'],
+    ['without an offset', '2026-02-01T10:00:00'],
+    ['of the wrong type', 1767261600000],
+  ])('refuses a pending_payment expiresAt %s (400, nothing created)', async (_name, expiresAt) => {
+    const s = await subscription();
+    const r = await t.call('POST', `${base()}/list/${s.id}/contracts`, { body: { status: 'pending_payment', expiresAt } });
+    expect([r.status, r.body.code]).toEqual([400, 'invalid_request']);
+    expect(paths(r)).toContain('expiresAt');
+    const found = await t.call('POST', `${base()}/contracts/search`, { body: { subscriptionIDs: [s.id] } });
+    expect(found.body.total).toBe(0);
   });
 
   it('updates duration, client and subscription', async () => {

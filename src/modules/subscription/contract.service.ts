@@ -213,9 +213,10 @@ export interface CreateContractInput {
  * Merchant: a contract of a subscription for a client. `status` `active` (default) starts at
  * `activeFrom` (default now) and ends at `activeFrom + duration` (default the subscription's
  * duration) counted in the company's time zone, with its first allocation of
- * `limitations.bookingsCount` visits; `pending_payment` waits for its payment and lapses at
- * `expiresAt` when given (never otherwise). Archived subscriptions are not sold (400); a full
- * capacity rule is 409.
+ * `limitations.bookingsCount` visits; `pending_payment` waits for its payment until
+ * `expiresAt` (default now + the payment timeout), which it answers as its `expiresAt` and
+ * `pendingExpiresAt`, and is cancelled when that passes unpaid (its term is computed when it
+ * becomes active). Archived subscriptions are not sold (400); a full capacity rule is 409.
  */
 export async function createContract(
   ctx: Ctx,
@@ -242,6 +243,8 @@ export async function createContract(
   if (clientId) await getClientInCompany(ctx, company.id, clientId);
   const length = duration ?? subscription.duration;
   const activeFrom = from !== undefined ? new Date(from) : ctx.now;
+  const deadline =
+    status === 'pending_payment' ? new Date(pendingUntil ?? ctx.now.getTime() + ctx.deps.config.paymentTimeoutSec * 1000) : null;
   const contract = await ctx.em.transactional(async (em) => {
     await reserveCapacity(em, company.id, subscription.id, ctx.now);
     return insertContract(em, {
@@ -251,8 +254,8 @@ export async function createContract(
       status,
       activeFrom,
       duration: length,
-      expiresAt: length ? addDuration(activeFrom, length, company.timeZone) : null,
-      pendingExpiresAt: pendingUntil !== undefined ? new Date(pendingUntil) : null,
+      expiresAt: deadline ?? (length ? addDuration(activeFrom, length, company.timeZone) : null),
+      pendingExpiresAt: deadline,
       metaData: metaData ?? {},
       now: ctx.now,
     });
@@ -324,14 +327,15 @@ export async function updateContract(ctx: Ctx, companyId: string, id: unknown, i
     }
     if (duration !== undefined) {
       k.duration = duration;
-      if (k.activeFrom && duration) k.expiresAt = addDuration(k.activeFrom, duration, company.timeZone);
+      // an unpaid contract keeps its payment deadline as expiresAt; its term starts when it becomes active
+      if (k.activeFrom && duration && current !== 'pending_payment') k.expiresAt = addDuration(k.activeFrom, duration, company.timeZone);
       if (k.status === 'active' && k.periodIndex === 0) k.periodEnd = k.expiresAt;
     }
     updateRecordMetaData(k, body.metaDataUpdate);
     if (status && status !== current) {
       if (status === 'active') {
         k.activeFrom = k.activeFrom ?? ctx.now;
-        if (k.duration) k.expiresAt = addDuration(k.activeFrom, k.duration, company.timeZone);
+        k.expiresAt = k.duration ? addDuration(k.activeFrom, k.duration, company.timeZone) : null;
         Object.assign(k, { status, pendingExpiresAt: null, inCart: false, periodStart: k.activeFrom, periodEnd: k.expiresAt });
         await em.flush();
         await allocatePeriod(em, k, ctx.now, 'first period');

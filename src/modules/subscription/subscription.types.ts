@@ -247,7 +247,11 @@ export class ContractType {
   @Field({ description: 'XXXX-XXXX-XXXX, used on bookings.' }) code!: string;
   @Field(() => SubscriptionContractStatusEnum, { description: 'Where the contract stands now.' }) status!: ContractStatus;
   @Field(() => Date, { nullable: true, description: 'Start of validity.' }) activeFrom!: string | null;
-  @Field(() => Date, { nullable: true, description: 'End of validity (exclusive).' }) expiresAt!: string | null;
+  @Field(() => Date, {
+    nullable: true,
+    description: 'End of validity (exclusive); of a pending_payment contract made by the merchant, its payment deadline.',
+  })
+  expiresAt!: string | null;
   @Field(() => Date, { nullable: true, description: 'When an unpaid contract lapses.' }) pendingExpiresAt!: string | null;
   @Field(() => DurationScalar, { nullable: true, description: 'ISO 8601 length.' }) duration!: string | null;
   @Field(() => LimitationsType, { description: 'What it allows (copied from the subscription).' }) limitations!: LimitationsType;
@@ -431,7 +435,11 @@ export class CreateContractInput {
   status?: ContractStatus | null;
   @Field(() => Date, { nullable: true, description: 'Start of validity (default now).' }) activeFrom?: Date | null;
   @Field(() => DurationScalar, { nullable: true, description: "Length (default the subscription's)." }) duration?: string | null;
-  @Field(() => Date, { nullable: true, description: 'When a pending_payment contract lapses.' }) expiresAt?: Date | null;
+  @Field(() => Date, {
+    nullable: true,
+    description: 'When a pending_payment contract is cancelled unless paid (in the future; default now + the payment timeout).',
+  })
+  expiresAt?: Date | null;
   @Field(() => JSONObjectScalar, { nullable: true, description: DOC.metaDataInput }) metaData?: MetaData | null;
 }
 

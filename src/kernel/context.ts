@@ -65,7 +65,15 @@ export interface AppDeps {
   changes?: ChangeFeed;
   /** Why the process can no longer serve (GET /health answers 503 then), or null. */
   liveness?: () => string | null;
+  /**
+   * Resolves a host name to all its addresses for outbound requests (webhook deliveries and the
+   * check of their URLs); absent: the system resolver (`dns.lookup`, as any connection would).
+   */
+  lookupHost?: HostLookup;
 }
+
+/** A host name's addresses, as `dns.promises.lookup(name, { all: true })` answers. */
+export type HostLookup = (hostname: string) => Promise<{ address: string; family: number }[]>;
 
 /** Per-request context handed first to every service method. */
 export interface Ctx {

@@ -81,6 +81,8 @@ export async function createTestApp(
     documents?: Partial<Record<DocumentEntityType, DocumentSource>>;
     /** Connects the server to the test database through another address (a relay a test can cut). */
     rewriteUrl?: (url: URL) => URL;
+    /** The server's host name resolver for outbound requests (names of a test's own choosing). */
+    lookupHost?: AppDeps['lookupHost'];
   } = {},
 ): Promise<TestApp> {
   const adminUrl = process.env.BOOKING_TEST_ADMIN_URL;
@@ -123,6 +125,7 @@ export async function createTestApp(
     payables: payablesOf(),
     documents: new Map([...documentsOf(), ...(Object.entries(opts.documents ?? {}) as [DocumentEntityType, DocumentSource][])]),
     codes: codeHandlersOf(),
+    lookupHost: opts.lookupHost,
   };
   const app = await buildServer(deps, { logger: opts.logStream ? { level: 'info', stream: opts.logStream } : false });
   // Every response is checked against its route's declared response schema (test/helpers/response-check.ts).

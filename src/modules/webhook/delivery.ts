@@ -1,7 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Webhook } from 'standardwebhooks';
-import type { AppDeps } from '../../kernel/context';
+import type { AppDeps, HostLookup } from '../../kernel/context';
+import { lookupOf, OutboundError, postTo } from './outbound';
 import { DISABLE_AFTER_MS, retryDelayMs } from './retry-schedule';
 import { openSecret } from './webhook.service';
 
@@ -65,31 +66,22 @@ async function claim(em: EntityManager, now: Date, leaseMs: number, limit: numbe
   );
 }
 
-/** Reads at most `EXCERPT_BYTES` of the answer, then lets the rest go. */
-async function excerptOf(res: Response): Promise<string | null> {
-  if (!res.body) return null;
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < EXCERPT_BYTES) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.length;
-    }
-  } finally {
-    void reader.cancel().catch(() => undefined);
-  }
-  return printable(Buffer.concat(chunks).subarray(0, EXCERPT_BYTES).toString('utf8'));
-}
-
 /** PostgreSQL text holds no NUL: an answer with one (binary) could otherwise never be recorded. */
 export function printable(text: string): string | null {
   return text.replace(/\u0000/g, '\uFFFD') || null;
 }
 
-/** Signs and posts one attempt; a 2xx answer within the timeout is a success, anything else a failure. */
+/** Where and how an attempt may connect: WEBHOOK_ALLOW_INSECURE and the host name resolver. */
+export interface Reach {
+  allowInsecure: boolean;
+  lookup: HostLookup;
+}
+
+/**
+ * Signs and posts one attempt; a 2xx answer within the timeout is a success, anything else a
+ * failure. A host that is or resolves to an internal address (without WEBHOOK_ALLOW_INSECURE)
+ * is not connected to: the attempt fails with the reason, and nothing else about the address.
+ */
 export async function postSigned(
   url: string,
   secret: string,
@@ -97,16 +89,18 @@ export async function postSigned(
   body: string,
   at: Date,
   timeoutMs: number,
+  reach: Reach,
 ): Promise<AttemptOutcome> {
   const started = performance.now();
   const latency = () => Math.round(performance.now() - started);
   try {
     const signature = new Webhook(secret).sign(eventId, at, body);
-    const res = await fetch(url, {
-      method: 'POST',
+    const res = await postTo(url, {
       body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
+      timeoutMs,
+      allowInsecure: reach.allowInsecure,
+      lookup: reach.lookup,
+      excerptBytes: EXCERPT_BYTES,
       headers: {
         'content-type': 'application/json',
         'user-agent': 'booking-platform-webhooks/1',
@@ -115,14 +109,14 @@ export async function postSigned(
         'webhook-signature': signature,
       },
     });
-    const excerpt = await excerptOf(res).catch(() => null);
+    const excerpt = printable(res.excerpt.toString('utf8'));
     const ok = res.status >= 200 && res.status < 300;
     return { succeeded: ok, status: res.status, latencyMs: latency(), excerpt, error: ok ? null : `HTTP ${res.status}` };
   } catch (err) {
-    const e = err as Error & { cause?: { code?: string; message?: string } };
-    const timedOut = e.name === 'TimeoutError' || e.name === 'AbortError';
-    const why = timedOut ? `timed out after ${timeoutMs} ms` : [e.message, e.cause?.code ?? e.cause?.message].filter(Boolean).join(': ');
-    return { succeeded: false, status: null, latencyMs: latency(), excerpt: null, error: printable(why.slice(0, ERROR_CHARS)) };
+    const why = err instanceof OutboundError ? err.message : (err as Error).message;
+    // A refused attempt reports no latency: no connection was made, and none is suggested.
+    const latencyMs = err instanceof OutboundError && err.refused ? 0 : latency();
+    return { succeeded: false, status: null, latencyMs, excerpt: null, error: printable(why.slice(0, ERROR_CHARS)) };
   }
 }
 
@@ -195,6 +189,8 @@ async function record(em: EntityManager, d: Claimed, o: AttemptOutcome, now: Dat
   );
 }
 
+const reachOf = (deps: AppDeps): Reach => ({ allowInsecure: deps.config.webhookAllowInsecure, lookup: lookupOf(deps) });
+
 async function attempt(deps: AppDeps, d: Claimed, random: () => number): Promise<void> {
   const em = deps.orm.em.fork() as EntityManager;
   const at = new Date(deps.clock.now());
@@ -205,7 +201,7 @@ async function attempt(deps: AppDeps, d: Claimed, random: () => number): Promise
     // Stored under another ENCRYPTION_KEY: nothing can be signed until the secret is rotated.
   }
   const outcome = secret
-    ? await postSigned(d.url, secret, d.event_id, d.body, at, deps.config.webhookTimeoutMs)
+    ? await postSigned(d.url, secret, d.event_id, d.body, at, deps.config.webhookTimeoutMs, reachOf(deps))
     : { succeeded: false, status: null, latencyMs: 0, excerpt: null, error: 'the signing secret cannot be decrypted; rotate it' };
   await record(em, d, outcome, new Date(deps.clock.now()), random);
 }

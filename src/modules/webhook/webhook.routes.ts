@@ -82,8 +82,9 @@ export function webhookRoutes(app: FastifyInstance): void {
       auth: 'key',
       summary: 'Register a webhook endpoint',
       description:
-        'The answer carries the signing secret (`whsec_...`), shown only here and when rotated. URLs must be https; ' +
-        'http to a loopback host only when the server runs with WEBHOOK_ALLOW_INSECURE=true.',
+        'The answer carries the signing secret (`whsec_...`), shown only here and when rotated. URLs must be https to a ' +
+        'host that is and resolves to a public address; http to a loopback host (and internal addresses) only when the server ' +
+        'runs with WEBHOOK_ALLOW_INSECURE=true.',
       tags,
       params: S.params('cid'),
       status: 201,

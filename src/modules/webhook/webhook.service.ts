@@ -6,6 +6,7 @@ import { invalid, notFound } from '../../shared/errors';
 import { isUuid, newId } from '../../shared/ids';
 import { parsePage } from '../../shared/pagination';
 import { Check } from '../../shared/validate';
+import { refusedAtSave } from './outbound';
 import { newSigningSecret } from './signing-secret';
 import { readWebhookInput, type WebhookInput } from './webhook.checks';
 import { WebhookEndpoint } from './webhook.entity';
@@ -66,10 +67,13 @@ async function endpointInCompany(ctx: Ctx, companyId: string, id: unknown): Prom
   return e;
 }
 
-function readBody(ctx: Ctx, input: WebhookInput | null | undefined, creating: boolean) {
+async function readBody(ctx: Ctx, input: WebhookInput | null | undefined, creating: boolean) {
   const c = new Check();
   if (typeof input !== 'object' || input === null || Array.isArray(input)) c.fail('body', 'must be an object');
   const fields = readWebhookInput(c, input ?? {}, creating, ctx.deps.config.webhookAllowInsecure);
+  c.done('invalid webhook');
+  const refused = fields.url === undefined ? null : await refusedAtSave(ctx.deps, fields.url);
+  if (refused) c.fail('url', refused);
   c.done('invalid webhook');
   return fields;
 }
@@ -77,7 +81,7 @@ function readBody(ctx: Ctx, input: WebhookInput | null | undefined, creating: bo
 /** Registers an endpoint; the answer carries its signing secret, which is never shown again. */
 export async function createWebhook(ctx: Ctx, companyId: string, input: WebhookInput): Promise<CreatedWebhookEndpointJson> {
   const company = await companyForMerchant(ctx, companyId, 'webhooks.write');
-  const f = readBody(ctx, input, true);
+  const f = await readBody(ctx, input, true);
   const secret = newSigningSecret();
   const e = new WebhookEndpoint();
   Object.assign(e, {
@@ -120,7 +124,7 @@ export async function getWebhook(ctx: Ctx, companyId: string, id: unknown): Prom
 /** Changes the sent fields. Enabling an endpoint (again) clears why it was disabled and its failure streak. */
 export async function updateWebhook(ctx: Ctx, companyId: string, id: unknown, input: WebhookInput): Promise<WebhookEndpointJson> {
   const company = await companyForMerchant(ctx, companyId, 'webhooks.write');
-  const f = readBody(ctx, input, false);
+  const f = await readBody(ctx, input, false);
   const e = await endpointInCompany(ctx, company.id, id);
   if (f.url !== undefined) e.url = f.url;
   if (f.eventTypes !== undefined) e.eventTypes = f.eventTypes;

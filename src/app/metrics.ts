@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { sqlStats } from '../db/stats';
-import { keptCatalogStats } from '../modules/booking/booking-static';
+import { keptCatalogStats } from '../modules/booking/booking-kept-catalog';
 
 /** Prometheus metrics of one server process. */
 export function createMetrics(orm: MikroORM) {

@@ -1,5 +1,5 @@
 -- booking_insert when the company's catalog is still at p_version; otherwise nothing is written
--- and the call fails with SQLSTATE BKV01 (CATALOG_CHANGED in src/modules/booking/booking-static.ts).
+-- and the call fails with SQLSTATE BKV01 (CATALOG_CHANGED in src/modules/booking/booking-kept-catalog.ts).
 -- The check before it read the kept catalog at that version and left the occupancy to the
 -- exclusion constraint.
 create or replace function booking_insert_at_version(

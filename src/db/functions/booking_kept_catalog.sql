@@ -1,5 +1,5 @@
 -- What a process keeps to check bookings of one resource without reading the catalog again
--- (the kept catalog: src/modules/booking/booking-static.ts): the catalog version, the service
+-- (the kept catalog: src/modules/booking/booking-kept-catalog.ts): the catalog version, the service
 -- and resource rows, and the availability document without occupancy for [p_from, p_to). One
 -- statement, one snapshot: the version belongs to the rows. The version is null when the
 -- company has none yet (nothing is kept then).

@@ -1,6 +1,6 @@
 -- The availability document (availability_snapshot.sql) without occupancy and slot usage:
 -- what a booking's check reads that only a catalog change can change, and so what a process
--- may keep between bookings (the kept catalog: src/modules/booking/booking-static.ts). Every
+-- may keep between bookings (the kept catalog: src/modules/booking/booking-kept-catalog.ts). Every
 -- table it reads must carry the catalog_touch trigger (catalog_touch.sql), and everything but
 -- 'occupancy' and 'usage' must be written exactly as availability_snapshot writes it
 -- (docs/architecture.md, Invariants; test/kept-catalog-invariants.int.test.ts checks both).

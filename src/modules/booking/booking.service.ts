@@ -24,7 +24,7 @@ import { embed, newRow, placeAt, serviceAndResource, commitCreation, needsTransa
 import type { BookingJson } from './booking.json';
 import { writeBooking, type Placement } from './booking.store';
 import { updateRecordMetaData } from '../../shared/metadata';
-import { commitChecked, placeKept, staticCheck } from './booking-static';
+import { commitChecked, keptCheck, placeKept } from './booking-kept-catalog';
 import { loadSnapshot } from '../availability/snapshot';
 import { bookingSnapshotOptions } from '../availability/availability.service';
 import { getResourceInCompany, getServiceInCompany } from '../catalog/catalog.lookup';
@@ -115,7 +115,7 @@ async function create(
 
 /**
  * A single booking checked against the catalog kept in the process, the occupancy left to the
- * exclusion constraint (booking-static.ts); null when the booking is not one of those, or the
+ * exclusion constraint (booking-kept-catalog.ts); null when the booking is not one of those, or the
  * catalog changed between the check and the insert (the full check runs then).
  */
 async function createAtVersion(
@@ -126,7 +126,7 @@ async function createAtVersion(
   idem: Idempotency | undefined,
 ): Promise<BookingJson | null> {
   const [checked, client] = await Promise.all([
-    staticCheck(ctx, company.id, p.serviceId!, p.resourceId!, p.start!, p.durationSec),
+    keptCheck(ctx, company.id, p.serviceId!, p.resourceId!, p.start!, p.durationSec),
     clientLookup,
   ]);
   const placement = await placeKept(checked, (c) =>

@@ -387,7 +387,7 @@ export interface Placement {
  * admin JSON (without embedded records; the `booking.created` event carries the same object).
  * `em` must be in a transaction unless `needsTransaction` is false, in which case the single
  * statement is atomic by itself. `atVersion`: the catalog version the booking was checked at
- * (booking-static.ts), for a booking without capacity or related resources to choose.
+ * (booking-kept-catalog.ts), for a booking without capacity or related resources to choose.
  */
 export async function writeBooking(
   em: EntityManager,

@@ -19,7 +19,7 @@ import { startBookingPayment, type BookingPaymentInput } from './booking.payable
 import { newRow, placeAt, serviceAndResource, commitCreation, needsTransaction, replayOr } from './booking-placement.service';
 import { bookingSnapshotOptions } from '../availability/availability.service';
 import type { PreloadedSnapshot } from '../availability/snapshot';
-import { commitChecked, placeKept, staticCheck } from './booking-static';
+import { commitChecked, keptCheck, placeKept } from './booking-kept-catalog';
 import { isUuid } from '../../shared/ids';
 import { parsePage } from '../../shared/pagination';
 import { verifyBookingAccessToken } from './access-token';
@@ -151,7 +151,7 @@ export interface PreparedBooking {
   due: number;
   /** the company's time zone (codes read days and times of day in it) */
   timeZone: string;
-  /** checked against the kept catalog at this version (booking-static.ts): the insert verifies it */
+  /** checked against the kept catalog at this version (booking-kept-catalog.ts): the insert verifies it */
   catalogVersion?: string;
 }
 
@@ -159,7 +159,7 @@ export interface PreparedBooking {
  * Checks one request against the catalog and availability (outside the transaction: the
  * check is for a friendly answer, the database constraints decide when the row is written).
  * With `kept`, a booking the kept catalog can check is checked against it and carries the
- * catalog version its insert must still find (booking-static.ts; commit it with `commitChecked`).
+ * catalog version its insert must still find (booking-kept-catalog.ts; commit it with `commitChecked`).
  */
 export async function prepareClientBooking(
   ctx: Ctx,
@@ -170,7 +170,7 @@ export async function prepareClientBooking(
   const { company } = who;
   const { p } = req;
   if (opts.kept) {
-    const checked = p.resourceId ? await staticCheck(ctx, company.id, p.serviceId!, p.resourceId, p.start!, p.durationSec) : null;
+    const checked = p.resourceId ? await keptCheck(ctx, company.id, p.serviceId!, p.resourceId, p.start!, p.durationSec) : null;
     const placed = await placeKept(checked, (c) => placeClientBooking(ctx, company, c.service, c.resource, p, c.preloaded));
     if (checked && placed) return clientBookingOf(ctx, who, req, checked.service, placed, checked.version);
   }

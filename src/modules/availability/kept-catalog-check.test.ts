@@ -3,7 +3,7 @@ import type { AvailabilitySnapshot, TimeInterval } from './engine/types';
 import { prng, randomCase } from './random-cases';
 
 /**
- * The rule a booking checked against the kept catalog rests on (src/modules/booking/booking-static.ts):
+ * The rule a booking checked against the kept catalog rests on (src/modules/booking/booking-kept-catalog.ts):
  * for a fixed or flexible service on resources without related resources, the occupancy
  * refuses a start only by overlapping its buffered time, which is the range the booking's
  * occupancy row holds and the exclusion constraint compares. So the times the engine offers

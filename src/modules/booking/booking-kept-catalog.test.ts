@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { functionsDir } from '../../db/function-files';
-import { CATALOG_CHANGED, KeptDocuments } from './booking-static';
+import { CATALOG_CHANGED, KeptDocuments } from './booking-kept-catalog';
 
 const doc = (name: string, size: number) => ({ name, size });
 

@@ -6,7 +6,7 @@ import { tablesReadBy } from './helpers/db-functions';
 /**
  * A booking of a grid service is checked against the catalog its process keeps, and the insert
  * writes it only while the company's catalog is still at the version it was checked at
- * (src/modules/booking/booking-static.ts). These tests change the catalog behind the process's
+ * (src/modules/booking/booking-kept-catalog.ts). These tests change the catalog behind the process's
  * back (plain SQL, as another process would) and expect every answer the full check gives.
  */
 

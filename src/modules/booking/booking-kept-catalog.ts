@@ -18,7 +18,7 @@ import { mapped } from './booking-placement.service';
  * resource. The occupancy row the insert writes is exactly that buffered time, and the
  * exclusion constraint on `booking_occupancy` refuses it when it overlaps another: the same
  * verdict, given by the database in the statement that writes the booking (the property test
- * `availability/static-check.test.ts` holds the engine to it on random cases).
+ * `availability/kept-catalog-check.test.ts` holds the engine to it on random cases).
  *
  * So such a booking is checked against the catalog alone, kept here per company, service,
  * resource and year of the calendar with the company's catalog version, and written by
@@ -113,12 +113,13 @@ export const keptCatalogStats = {
 /** SQLSTATE of `booking_insert_at_version` when the catalog changed since the check read it (src/db/functions). */
 export const CATALOG_CHANGED = 'BKV01';
 
-const STATIC = 'select v, s, r, snap::text as snap from booking_kept_catalog(?::uuid, ?::uuid, ?::uuid, ?::timestamptz, ?::timestamptz)';
+const KEPT_CATALOG =
+  'select v, s, r, snap::text as snap from booking_kept_catalog(?::uuid, ?::uuid, ?::uuid, ?::timestamptz, ?::timestamptz)';
 
 /** Service types whose bookings occupancy can only refuse by overlap (the grid services without open-ended rentals). */
-const CHECKED_STATIC = new Set(['fixed', 'flexible']);
+const KEPT_TYPES = new Set(['fixed', 'flexible']);
 
-export interface StaticCheck {
+export interface KeptCheck {
   version: string;
   service: Service;
   resource: Resource;
@@ -139,7 +140,7 @@ async function loadKept(ctx: Ctx, key: string, ids: string[], from: number, to: 
     s: Record<string, unknown> | null;
     r: Record<string, unknown> | null;
     snap: string;
-  }>(ctx.em, STATIC, [...ids, new Date(from).toISOString(), new Date(to).toISOString()]);
+  }>(ctx.em, KEPT_CATALOG, [...ids, new Date(from).toISOString(), new Date(to).toISOString()]);
   const got = rows[0];
   if (!got?.s) throw notFound('service');
   if (!got.r) throw notFound('resource');
@@ -155,14 +156,14 @@ async function loadKept(ctx: Ctx, key: string, ids: string[], from: number, to: 
  * be checked against it (see above); null when it cannot (the full check runs then). 404 when
  * the service or resource is not in the company.
  */
-export async function staticCheck(
+export async function keptCheck(
   ctx: Ctx,
   companyId: string,
   serviceId: string,
   resourceId: string,
   start: number,
   durationSec: number | undefined,
-): Promise<StaticCheck | null> {
+): Promise<KeptCheck | null> {
   const opts = bookingSnapshotOptions(start, resourceId, durationSec);
   // the document of a check reaches from two days before the start to two days after its reach
   const needFrom = opts.from - 2 * DAY;
@@ -190,7 +191,7 @@ export async function staticCheck(
     if (!got) return null;
     k = got;
   }
-  if (!CHECKED_STATIC.has(k.row.service?.type ?? '')) return null;
+  if (!KEPT_TYPES.has(k.row.service?.type ?? '')) return null;
   const link = k.row.links.find((l) => l.resourceId === resourceId);
   if (link) {
     const related = normaliseRelated(link.related);
@@ -206,7 +207,7 @@ export async function staticCheck(
 }
 
 /** Forgets the kept catalog of a booking's resource (the insert found the catalog changed). */
-function forgetStatic(companyId: string, serviceId: string, resourceId: string, start: number): void {
+function forgetKept(companyId: string, serviceId: string, resourceId: string, start: number): void {
   kept.forget(`${companyId}|${serviceId}|${resourceId}|${Math.floor(start / SPAN)}`);
 }
 
@@ -215,7 +216,7 @@ function forgetStatic(companyId: string, serviceId: string, resourceId: string, 
  * there is none (not a booking it can check), or when it refuses the booking (a refusal is
  * confirmed by the full check, since the kept catalog may be older than the database's).
  */
-export async function placeKept<T>(checked: StaticCheck | null, place: (c: StaticCheck) => Promise<T>): Promise<T | null> {
+export async function placeKept<T>(checked: KeptCheck | null, place: (c: KeptCheck) => Promise<T>): Promise<T | null> {
   const outcomes = keptCatalogStats.outcomes;
   if (!checked) {
     outcomes.full++;
@@ -248,7 +249,7 @@ export async function commitChecked<T>(
   } catch (err) {
     if (sqlState(err) === CATALOG_CHANGED) {
       outcomes.changed++;
-      forgetStatic(where.companyId, where.serviceId, where.resourceId, where.start);
+      forgetKept(where.companyId, where.serviceId, where.resourceId, where.start);
       return full();
     }
     if (sqlState(err) === '23P01') {

@@ -7,13 +7,15 @@ import { startModules } from './app/registry';
 import { createLogger } from './app/log';
 import { runCluster } from './app/cluster';
 import { systemClock } from './kernel/context';
+import { SHUTDOWN_SIGNALS } from './app/shutdown';
 
 /**
- * The process entry. It alone handles SIGINT and SIGTERM (Apollo's and the embedded database
- * package's own handlers are off), and shuts down in this order: stop accepting connections and
- * refuse new requests on kept-alive ones (503, `Connection: close`), let the requests in flight
- * finish (at most SHUTDOWN_GRACE_MS), stop the background work, close the pool, stop the
- * embedded database, exit 0. With WORKERS > 1 it starts that many such processes instead
+ * The process entry. It alone handles SIGINT, SIGTERM and SIGHUP (the terminal that runs it was
+ * closed; Apollo's and the embedded database package's own handlers are off), and shuts down on
+ * any of them in this order: stop accepting connections and refuse new requests on kept-alive
+ * ones (503, `Connection: close`), let the requests in flight finish (at most
+ * SHUTDOWN_GRACE_MS), stop the background work, close the pool, stop the embedded database,
+ * exit 0. With WORKERS > 1 it starts that many such processes instead
  * (src/app/cluster.ts).
  */
 async function main(): Promise<void> {
@@ -33,8 +35,7 @@ async function main(): Promise<void> {
   let pending: NodeJS.Signals | null = null;
   let shutdown: ((signal: NodeJS.Signals) => void) | null = null;
   const onSignal = (signal: NodeJS.Signals) => (shutdown ? shutdown(signal) : (pending ??= signal));
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  for (const signal of SHUTDOWN_SIGNALS) process.on(signal, onSignal);
 
   // A cluster's workers find the database prepared (migrated) by the primary process.
   const runtime = await startRuntime(config, log, systemClock, { migrate: !cluster.isWorker });

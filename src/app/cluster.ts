@@ -2,21 +2,21 @@ import cluster, { type Worker } from 'node:cluster';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config/env';
 import { startRuntime } from './bootstrap';
+import { SHUTDOWN_SIGNALS } from './shutdown';
 
 /**
  * WORKERS=N: this process prepares the database once (embedded server, migrations, admin key,
  * the generated keys in DATA_DIR), then runs N API processes that share the port (node:cluster
  * hands connections out round-robin). Each worker runs the background sweepers too: they are
- * safe with several processes. A worker that dies is replaced; SIGTERM or SIGINT is passed on
- * to every worker, and the database is stopped once they have all finished.
+ * safe with several processes. A worker that dies is replaced; SIGTERM, SIGINT or SIGHUP is
+ * passed on to every worker, and the database is stopped once they have all finished.
  */
 export async function runCluster(config: Config, log: FastifyBaseLogger): Promise<void> {
   let stopping: NodeJS.Signals | null = null;
   let pending: NodeJS.Signals | null = null;
   let stop: ((signal: NodeJS.Signals) => void) | null = null;
   const onSignal = (signal: NodeJS.Signals) => (stop ? stop(signal) : (pending ??= signal));
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  for (const signal of SHUTDOWN_SIGNALS) process.on(signal, onSignal);
 
   const runtime = await startRuntime(config, log);
   runtime.embedded?.onFailure((err) => {

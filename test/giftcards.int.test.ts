@@ -288,8 +288,12 @@ describe('buying a gift card', () => {
     const list = await t.call('GET', `${base()}/client/giftcards`, { key: widgetKey });
     expect(list.status).toBe(200);
     expect(list.body.map((x: { id: string }) => x.id)).toContain(g.id);
-    const bought = await t.call('POST', `${base()}/client/orders`, { token, body: { giftCardID: g.id, metaData: { to: 'Mum' } } });
-    expect(bought.status).toBe(200);
+    const order = await t.call('POST', `${base()}/client/orders`, { token, body: { giftCardID: g.id, metaData: { to: 'Mum' } } });
+    expect(order.status).toBe(200);
+    // the checkout result: the contract in `item`, the price with the tax it includes, the payment
+    const bought = { body: order.body.item };
+    expect(order.body).toMatchObject({ price: 5000, tax: 868, taxRate: 21, taxInclusive: true, currency: 'EUR' });
+    expect(order.body.paymentURL).toBe(bought.body.paymentURL);
     expect(bought.body).toMatchObject({
       giftCardId: g.id,
       status: 'pending_payment',
@@ -330,7 +334,7 @@ describe('buying a gift card', () => {
 
   it.each(['failure', 'cancel'])('cancels the purchase when the payment ends with %s', async (outcome) => {
     const g = await card();
-    const bought = await t.call('POST', `${base()}/client/orders`, { token, body: { giftCardID: g.id } });
+    const bought = { body: (await t.call('POST', `${base()}/client/orders`, { token, body: { giftCardID: g.id } })).body.item };
     await complete(t, txId(bought.body.paymentURL), outcome);
     expect((await contract(bought.body.id)).status).toBe('cancelled');
     expect((await t.call('GET', `${base()}/client/orders/${bought.body.id}`, { token })).body).toMatchObject({
@@ -341,7 +345,7 @@ describe('buying a gift card', () => {
 
   it('cancels the purchase when the payment expires', async () => {
     const g = await card();
-    const bought = await t.call('POST', `${base()}/client/orders`, { token, body: { giftCardID: g.id } });
+    const bought = { body: (await t.call('POST', `${base()}/client/orders`, { token, body: { giftCardID: g.id } })).body.item };
     clock.advance(t.deps.config.paymentTimeoutSec * 1000);
     expect(await sweepExpiredPayments(t.deps)).toBeGreaterThanOrEqual(1);
     expect((await contract(bought.body.id)).status).toBe('cancelled');
@@ -354,10 +358,11 @@ describe('buying a gift card', () => {
       body: { giftCardID: g.id, client: { email: 'guest@example.com' } },
     });
     expect(guest.status).toBe(200);
+    guest.body = guest.body.item;
     expect(guest.body.clientId).toEqual(expect.any(String));
     const noGuest = await t.call('POST', `${base()}/client/orders`, { key: widgetKey, body: { giftCardID: g.id } });
     expect(noGuest.status).toBe(400);
-    const mine = await t.call('POST', `${base()}/client/orders`, { token, body: { giftCardID: g.id } });
+    const mine = { body: (await t.call('POST', `${base()}/client/orders`, { token, body: { giftCardID: g.id } })).body.item };
     const list = await t.call('GET', `${base()}/client/orders`, { token });
     expect(list.status).toBe(200);
     const ids = list.body.map((x: { id: string }) => x.id);
@@ -440,7 +445,7 @@ describe('gift cards on bookings', () => {
     await use(redeemed.id, { amount: 100 });
     const dollars = await issue((await card({ currency: 'USD' })).id);
     const g = await card();
-    const unpaid = (await t.call('POST', `${base()}/client/orders`, { token, body: { giftCardID: g.id } })).body;
+    const unpaid = (await t.call('POST', `${base()}/client/orders`, { token, body: { giftCardID: g.id } })).body.item;
     const unpaidCode = (await contract(unpaid.id)).code;
     clock.advance(3_600_000);
     token = await shop.login('gina@example.com', t.adminKey);
@@ -594,11 +599,11 @@ describe('GraphQL', () => {
     );
     expect(page.body.data.giftCardUsages).toEqual({ total: 1, giftCardUsages: [{ amount: 3000 }] });
     const bought = await t.gql(
-      `mutation($cid: ID!, $g: ID!) { purchaseGiftCard(companyID: $cid, input: {giftCardID: $g}) { id status code paymentURL giftCardName } }`,
+      `mutation($cid: ID!, $g: ID!) { purchaseGiftCard(companyID: $cid, input: {giftCardID: $g}) { paymentURL item { id status code paymentURL giftCardName } } }`,
       { cid: shop.companyId, g: g.id },
       { key: null, token },
     );
-    expect(bought.body.data.purchaseGiftCard).toMatchObject({ status: 'pending_payment', code: null, giftCardName: 'GQL card' });
+    expect(bought.body.data.purchaseGiftCard.item).toMatchObject({ status: 'pending_payment', code: null, giftCardName: 'GQL card' });
     const orders = await t.gql(
       `query($cid: ID!) { clientGiftCardOrders(companyID: $cid) { total giftCardContracts { id } } }`,
       { cid: shop.companyId },
@@ -608,7 +613,7 @@ describe('GraphQL', () => {
       },
     );
     expect(orders.body.data.clientGiftCardOrders.giftCardContracts.map((x: { id: string }) => x.id)).toContain(
-      bought.body.data.purchaseGiftCard.id,
+      bought.body.data.purchaseGiftCard.item.id,
     );
     const offered = await t.gql(
       `query($cid: ID!) { clientGiftCards(companyID: $cid) { total giftCards { id } } }`,

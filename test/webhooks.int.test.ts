@@ -440,11 +440,12 @@ describe('delivery', () => {
     const gift = await t.call('POST', `/v1/companies/${pay.companyId}/plugins/giftcards/giftcards`, {
       body: { title: 'Gift 50', amount: 5000, currency: 'EUR', validityDuration: 'P365D' },
     });
-    const order = await t.call('POST', `/v1/companies/${pay.companyId}/plugins/giftcards/client/orders`, {
+    const ordered = await t.call('POST', `/v1/companies/${pay.companyId}/plugins/giftcards/client/orders`, {
       token,
       body: { giftCardID: gift.body.id },
     });
-    expect(order.status).toBe(200);
+    expect(ordered.status).toBe(200);
+    const order = { body: ordered.body.item };
     expect((await complete(t, txOf(order.body.paymentURL), 'success', true)).status).toBeLessThan(400);
 
     expect(await deliver()).toBe(10);

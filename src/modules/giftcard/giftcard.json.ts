@@ -58,6 +58,23 @@ export interface GiftCardUsageJson {
   updatedAt: string;
 }
 
+/**
+ * What a purchase answers (the specification's checkout result): the client form of the new
+ * contract, what is paid (the card's amount, smallest currency unit) and the tax it includes
+ * at the card's rate, the card's tax settings, and the payment's expiry, URL and id.
+ */
+export interface GiftCardCheckoutResultJson {
+  item: ClientGiftCardContractJson;
+  price: number;
+  tax: number;
+  taxRate: number;
+  taxInclusive: boolean;
+  currency: string;
+  expiresAt: string | null;
+  paymentURL: string | null;
+  transactionID: string | null;
+}
+
 /** The client form: the card's name, its usages and, while unpaid, the payment URL; the code only once paid. */
 export interface ClientGiftCardContractJson extends GiftCardContractJson {
   giftCardName: string;

@@ -12,6 +12,7 @@ import {
   CreateGiftCardInput,
   CreateGiftCardUsageInput,
   GiftCardContractFilter,
+  GiftCardCheckoutResultType,
   GiftCardContractPageType,
   GiftCardContractType,
   GiftCardPageType,
@@ -170,9 +171,9 @@ export class ClientGiftCardResolver {
     return clientOrder(ctx, companyID, id);
   }
 
-  @Mutation(() => ClientGiftCardContractType, {
+  @Mutation(() => GiftCardCheckoutResultType, {
     description:
-      'Client interface: buys a gift card (client token, or an API key with client.create and a guest client); the answer carries paymentURL. ' +
+      'Client interface: buys a gift card (client token, or an API key with client.create and a guest client); the answer is the checkout result with the contract in item and the paymentURL. ' +
       'Errors: invalid_request (not on sale), conflict (the company takes no payments).',
   })
   purchaseGiftCard(

@@ -61,6 +61,17 @@ const contractProps = {
 const contractSchema = S.out(contractProps);
 const clientContractSchema = S.out({ ...contractProps, giftCardName: S.str, usages: S.array(usageSchema), paymentURL: S.nstr });
 const contractPageSchema = S.out({ items: S.array(contractSchema), limit: S.int, offset: S.int, total: S.int });
+const checkoutSchema = S.out({
+  item: clientContractSchema,
+  price: S.int,
+  tax: S.int,
+  taxRate: S.num,
+  taxInclusive: S.bool,
+  currency: S.str,
+  expiresAt: S.nts,
+  paymentURL: S.nstr,
+  transactionID: { type: ['string', 'null'], format: 'uuid' },
+});
 
 const cardFields = {
   active: S.bool,
@@ -222,11 +233,11 @@ export function giftCardRoutes(app: FastifyInstance): void {
       method: 'POST',
       url: `${BASE}/client/orders`,
       auth: 'key|bearer',
-      summary: 'Make a gift card purchase (pending_payment with a paymentURL until paid)',
+      summary: 'Make a gift card purchase: the checkout result, its item pending_payment until paid (no payment settings: 409)',
       tags: ['client interface'],
       params: S.params('cid'),
       body: S.object({ client: guest, giftCardID: S.str, metaData: S.nobj }),
-      response: { 200: clientContractSchema, 409: S.error, ...errors },
+      response: { 200: checkoutSchema, 409: S.error, ...errors },
       handler: (ctx, req) => purchaseGiftCard(ctx, (req.params as P).cid, (req.body ?? {}) as object),
     },
     {

@@ -99,6 +99,22 @@ export class ClientGiftCardContractType extends GiftCardContractType {
   @Field(() => String, { nullable: true, description: 'Where to pay, while the purchase waits for payment.' }) paymentURL!: string | null;
 }
 
+@ObjectType('GiftCardCheckoutResult', {
+  description: 'What a gift card purchase started (the checkout result): the contract and its payment.',
+})
+export class GiftCardCheckoutResultType {
+  @Field(() => ClientGiftCardContractType, { description: 'The purchased contract (pending_payment until paid).' })
+  item!: ClientGiftCardContractType;
+  @Field(() => Int, { description: "What is paid: the card's amount (smallest currency unit)." }) price!: number;
+  @Field(() => Int, { description: 'The tax included in the price at the card rate (smallest currency unit).' }) tax!: number;
+  @Field(() => Float, { description: "The card's tax rate, in percent." }) taxRate!: number;
+  @Field(() => Boolean, { description: "The card's taxInclusive setting." }) taxInclusive!: boolean;
+  @Field({ description: 'Currency of the payment.' }) currency!: string;
+  @Field(() => Date, { nullable: true, description: 'When the unpaid purchase lapses.' }) expiresAt!: string | null;
+  @Field(() => String, { nullable: true, description: 'Where to pay.' }) paymentURL!: string | null;
+  @Field(() => ID, { nullable: true, description: 'The payment transaction.' }) transactionID!: string | null;
+}
+
 @ObjectType('GiftCardPage', { description: 'A page of gift cards, oldest first.' })
 export class GiftCardPageType {
   @Field(() => Int, { description: 'Cards in all pages.' }) total!: number;

@@ -10,10 +10,11 @@ import { startPayment, takesPayments } from '../payment/payment.api';
 import { conflict, invalid, notFound, unauthorized } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
 import { parsePage } from '../../shared/pagination';
+import { formatTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
 import { insertContract } from './contract.service';
 import { GiftCard, GiftCardContract, GiftCardUsage } from './giftcard.entity';
-import { clientContractJson, contractJson, type ClientGiftCardContractJson } from './giftcard.json';
+import { clientContractJson, contractJson, type ClientGiftCardContractJson, type GiftCardCheckoutResultJson } from './giftcard.json';
 import { GIFT_CARD_ITEM, GIFT_CARD_NAMESPACE } from './giftcard.payable';
 import { getGiftCardInCompany, onSale } from './giftcard.service';
 
@@ -35,13 +36,15 @@ export interface ClientContractPageJson {
 
 /**
  * Buys a card: a `pending_payment` contract and a payment through the company's preferred
- * provider (`itemType` gift_card, `pluginNamespace` giftcards, the card's tax settings); the
- * answer carries `paymentURL`. The card becomes active when the payment is paid and cancelled
- * when it fails, is cancelled or expires. A client token buys for its client; an API key with
- * client.create buys for the guest in `client`. A card that is not on sale is 400; a company
- * that takes no payments sells no cards (409).
+ * provider (`itemType` gift_card, `pluginNamespace` giftcards, the card's tax settings). The
+ * answer is the checkout result `{item, price, tax, taxRate, taxInclusive, currency,
+ * expiresAt, paymentURL, transactionID}`: the contract, the card's amount as the price and the
+ * tax it includes (as receipts split a payment), and the payment. The card becomes active when
+ * the payment is paid and cancelled when it fails, is cancelled or expires. A client token buys
+ * for its client; an API key with client.create buys for the guest in `client`. A card that is
+ * not on sale is 400; a company that takes no payments sells no cards (409).
  */
-export async function purchaseGiftCard(ctx: Ctx, companyId: string, input: PurchaseInput): Promise<ClientGiftCardContractJson> {
+export async function purchaseGiftCard(ctx: Ctx, companyId: string, input: PurchaseInput): Promise<GiftCardCheckoutResultJson> {
   if (!ctx.actor) throw unauthorized();
   const c = new Check();
   if (typeof input !== 'object' || input === null || Array.isArray(input)) c.fail('body', 'must be an object');
@@ -66,7 +69,7 @@ export async function purchaseGiftCard(ctx: Ctx, companyId: string, input: Purch
   const card = await getGiftCardInCompany(ctx, company.id, cardId);
   if (!onSale(card, ctx.now)) throw invalid('the gift card is not on sale', [{ path: 'giftCardID', message: 'is not on sale' }]);
   if (!(await takesPayments(ctx.em, company.id))) throw conflict('the company takes no payments, so it sells no gift cards');
-  const contract = await ctx.em.transactional(async (tx) => {
+  const { contract, payment } = await ctx.em.transactional(async (tx) => {
     const em = tx as EntityManager;
     const payer = guest ? await upsertGuestClient({ ...ctx, em }, company.id, guest) : client!;
     const created = await insertContract(em, {
@@ -106,9 +109,21 @@ export async function purchaseGiftCard(ctx: Ctx, companyId: string, input: Purch
       paymentUrl: { before: null, after: payment.paymentURL },
     };
     await recordAudit(em, [{ companyId: company.id, action: 'update', recordType: 'gift_card_contract', recordId: created.id, changes }]);
-    return created;
+    return { contract: created, payment };
   });
-  return clientContractJson(contract, card, [], ctx.now);
+  const price = contract.amount;
+  return {
+    item: clientContractJson(contract, card, [], ctx.now),
+    price,
+    // the tax contained in what is paid, rounded as receipts round it
+    tax: card.taxRate > 0 ? Math.round((price * card.taxRate) / (100 + card.taxRate)) : 0,
+    taxRate: card.taxRate,
+    taxInclusive: card.taxInclusive,
+    currency: contract.currency,
+    expiresAt: formatTimestamp(payment.expiresAt ?? null),
+    paymentURL: payment.paymentURL,
+    transactionID: payment.transactionId,
+  };
 }
 
 /** The client forms of contracts, with their cards' names and usages in two more queries. */

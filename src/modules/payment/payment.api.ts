@@ -41,6 +41,8 @@ export interface StartPaymentInput {
 export interface StartedPayment {
   transactionId: string;
   paymentURL: string;
+  /** when the transaction expires unpaid (and what it holds is released); startPayment always sets it */
+  expiresAt?: Date | null;
 }
 
 /**
@@ -90,7 +92,7 @@ export async function startPayment(ctx: Ctx, em: EntityManager, input: StartPaym
   const paymentURL = await provider.createCheckout(tx, { publicUrl: ctx.deps.config.publicUrl });
   em.persist(tx);
   await em.flush();
-  return { transactionId: tx.id, paymentURL };
+  return { transactionId: tx.id, paymentURL, expiresAt: tx.expiresAt };
 }
 
 /** Whether the company takes payments (has payment settings); a priced client booking then waits for its payment. */

@@ -4,10 +4,11 @@ import type { Ctx } from '../../kernel/context';
 import { companyForClientInterface } from '../company/company.access';
 import { getClientInCompany, upsertGuestClient, type GuestClientInput } from '../client/client.lookup';
 import type { Client } from '../client/client.entity';
-import { startPayment } from '../payment/payment.api';
+import { startPayment, takesPayments, type StartedPayment } from '../payment/payment.api';
 import { conflict, invalid, notFound, unauthorized } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
 import { parsePage } from '../../shared/pagination';
+import { formatTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
 import { cartContracts, contractForms, createPendingContracts, ownCompany, parseItems } from './cart.service';
 import { activeRules } from './rules.service';
@@ -26,20 +27,41 @@ import { effectiveStatus } from './subscription.json';
  * contracts are `pending_payment` until the payment is paid (then `active`, with their first
  * allocation), and cancelled when it fails, is cancelled or expires (subscription.payable.ts).
  * A total of zero needs no payment: the contracts are active at once (a renewal extended at
- * once). A total above zero in a company that takes no payments, or without a currency in the
- * subscription settings, is `409 conflict` and nothing changes.
+ * once). A company that takes no payments (no payment settings) sells no subscriptions, free
+ * ones included: `409 conflict` before anything changes. A total above zero without a currency
+ * in the subscription settings is `409 conflict` too.
  *
- * The answer (`CheckoutResult`): `{items, paymentURL, transactionID, total, tax, currency}`:
- * the contracts in their state after the call, the payment's URL and id (null when nothing is
- * to be paid), what is paid in total and the tax in it (smallest currency unit).
+ * The answer (`CheckoutResult`, the specification's checkout result):
+ * `{items, item, price, tax, taxRate, taxInclusive, currency, expiresAt, paymentURL,
+ * transactionID, total}`: the contracts in their state after the call (`item` is the first,
+ * the only one of a one-item purchase), what is paid in total and the tax in it (smallest
+ * currency unit), the tax settings of the payment, and the payment's expiry, URL and id (all
+ * three null when nothing is to be paid); `total` is the former name of `price`.
  */
 
 export interface CheckoutResultJson {
   items: ContractJson[];
+  item: ContractJson;
+  /** what is paid in total, tax included (smallest currency unit) */
+  price: number;
+  tax: number;
+  taxRate: number;
+  taxInclusive: boolean;
+  currency: string | null;
+  /** when the unpaid checkout lapses; null when nothing is due */
+  expiresAt: string | null;
   paymentURL: string | null;
   transactionID: string | null;
+  /** deprecated: `price` */
   total: number;
+}
+
+/** What a checkout costs and under which tax settings. */
+interface Due {
+  price: number;
   tax: number;
+  taxRate: number;
+  taxInclusive: boolean;
   currency: string | null;
 }
 
@@ -48,7 +70,12 @@ interface Payer {
   client: Pick<Client, 'id' | 'email'>;
 }
 
-const noPayments = () => conflict('the company takes no payments, so it sells no priced subscriptions');
+const noPayments = () => conflict('the company takes no payments, so it sells no subscriptions');
+
+/** Who sells: a company without payment settings sells no subscriptions (409, before anything changes). */
+async function requireSales(em: EntityManager, companyId: string): Promise<void> {
+  if (!(await takesPayments(em, companyId))) throw noPayments();
+}
 
 /** Lines of the contracts at their stored price and tax; the contracts must be locked. */
 function totals(
@@ -65,11 +92,21 @@ async function answer(
   companyId: string,
   ids: string[],
   now: Date,
-  pay: Omit<CheckoutResultJson, 'items'>,
+  due: Due,
+  payment: StartedPayment | null,
 ): Promise<CheckoutResultJson> {
   const found = await em.find(SubscriptionContract, { companyId, id: { $in: ids } }, { refresh: true });
   const rows = ids.flatMap((id) => found.filter((c) => c.id === id));
-  return { items: await contractForms(em, companyId, rows, now), ...pay };
+  const items = await contractForms(em, companyId, rows, now);
+  return {
+    items,
+    item: items[0],
+    ...due,
+    expiresAt: formatTimestamp(payment?.expiresAt ?? null),
+    paymentURL: payment?.paymentURL ?? null,
+    transactionID: payment?.transactionId ?? null,
+    total: due.price,
+  };
 }
 
 /** Starts the one payment for locked pending contracts, or activates them when nothing is due. */
@@ -80,6 +117,7 @@ async function payFor(ctx: Ctx, em: EntityManager, payer: Payer, contracts: Subs
     (c) => [c.taxInclusive, c.taxRate],
   );
   const currency = contracts.find((c) => c.currency)?.currency ?? null;
+  const due: Due = { price: total, tax, taxRate: contracts[0].taxRate, taxInclusive: contracts[0].taxInclusive, currency };
   const ids = contracts.map((c) => c.id);
   const now = ctx.now;
   for (const l of lines)
@@ -96,7 +134,7 @@ async function payFor(ctx: Ctx, em: EntityManager, payer: Payer, contracts: Subs
   );
   if (total === 0) {
     for (const c of contracts) await activateContract(em, c, now);
-    return answer(em, payer.companyId, ids, now, { paymentURL: null, transactionID: null, total, tax, currency });
+    return answer(em, payer.companyId, ids, now, due, null);
   }
   if (!currency) throw conflict('the subscription settings have no currency, so priced subscriptions cannot be paid');
   const payment = await startPayment(ctx, em, {
@@ -108,8 +146,8 @@ async function payFor(ctx: Ctx, em: EntityManager, payer: Payer, contracts: Subs
     perItemAmounts: Object.fromEntries(lines.map((l) => [l.c.id, l.total])),
     amount: total,
     currency,
-    taxInclusive: contracts[0].taxInclusive,
-    taxRate: contracts[0].taxRate,
+    taxInclusive: due.taxInclusive,
+    taxRate: due.taxRate,
     pluginNamespace: SUBSCRIPTION_NAMESPACE,
     description: await titles(em, payer.companyId, contracts),
   });
@@ -134,13 +172,7 @@ async function payFor(ctx: Ctx, em: EntityManager, payer: Payer, contracts: Subs
     ),
   );
   await recordContractEvents(em, payer.companyId, ids, 'subscription.purchased', now);
-  return answer(em, payer.companyId, ids, now, {
-    paymentURL: payment.paymentURL,
-    transactionID: payment.transactionId,
-    total,
-    tax,
-    currency,
-  });
+  return answer(em, payer.companyId, ids, now, due, payment);
 }
 
 async function titles(em: EntityManager, companyId: string, contracts: SubscriptionContract[]): Promise<string> {
@@ -157,6 +189,7 @@ async function titles(em: EntityManager, companyId: string, contracts: Subscript
 export async function checkoutCart(ctx: Ctx, companyId: string): Promise<CheckoutResultJson> {
   const { company, clientId } = await ownCompany(ctx, companyId);
   const client = await getClientInCompany(ctx, company.id, clientId, { requireActive: true });
+  await requireSales(ctx.em, company.id);
   return ctx.em.transactional(async (tx) => {
     const em = tx as EntityManager;
     const contracts = await cartContracts(em, company.id, clientId, ctx.now, true);
@@ -188,6 +221,7 @@ export async function purchaseSubscriptions(ctx: Ctx, companyId: string, input: 
     throw invalid('a guest purchase needs a client object', [
       { path: 'client', message: 'is required when buying without a client token' },
     ]);
+  await requireSales(ctx.em, company.id);
   return ctx.em.transactional(async (tx) => {
     const em = tx as EntityManager;
     const payer = client ?? (await upsertGuestClient({ ...ctx, em }, company.id, input!.client as GuestClientInput));
@@ -218,6 +252,7 @@ export async function renewSubscriptions(ctx: Ctx, companyId: string, input: Ren
   if (ids && (ids.length === 0 || ids.length > 20)) c.fail('ids', 'must list 1 to 20 contract ids');
   c.done('invalid renewal');
   const client = await getClientInCompany(ctx, company.id, clientId, { requireActive: true });
+  await requireSales(ctx.em, company.id);
   const wanted = [...new Set(ids!.map((id) => id.toLowerCase()))];
   return ctx.em.transactional(async (tx) => {
     const em = tx as EntityManager;
@@ -252,9 +287,10 @@ export async function renewSubscriptions(ctx: Ctx, companyId: string, input: Ren
     );
     const ids2 = renewable.map((x) => x.id);
     const currency = settings.currency;
+    const due: Due = { price: total, tax, taxRate: settings.taxRate, taxInclusive: settings.taxInclusive, currency };
     if (total === 0) {
       for (const x of renewable) await extendContract(em, x, ctx.now);
-      return answer(em, company.id, ids2, ctx.now, { paymentURL: null, transactionID: null, total, tax, currency });
+      return answer(em, company.id, ids2, ctx.now, due, null);
     }
     if (!currency) throw conflict('the subscription settings have no currency, so priced subscriptions cannot be paid');
     const payment = await startPayment(ctx, em, {
@@ -266,8 +302,8 @@ export async function renewSubscriptions(ctx: Ctx, companyId: string, input: Ren
       perItemAmounts: Object.fromEntries(lines.map((l) => [l.c.id, l.total])),
       amount: total,
       currency,
-      taxInclusive: settings.taxInclusive,
-      taxRate: settings.taxRate,
+      taxInclusive: due.taxInclusive,
+      taxRate: due.taxRate,
       pluginNamespace: SUBSCRIPTION_NAMESPACE,
       description: `Renewal: ${await titles(em, company.id, renewable)}`,
     });
@@ -285,13 +321,7 @@ export async function renewSubscriptions(ctx: Ctx, companyId: string, input: Ren
         contractChange(company.id, x.id, { renewalTransactionId: x.renewalTransactionId, renewalPaymentUrl: x.renewalPaymentUrl }, renewal),
       ),
     );
-    return answer(em, company.id, ids2, ctx.now, {
-      paymentURL: payment.paymentURL,
-      transactionID: payment.transactionId,
-      total,
-      tax,
-      currency,
-    });
+    return answer(em, company.id, ids2, ctx.now, due, payment);
   });
 }
 

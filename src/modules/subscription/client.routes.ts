@@ -50,11 +50,16 @@ export const clientContractSchema = S.out({
 const cartSchema = S.out({ expiresAt: S.nts, items: S.array(clientContractSchema) });
 const checkoutSchema = S.out({
   items: S.array(clientContractSchema),
+  item: clientContractSchema,
+  price: S.int,
+  tax: S.int,
+  taxRate: S.num,
+  taxInclusive: S.bool,
+  currency: S.nstr,
+  expiresAt: S.nts,
   paymentURL: S.nstr,
   transactionID: { type: ['string', 'null'], format: 'uuid' },
-  total: S.int,
-  tax: S.int,
-  currency: S.nstr,
+  total: { ...S.int, deprecated: true, description: 'The former name of price.' },
 });
 const items = { type: 'array', items: S.object({ subscriptionID: S.str, metaData: S.nobj }) };
 const guest = S.object({ platformID: S.str, id: S.str, email: S.str, firstName: S.nstr, lastName: S.nstr });

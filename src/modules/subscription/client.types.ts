@@ -1,4 +1,4 @@
-import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { JSONObjectScalar } from '../../kernel/graphql-scalars';
 import { PART_OF_RECORD, pageType } from '../../kernel/graphql-types';
 import type { MetaData } from '../../shared/metadata';
@@ -14,16 +14,25 @@ export class SubscriptionCartType {
   items!: ContractType[];
 }
 
-@ObjectType('SubscriptionCheckoutResult', { description: 'What a checkout, purchase or renewal started: one payment for every contract.' })
+@ObjectType('SubscriptionCheckoutResult', {
+  description: 'What a checkout, purchase or renewal started (the checkout result): one payment for every contract.',
+})
 export class SubscriptionCheckoutResultType {
   @Field(() => [ContractType], { complexity: PART_OF_RECORD, description: 'The contracts, as they stand after the call.' })
   items!: ContractType[];
+  @Field(() => ContractType, { complexity: PART_OF_RECORD, description: 'The first of items (the only one of a one-item purchase).' })
+  item!: ContractType;
+  @Field(() => Int, { description: 'What is paid in total, tax included (smallest currency unit).' }) price!: number;
+  @Field(() => Int, { description: 'The tax in the price (smallest currency unit).' }) tax!: number;
+  @Field(() => Float, { description: 'Tax rate of the payment, in percent.' }) taxRate!: number;
+  @Field(() => Boolean, { description: 'Whether the contracts were priced with the tax included.' }) taxInclusive!: boolean;
+  @Field(() => String, { nullable: true, description: 'Currency of the payment.' }) currency!: string | null;
+  @Field(() => Date, { nullable: true, description: 'When the unpaid checkout lapses; null when nothing is to be paid.' }) expiresAt!:
+    string | null;
   @Field(() => String, { nullable: true, description: 'Where to pay; null when nothing is to be paid.' }) paymentURL!: string | null;
   @Field(() => ID, { nullable: true, description: 'The payment transaction; null when nothing is to be paid.' }) transactionID!:
     string | null;
-  @Field(() => Int, { description: 'What is paid in total, tax included (smallest currency unit).' }) total!: number;
-  @Field(() => Int, { description: 'The tax in the total (smallest currency unit).' }) tax!: number;
-  @Field(() => String, { nullable: true, description: 'Currency of the payment.' }) currency!: string | null;
+  @Field(() => Int, { description: 'The price (its former name).', deprecationReason: 'Use price.' }) total!: number;
 }
 
 export const SubscriptionPurchasePageType = pageType(

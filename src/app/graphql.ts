@@ -24,6 +24,7 @@ import { allResolvers, directFieldsOf, writtenFieldsOf } from './registry';
 import { directAnswersPlugin, stringifyResult } from './graphql-direct';
 import { toDomainError } from '../shared/errors';
 import { createCostModel, MAX_COMPLEXITY, tooComplex, type CostOf } from './graphql-cost';
+import { PARSE_OPTIONS } from './graphql-limits';
 
 export const MAX_DEPTH = 20;
 
@@ -227,6 +228,8 @@ export function createApollo(opts: { introspection: boolean; onInternalError: (e
     // Without introspection, validation errors name no fields ("Did you mean ...").
     hideSchemaDetailsFromClientErrors: !opts.introspection,
     validationRules: [depthRule, noNulStringsRule],
+    // Parsing stops at the token limit (the length is checked before, in the route: graphql-limits.ts).
+    parseOptions: PARSE_OPTIONS,
     formatError: (f, e) => formatGraphqlError(f as never, e) as never,
     includeStacktraceInErrorResponses: false,
     // No cache hints are used; the cache-control plugin would otherwise wrap every field resolver.

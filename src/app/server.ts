@@ -11,6 +11,7 @@ import { logStream, redactUrl } from './log';
 import { installCors } from './cors';
 import { createApollo } from './graphql';
 import { sendingPrewritten } from './graphql-direct';
+import { checkDocumentSize } from './graphql-limits';
 import { explorerRoutes, serveExplorer } from './explorer';
 import { createMetrics } from './metrics';
 import { RateLimiter, RedisRateLimiter, type Limiter } from './rate-limit';
@@ -211,8 +212,11 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
     method: ['GET', 'POST'],
     config: { auth: 'optional' },
     schema: { hide: true } as object,
-    handler: async (req, reply) =>
-      serveExplorer(req, reply) ? reply : sendingPrewritten(req.ctx, async () => graphqlHandler.call(app, req as never, reply as never)),
+    handler: async (req, reply) => {
+      if (serveExplorer(req, reply)) return reply;
+      checkDocumentSize(req);
+      return sendingPrewritten(req.ctx, async () => graphqlHandler.call(app, req as never, reply as never));
+    },
   });
   return app;
 }

@@ -66,7 +66,7 @@ async function main(): Promise<void> {
   const filled = performance.now();
   for (let i = 0; i < EVENTS; i += 500) {
     const batch: NewEvent[] = Array.from({ length: Math.min(500, EVENTS - i) }, () => ({ type: 'booking.created', data }));
-    await recordEvents(em, cid, batch, new Date());
+    await recordEvents(em, { companyId: cid, events: batch, at: new Date() });
   }
   const fillSeconds = (performance.now() - filled) / 1000;
 

@@ -57,33 +57,16 @@ export function eventBody(id: string, type: EventType, at: Date, data: EventData
   return { id, type, occurredAt: at.toISOString(), data };
 }
 
-/**
- * Common table expressions that record `events` of one company (to put in front of another
- * statement, `with <ctes>, ... `, or to run alone through `recordEvents`). The names start
- * with `wh_` so they do not clash with the host statement's own.
- */
-export function eventCtes(companyId: string, events: readonly NewEvent[], at: Date): { sql: string; params: unknown[] } {
-  const sql = `wh_in as (
-      select * from jsonb_to_recordset(?::jsonb) as x(id uuid, type text, body jsonb)
-    ), wh_ep as (
-      select e.id as endpoint_id, i.id as event_id from wh_in i
-        join webhook_endpoint e on e.company_id = ?::uuid and e.enabled and i.type = any(e.event_types)
-    ), wh_ev as (
-      insert into webhook_event (id, company_id, type, payload, occurred_at)
-      select i.id, ?::uuid, i.type, i.body, ?::timestamptz from wh_in i where i.id in (select event_id from wh_ep)
-      returning id
-    ), wh_d as (
-      insert into webhook_delivery (id, company_id, endpoint_id, event_id, next_attempt_at, created_at, updated_at)
-      select gen_random_uuid(), ?::uuid, p.endpoint_id, p.event_id, ?::timestamptz, ?::timestamptz, ?::timestamptz
-        from wh_ep p join wh_ev v on v.id = p.event_id
-    )`;
-  const ts = at.toISOString();
-  return { sql, params: [eventRows(events, at), companyId, companyId, ts, companyId, ts, ts, ts] };
+/** Events of one company to record, caused by a change at `at`. */
+export interface EventBatch {
+  companyId: string;
+  events: readonly NewEvent[];
+  at: Date;
 }
 
 /**
- * The events as the JSON array of rows (`id`, `type`, `body`) that the statement above reads,
- * and the `booking_insert` database function too (its migration records them the same way).
+ * The events as the JSON array of rows (`id`, `type`, `body`) that the `webhook_enqueue`
+ * database function reads, given to it by `recordEvents` and by `booking_insert`.
  */
 export function eventRows(events: readonly NewEvent[], at: Date): string {
   return JSON.stringify(
@@ -94,16 +77,22 @@ export function eventRows(events: readonly NewEvent[], at: Date): string {
   );
 }
 
+/**
+ * The enqueue is one database function, `webhook_enqueue` (src/db/functions/webhook_enqueue.sql),
+ * which `booking_insert` calls too, so that a new booking's event rides in its insert statement.
+ * Both call it with named arguments.
+ */
+const ENQUEUE_SQL = 'select webhook_enqueue(p_company => ?::uuid, p_events => ?::text, p_at => ?::timestamptz)';
+
 /** Records events of one company in one statement, in the caller's transaction (see above). */
-export async function recordEvents(em: EntityManager, companyId: string, events: readonly NewEvent[], at: Date): Promise<void> {
+export async function recordEvents(em: EntityManager, { companyId, events, at }: EventBatch): Promise<void> {
   if (!events.length) return;
-  const q = eventCtes(companyId, events, at);
-  await em.execute(`with ${q.sql} select 1`, q.params, 'run');
+  await em.execute(ENQUEUE_SQL, [companyId, eventRows(events, at), at.toISOString()], 'run');
 }
 
 /** Records one event in the caller's transaction; see `recordEvents`. */
 export function recordEvent(em: EntityManager, e: { companyId: string; type: EventType; payload: EventData; at: Date }): Promise<void> {
-  return recordEvents(em, e.companyId, [{ type: e.type, data: e.payload }], e.at);
+  return recordEvents(em, { companyId: e.companyId, events: [{ type: e.type, data: e.payload }], at: e.at });
 }
 
 /**

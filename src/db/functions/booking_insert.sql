@@ -1,11 +1,11 @@
 -- A new booking with everything it holds, in one call: the booking row (a JSON object keyed by
 -- column), its first status change, its occupancy (the exclusion constraint on
--- booking_occupancy refuses overlapping time: 23P01), its webhook events (recorded only when an
--- enabled endpoint of the company listens to their type, as kernel/events.ts does) and its
--- audit entries. One statement, so atomic on its own. The company comes first and apart, as in
--- the other functions, so that a database distributed by company can run each call on the
--- company's node (docs/scaling.md); the booking row must belong to it (a foreign key from the
--- other rows to the booking checks it).
+-- booking_occupancy refuses overlapping time: 23P01), its webhook events (through
+-- webhook_enqueue, the outbox's one enqueue: recorded only when an enabled endpoint of the
+-- company listens to their type) and its audit entries. One statement, so atomic on its own.
+-- The company comes first and apart, as in the other functions, so that a database distributed
+-- by company can run each call on the company's node (docs/scaling.md); the booking row must
+-- belong to it (a foreign key from the other rows to the booking checks it).
 --
 -- The booking columns are those of the booking store's column list, in its order
 -- (src/modules/booking/booking.store.ts; its unit test reads them from this file): a column
@@ -39,22 +39,7 @@ begin
     from unnest(p_occ_ids, p_occ_sources) as r(id, source);
   end if;
 
-  -- the events' JSON (about a kilobyte each) is read only when an endpoint may want them
-  if p_events is not null and exists (select 1 from webhook_endpoint e where e.company_id = v_company and e.enabled) then
-    with wh_in as (
-      select * from jsonb_to_recordset(p_events::jsonb) as x(id uuid, type text, body jsonb)
-    ), wh_ep as (
-      select e.id as endpoint_id, i.id as event_id from wh_in i
-        join webhook_endpoint e on e.company_id = v_company and e.enabled and i.type = any(e.event_types)
-    ), wh_ev as (
-      insert into webhook_event (id, company_id, type, payload, occurred_at)
-      select i.id, v_company, i.type, i.body, p_event_at from wh_in i where i.id in (select event_id from wh_ep)
-      returning id
-    )
-    insert into webhook_delivery (id, company_id, endpoint_id, event_id, next_attempt_at, created_at, updated_at)
-    select gen_random_uuid(), v_company, p.endpoint_id, p.event_id, p_event_at, p_event_at, p_event_at
-      from wh_ep p join wh_ev v on v.id = p.event_id;
-  end if;
+  perform webhook_enqueue(p_company => v_company, p_events => p_events, p_at => p_event_at);
 
   if p_audit is not null then
     insert into audit_entry (id, company_id, merchant_id, actor_type, actor_id, actor_name, action, record_type, record_id, changes, request_id, created_at)

@@ -97,5 +97,5 @@ export async function recordBookingEvents(
     );
     return i.types.map((type) => ({ type, data }));
   });
-  await recordEvents(em, companyId, events, at);
+  await recordEvents(em, { companyId, events, at });
 }

@@ -162,12 +162,12 @@ const INSERT_AT_VERSION_CALL = `select booking_insert_at_version(?::bigint, ${IN
 
 /**
  * The call that inserts the booking, its first status change, the occupancy of `occupied`
- * resources (the first is the booked one, the rest related), its `events` (recorded when an
- * enabled endpoint listens, as `kernel/events.ts` does) and its audit entry: the
- * `booking_insert` database function (Migration20261126000100BookingWriteFunctions). A single
- * statement is atomic on its own, so the common booking costs one round trip even outside a
- * transaction. With `atVersion`, nothing is written unless the catalog is still at that version
- * (SQLSTATE BKV01 otherwise).
+ * resources (the first is the booked one, the rest related), its `events` (through
+ * `webhook_enqueue`, the outbox's enqueue `kernel/events.ts` calls too: recorded when an enabled
+ * endpoint listens) and its audit entry: the `booking_insert` database function
+ * (src/db/functions/booking_insert.sql). A single statement is atomic on its own, so the common
+ * booking costs one round trip even outside a transaction. With `atVersion`, nothing is written
+ * unless the catalog is still at that version (SQLSTATE BKV01 otherwise).
  */
 export function insertBookingCall(
   b: Booking,
@@ -424,7 +424,7 @@ export async function writeBooking(
       'run',
     );
     json = bookingJson(bookingOf(row), jwtKey, [change]);
-    await recordEvents(em, row.companyId, [{ type: 'booking.created', data: json }], row.createdAt);
+    await recordEvents(em, { companyId: row.companyId, events: [{ type: 'booking.created', data: json }], at: row.createdAt });
   }
   if (capacity) {
     if (!p.capacity) throw conflict('no capacity rule applies to this time');

@@ -51,10 +51,9 @@ export async function settleGiftCards(
 async function recordPaidEvents(em: EntityManager, companyId: string, ids: string[], now: Date): Promise<void> {
   if (!ids.length || !(await listenedTypes(em, companyId, ['giftcard.paid'])).size) return;
   const contracts = await em.find(GiftCardContract, { companyId, id: { $in: ids } }, { disableIdentityMap: true });
-  await recordEvents(
-    em,
+  await recordEvents(em, {
     companyId,
-    contracts.map((c) => ({ type: 'giftcard.paid' as const, data: contractJson(c, now) })),
-    now,
-  );
+    events: contracts.map((c) => ({ type: 'giftcard.paid' as const, data: contractJson(c, now) })),
+    at: now,
+  });
 }

@@ -20,10 +20,5 @@ export async function recordContractEvents(
 ): Promise<void> {
   if (!ids.length || !(await listenedTypes(em, companyId, [type])).size) return;
   const contracts = await em.find(SubscriptionContract, { companyId, id: { $in: [...ids] } }, { disableIdentityMap: true });
-  await recordEvents(
-    em,
-    companyId,
-    contracts.map((c) => ({ type, data: contractJson(c, [], now) })),
-    now,
-  );
+  await recordEvents(em, { companyId, events: contracts.map((c) => ({ type, data: contractJson(c, [], now) })), at: now });
 }

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { isUuid } from '../shared/ids';
 import type { CodeHandlers } from './codes';
 
 /**
@@ -32,6 +33,30 @@ export interface PayableItems {
     now: Date,
     deps: SettlementDeps,
   ): Promise<void>;
+
+  /**
+   * Which of the items were given up (cancelled, rejected, failed) while their payment was
+   * pending, read in the caller's transaction after the caller locked the payment. Payment
+   * cancels a pending payment once every item is given up, and refunds at once what is paid
+   * for given-up items. Unknown ids are not given up.
+   */
+  abandoned(em: EntityManager, companyId: string, itemIds: readonly string[]): Promise<string[]>;
+}
+
+/**
+ * An `abandoned` handler for items that are rows of `table` (with `company_id`, `id` and
+ * `status`): the items whose status is one of `statuses`, in one statement.
+ */
+export function abandonedWhen(table: string, statuses: readonly string[]): PayableItems['abandoned'] {
+  return async (em, companyId, itemIds) => {
+    const ids = [...new Set(itemIds.filter(isUuid).map((id) => id.toLowerCase()))];
+    if (!ids.length) return [];
+    const rows = await em.execute<{ id: string }[]>(
+      `select id from ${table} where company_id = ? and id = any(?::uuid[]) and status = any(?::text[])`,
+      [companyId, `{${ids.join(',')}}`, `{${statuses.join(',')}}`],
+    );
+    return rows.map((r) => r.id);
+  };
 }
 
 /** itemType -> its handlers, built once by the composition root from every module. */

@@ -19,7 +19,8 @@ import {
   unavailable,
   usesCapacity,
 } from './booking.store';
-import { holds, transition } from './booking.status';
+import { givenUp, holds, transition } from './booking.status';
+import { lockPendingPayments } from '../payment/payment.api';
 import type { Placement } from './booking.store';
 import { followCodes } from './booking-codes.service';
 import { bookingEventTypes, recordBookingEvents } from './booking.events';
@@ -136,13 +137,17 @@ async function writeRow(em: EntityManager, b: Booking, fromVersion: number, now:
 /**
  * Commits every change or none; a time conflict names the booking's new start in `details`.
  * `alongside` runs last in the same transaction (the rows are still locked), and its failure
- * undoes the changes.
+ * undoes the changes. A booking given up (cancelled, rejected) takes its pending payment with
+ * it: the payment is locked before the bookings, as a checkout locks them, so a cancel and a
+ * payment of the same booking run one after the other and exactly one of them wins.
  */
 export async function applyChanges(ctx: Ctx, changes: BookingChange[], alongside?: (em: EntityManager) => Promise<void>): Promise<void> {
   if (!changes.length) return;
   const companyId = changes[0].before.companyId;
+  const givenUpIds = changes.filter((c) => c.before.status !== c.after.status && givenUp(c.after.status)).map((c) => c.after.id);
   await ctx.em.transactional(async (tx) => {
     const em = tx as EntityManager;
+    const cancelPayments = await lockPendingPayments(ctx.deps, em, companyId, givenUpIds);
     await lockUnchanged(em, companyId, changes);
     for (const c of changes) {
       if (c.before.status !== c.after.status) transition(c.before.status, c.after.status);
@@ -184,6 +189,7 @@ export async function applyChanges(ctx: Ctx, changes: BookingChange[], alongside
       changes.map((c) => ({ id: c.after.id, booking: c.after, types: bookingEventTypes(c.before, c.after) })),
       ctx.now,
     );
+    await cancelPayments(ctx.now);
     if (alongside) await alongside(em);
   });
 }

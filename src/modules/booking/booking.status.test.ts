@@ -1,5 +1,14 @@
 import { DomainError } from '../../shared/errors';
-import { BOOKING_STATUSES, canTransition, codeEventOf, holds, isBookingStatus, transition, type BookingStatus } from './booking.status';
+import {
+  BOOKING_STATUSES,
+  canTransition,
+  codeEventOf,
+  givenUp,
+  holds,
+  isBookingStatus,
+  transition,
+  type BookingStatus,
+} from './booking.status';
 
 const ALLOWED: [BookingStatus, BookingStatus][] = [
   ['pending', 'confirmed'],
@@ -79,5 +88,15 @@ describe('what codes learn from a booking status change', () => {
     ['finished', 'no_show', null],
   ] as [BookingStatus | null, BookingStatus, string | null][])('%s -> %s: %s', (from, to, event) => {
     expect(codeEventOf(from, to)).toBe(event);
+  });
+});
+
+describe('bookings given up (their pending payment is no longer wanted)', () => {
+  it('are the cancelled, rejected and failed ones', () => {
+    expect(BOOKING_STATUSES.filter(givenUp)).toEqual(['cancelled', 'rejected', 'failed']);
+  });
+
+  it('never hold their time', () => {
+    for (const s of BOOKING_STATUSES.filter(givenUp)) expect(holds(s)).toBe(false);
   });
 });

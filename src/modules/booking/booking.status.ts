@@ -41,7 +41,10 @@ export function transition(from: BookingStatus, to: BookingStatus): Transition {
 }
 
 /** Ends of a booking that did not take place as booked: what its codes took is given back. */
-const UNDONE: readonly BookingStatus[] = ['cancelled', 'rejected', 'failed'];
+export const UNDONE: readonly BookingStatus[] = ['cancelled', 'rejected', 'failed'];
+
+/** True when a booking in `status` was given up: a payment still pending for it is no longer wanted. */
+export const givenUp = (status: BookingStatus): boolean => UNDONE.includes(status);
 
 /**
  * What the codes a booking carries learn from a status change (`from` null: the booking was

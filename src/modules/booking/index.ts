@@ -6,6 +6,8 @@ import { codeRoutes } from './booking-codes.routes';
 import { CodeValidationResolver } from './booking-codes.resolver';
 import { startIdempotencyPurge } from './idempotency';
 import { settleBookings } from './booking.payable';
+import { UNDONE } from './booking.status';
+import { abandonedWhen } from '../../kernel/payable';
 
 export const bookingModule: AppModule = {
   name: 'booking',
@@ -16,5 +18,6 @@ export const bookingModule: AppModule = {
     codeRoutes(app);
   },
   start: (deps) => startIdempotencyPurge(deps),
-  payables: { booking: { settle: settleBookings } },
+  // a pending payment is no longer wanted once its bookings are cancelled, rejected or failed
+  payables: { booking: { settle: settleBookings, abandoned: abandonedWhen('booking', UNDONE) } },
 };

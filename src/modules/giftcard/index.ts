@@ -5,6 +5,7 @@ import { GiftCardContractFieldsResolver } from './giftcard-fields.resolver';
 import { giftCardRoutes } from './giftcard.routes';
 import { giftCardHandler } from './giftcard.codes';
 import { GIFT_CARD_ITEM, settleGiftCards } from './giftcard.payable';
+import { abandonedWhen } from '../../kernel/payable';
 import { giftCardVoucher } from './giftcard.document';
 
 /**
@@ -17,7 +18,7 @@ export const giftCardModule: AppModule = {
   entities: [GiftCard, GiftCardContract, GiftCardUsage],
   resolvers: [GiftCardResolver, ClientGiftCardResolver, GiftCardContractFieldsResolver],
   routes: giftCardRoutes,
-  payables: { [GIFT_CARD_ITEM]: { settle: settleGiftCards } },
+  payables: { [GIFT_CARD_ITEM]: { settle: settleGiftCards, abandoned: abandonedWhen('gift_card_contract', ['cancelled']) } },
   codes: [giftCardHandler],
   // a purchase prints as a voucher (PDF template or the default one)
   documents: { gift_card: giftCardVoucher },

@@ -6,10 +6,9 @@ import { isUuid } from '../../shared/ids';
 import { Check } from '../../shared/validate';
 import { checkoutPage, completedPage, type CheckoutView } from './checkout.html';
 import { PaymentTransaction } from './payment.entity';
-import { CHECKOUT_OUTCOMES, OUTCOME_EVENT, OUTCOME_SETTLEMENT, transitionPayment, type CheckoutOutcome } from './payment.status';
+import { CHECKOUT_OUTCOMES, OUTCOME_EVENT, type CheckoutOutcome } from './payment.status';
 import { renderFor } from './redirects';
-import { settleItems } from './settlement';
-import { recordPaymentEvent } from './payment.events';
+import { endPayment, reportPaid } from './settlement';
 import { loadRedirectSettings } from './settings.service';
 import { isHeaderSafeUrl } from './redirect/ascii';
 
@@ -50,25 +49,25 @@ export async function completeTestCheckout(ctx: Ctx, id: string, input: { outcom
   const outcome = c.oneOf<CheckoutOutcome>('outcome', input?.outcome, CHECKOUT_OUTCOMES, true);
   c.done('invalid checkout outcome');
   const now = ctx.now;
-  const settled = await ctx.em.transactional(async (em) => {
-    const tx = await testTransaction(em as EntityManager, id, true);
+  const settled = await ctx.em.transactional(async (tem) => {
+    const em = tem as EntityManager;
+    const tx = await testTransaction(em, id, true);
     if (tx.status !== 'pending') return { tx, refused: `the payment is already ${tx.status.replace('_', ' ')}`, location: null };
     if (tx.expiresAt && tx.expiresAt.getTime() <= now.getTime()) {
       // The sweeper had not reached it yet; expiring it here keeps the bookings' outcome the same.
-      tx.status = transitionPayment(tx.status, 'expire');
-      tx.updatedAt = now;
-      await recordPaymentEvent(em as EntityManager, tx, now);
-      await settleItems(ctx.deps, em as EntityManager, tx, 'expired', now);
+      await endPayment(ctx.deps, em, tx, 'expire', now);
       return { tx, refused: 'the payment has expired', location: null };
     }
     // Built before settling: once the payment is settled, nothing may fail any more, or the
     // customer is stranded on an error while a retry answers 409.
-    const location = await redirectLocation(ctx, em as EntityManager, tx, outcome!, now);
-    tx.status = transitionPayment(tx.status, OUTCOME_EVENT[outcome!]);
-    tx.updatedAt = now;
-    await recordPaymentEvent(em as EntityManager, tx, now);
-    await settleItems(ctx.deps, em as EntityManager, tx, OUTCOME_SETTLEMENT[outcome!], now);
-    return { tx, refused: null, location };
+    const location = await redirectLocation(ctx, em, tx, outcome!, now);
+    if (outcome !== 'success') {
+      await endPayment(ctx.deps, em, tx, OUTCOME_EVENT[outcome!], now);
+      return { tx, refused: null, location };
+    }
+    // As a real provider's report: a payment nobody wants any more goes back, and so does the customer, to the failure redirect.
+    if ((await reportPaid(ctx.deps, em, tx, now)) === 'paid') return { tx, refused: null, location };
+    return { tx, refused: null, location: await redirectLocation(ctx, em, tx, 'failure', now) };
   });
   if (settled.refused) throw conflict(settled.refused);
   if (settled.location !== null) return { kind: 'redirect', location: settled.location };

@@ -2,9 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppDeps, Ctx } from '../../kernel/context';
 import { PaymentTransaction } from './payment.entity';
-import { transitionPayment } from './payment.status';
-import { settleItems } from './settlement';
-import { recordPaymentEvent } from './payment.events';
+import { endPayment } from './settlement';
 
 export const SWEEP_BATCH = 100;
 export const SWEEP_INTERVAL_MS = 5000;
@@ -21,12 +19,7 @@ async function sweepBatch(deps: AppDeps, em: EntityManager, now: Date, limit: nu
       { status: 'pending', expiresAt: { $lte: now }, ...(id ? { id } : {}) },
       { orderBy: { expiresAt: 'asc', id: 'asc' }, limit, lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE, refresh: true },
     );
-    for (const tx of due) {
-      tx.status = transitionPayment(tx.status, 'expire');
-      tx.updatedAt = now;
-      await recordPaymentEvent(tem as EntityManager, tx, now);
-      await settleItems(deps, tem as EntityManager, tx, 'expired', now);
-    }
+    for (const tx of due) await endPayment(deps, tem as EntityManager, tx, 'expire', now);
     return due.length;
   });
 }

@@ -1,7 +1,7 @@
 /**
- * What the payment context offers other contexts (bookings today; subscriptions and gift cards
- * later). Every function works inside the caller's database transaction, so a refused payment
- * rolls the caller's whole change back.
+ * What the payment context offers other contexts (bookings, subscriptions, gift cards). Every
+ * function works inside the caller's database transaction, so a refused payment rolls the
+ * caller's whole change back.
  */
 
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -14,6 +14,7 @@ import { loadRedirectSettings } from './settings.service';
 
 export { paidShare, refundItem, type PaidShare, type RefundItemInput } from './refund.service';
 export { sweepExpiredPayments } from './expiry';
+export { lockPendingPayments, reportPaid, type PaidReport } from './settlement';
 /** Encryption at rest of secrets (AES-256-GCM under ENCRYPTION_KEY), for other modules' signing secrets. */
 export { decryptSecret, encryptSecret } from './redirect/secret-box';
 

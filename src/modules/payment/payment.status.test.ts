@@ -8,7 +8,7 @@ import {
   type PaymentStatus,
 } from './payment.status';
 
-const EVENTS: PaymentEvent[] = ['pay', 'fail', 'cancel', 'expire', 'refund_partial', 'refund_full'];
+const EVENTS: PaymentEvent[] = ['pay', 'fail', 'cancel', 'expire', 'refund_partial', 'refund_full', 'refund_late'];
 
 describe('payment status transitions', () => {
   it.each<[PaymentStatus, PaymentEvent, PaymentStatus]>([
@@ -20,6 +20,8 @@ describe('payment status transitions', () => {
     ['paid', 'refund_full', 'refunded'],
     ['partially_refunded', 'refund_partial', 'partially_refunded'],
     ['partially_refunded', 'refund_full', 'refunded'],
+    ['failed', 'refund_late', 'refunded'],
+    ['cancelled', 'refund_late', 'refunded'],
   ])('%s --%s--> %s', (from, event, to) => {
     expect(nextPaymentStatus(from, event)).toBe(to);
     expect(transitionPayment(from, event)).toBe(to);
@@ -34,6 +36,8 @@ describe('payment status transitions', () => {
     'paid:refund_full',
     'partially_refunded:refund_partial',
     'partially_refunded:refund_full',
+    'failed:refund_late',
+    'cancelled:refund_late',
   ]);
   const refused = PAYMENT_STATUSES.flatMap((s) => EVENTS.map((e) => [s, e] as const)).filter(([s, e]) => !allowed.has(`${s}:${e}`));
 
@@ -48,9 +52,15 @@ describe('payment status transitions', () => {
     }
   });
 
-  it('has final states with no way out', () => {
-    for (const s of ['failed', 'cancelled', 'refunded'] as const)
-      expect(EVENTS.map((e) => nextPaymentStatus(s, e)).every((n) => n === null)).toBe(true);
+  it('has a final state with no way out', () => {
+    expect(EVENTS.map((e) => nextPaymentStatus('refunded', e)).every((n) => n === null)).toBe(true);
+  });
+
+  it('lets a failed or cancelled payment only be refunded in full, never paid', () => {
+    for (const s of ['failed', 'cancelled'] as const) {
+      expect(EVENTS.filter((e) => nextPaymentStatus(s, e) !== null)).toEqual(['refund_late']);
+      expect(nextPaymentStatus(s, 'pay')).toBeNull();
+    }
   });
 
   it('picks a full refund only when everything was refunded', () => {

@@ -1,4 +1,3 @@
-import type { SettlementOutcome } from '../../kernel/payable';
 import { conflict } from '../../shared/errors';
 
 export const PAYMENT_STATUSES = ['pending', 'paid', 'failed', 'cancelled', 'refunded', 'partially_refunded'] as const;
@@ -10,20 +9,25 @@ export const RECEIPT_STATUSES: readonly PaymentStatus[] = ['paid', 'partially_re
 export const REFUND_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export type RefundStatus = (typeof REFUND_STATUSES)[number];
 
-/** What a checkout, an expiry or a refund does to a transaction. */
-export type PaymentEvent = 'pay' | 'fail' | 'cancel' | 'expire' | 'refund_partial' | 'refund_full';
+/**
+ * What a checkout, an expiry or a refund does to a transaction. `refund_late`: a provider
+ * reported a payment for a transaction that had already failed or been cancelled, and the
+ * money went straight back.
+ */
+export type PaymentEvent = 'pay' | 'fail' | 'cancel' | 'expire' | 'refund_partial' | 'refund_full' | 'refund_late';
 
 /**
  * The payment state machine, the one place a transaction's status changes.
  * pending -> paid | failed (failure or expiry) | cancelled; paid and partially_refunded ->
- * partially_refunded | refunded. failed, cancelled and refunded are final.
+ * partially_refunded | refunded; failed and cancelled -> refunded only when a payment arrives
+ * after all and is refunded in full at once. refunded is final.
  */
 const TRANSITIONS: Record<PaymentStatus, Partial<Record<PaymentEvent, PaymentStatus>>> = {
   pending: { pay: 'paid', fail: 'failed', expire: 'failed', cancel: 'cancelled' },
   paid: { refund_partial: 'partially_refunded', refund_full: 'refunded' },
   partially_refunded: { refund_partial: 'partially_refunded', refund_full: 'refunded' },
-  failed: {},
-  cancelled: {},
+  failed: { refund_late: 'refunded' },
+  cancelled: { refund_late: 'refunded' },
   refunded: {},
 };
 
@@ -46,17 +50,14 @@ const EVENT_WORDS: Record<PaymentEvent, string> = {
   expire: 'expired',
   refund_partial: 'refunded',
   refund_full: 'refunded',
+  refund_late: 'refunded',
 };
 
 /** Checkout outcomes as posted by the hosted page, with the event each one causes. */
 export const CHECKOUT_OUTCOMES = ['success', 'failure', 'cancel'] as const;
 export type CheckoutOutcome = (typeof CHECKOUT_OUTCOMES)[number];
 
-export const OUTCOME_EVENT: Record<CheckoutOutcome, PaymentEvent> = { success: 'pay', failure: 'fail', cancel: 'cancel' };
-
-/** The outcome handed to the bookings of a settled transaction (`paid` confirms them, the rest fail them). */
-
-export const OUTCOME_SETTLEMENT: Record<CheckoutOutcome, SettlementOutcome> = { success: 'paid', failure: 'failed', cancel: 'cancelled' };
+export const OUTCOME_EVENT = { success: 'pay', failure: 'fail', cancel: 'cancel' } as const satisfies Record<CheckoutOutcome, PaymentEvent>;
 
 /** Refund event for a transaction once `refundedAmount` of `amount` has been refunded. */
 export function refundEvent(refundedAmount: number, amount: number): PaymentEvent {

@@ -81,7 +81,9 @@ async function lockTransaction(
   return em.findOne(PaymentTransaction, { id, companyId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
 }
 
-const paidFor = (tx: PaymentTransaction, itemId: string): number => tx.perItemAmounts[itemId] ?? (tx.itemIds.length === 1 ? tx.amount : 0);
+/** What was paid for one item of `tx` (a one-item transaction without shares: the whole amount). */
+export const paidFor = (tx: PaymentTransaction, itemId: string): number =>
+  tx.perItemAmounts[itemId] ?? (tx.itemIds.length === 1 ? tx.amount : 0);
 
 async function refundedFor(em: EntityManager, tx: PaymentTransaction, itemId: string): Promise<number> {
   const rows = await em.execute<{ total: string | number }[]>(
@@ -153,17 +155,38 @@ export async function refundItem(ctx: Ctx, em: EntityManager, input: RefundItemI
   }
 
   const now = ctx.now;
+  const refund = await issueRefund(em, tx, { itemId: input.itemId, amount, reason, idempotencyKey: key, metadata: input.metadata }, now);
+  if (refund.status !== 'failed') {
+    tx.status = transitionPayment(tx.status, refundEvent(tx.refundedAmount, tx.amount));
+    tx.updatedAt = now;
+    await recordPaymentEvent(em, tx, now);
+  }
+  await em.flush();
+  return refund;
+}
+
+/**
+ * Refunds `amount` of one item of the locked transaction `tx` through its provider and keeps
+ * the refund record; unless the provider refused it, `tx.refundedAmount` grows by it. The
+ * caller checked the amount and moves the transaction's status.
+ */
+export async function issueRefund(
+  em: EntityManager,
+  tx: PaymentTransaction,
+  r: { itemId: string; amount: number; reason: string | null; idempotencyKey?: string | null; metadata?: Record<string, string> | null },
+  now: Date,
+): Promise<Refund> {
   const refund = new Refund();
   Object.assign(refund, {
     id: newId(),
     companyId: tx.companyId,
     transactionId: tx.id,
-    itemId: input.itemId,
-    amount,
+    itemId: r.itemId,
+    amount: r.amount,
     currency: tx.currency,
-    idempotencyKey: key,
-    metadata: input.metadata ?? {},
-    reason,
+    idempotencyKey: r.idempotencyKey ?? null,
+    metadata: r.metadata ?? {},
+    reason: r.reason,
     status: 'pending',
     createdAt: now,
     updatedAt: now,
@@ -171,14 +194,8 @@ export async function refundItem(ctx: Ctx, em: EntityManager, input: RefundItemI
   const result = await providerFor(tx.providerType).refund(tx, refund);
   refund.status = result.status;
   refund.providerRefundId = result.providerRefundId;
-  if (refund.status !== 'failed') {
-    tx.refundedAmount += amount;
-    tx.status = transitionPayment(tx.status, refundEvent(tx.refundedAmount, tx.amount));
-    tx.updatedAt = now;
-    await recordPaymentEvent(em, tx, now);
-  }
+  if (refund.status !== 'failed') tx.refundedAmount += r.amount;
   em.persist(refund);
-  await em.flush();
   return refund;
 }
 

@@ -1,13 +1,27 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppDeps } from '../../kernel/context';
-import type { SettlementOutcome } from '../../kernel/payable';
-import type { PaymentTransaction } from './payment.entity';
+import type { PayableItems, SettlementOutcome } from '../../kernel/payable';
+import { isUuid } from '../../shared/ids';
+import { PaymentTransaction } from './payment.entity';
+import { recordPaymentEvent } from './payment.events';
+import { refundEvent, transitionPayment } from './payment.status';
+import { issueRefund, paidFor } from './refund.service';
 
 /**
- * Tells the items of a settled transaction their outcome, inside the transaction that settled
- * it (the caller holds the row lock), through the handlers their module registered for the
- * transaction's `itemType`.
+ * How a transaction's status changes when a provider reports on it or its items are given up,
+ * and how its items learn of it. Every function here works on a transaction the caller locked,
+ * inside the caller's database transaction; the items are told through the handlers their
+ * module registered for the transaction's `itemType` (payment imports no item owner).
  */
+
+function handlersOf(deps: AppDeps, tx: PaymentTransaction): PayableItems {
+  const items = deps.payables.get(tx.itemType);
+  // Only a module can start a payment for its item type, so a missing handler is a wiring error.
+  if (!items) throw new Error(`no module settles items of type ${tx.itemType}`);
+  return items;
+}
+
+/** Tells the items of a settled transaction their outcome (the caller holds the row lock). */
 export async function settleItems(
   deps: AppDeps,
   em: EntityManager,
@@ -15,8 +29,129 @@ export async function settleItems(
   outcome: SettlementOutcome,
   now: Date,
 ): Promise<void> {
-  const items = deps.payables.get(tx.itemType);
-  // Only a module can start a payment for its item type, so a missing handler is a wiring error.
-  if (!items) throw new Error(`no module settles items of type ${tx.itemType}`);
-  await items.settle(em, tx.companyId, tx.itemIds, outcome, now, deps);
+  await handlersOf(deps, tx).settle(em, tx.companyId, tx.itemIds, outcome, now, deps);
+}
+
+export type EndEvent = 'fail' | 'cancel' | 'expire';
+const END_OUTCOME: Record<EndEvent, SettlementOutcome> = { fail: 'failed', cancel: 'cancelled', expire: 'expired' };
+
+/**
+ * Ends a locked pending transaction without a payment (failed, cancelled, expired): its status,
+ * its event, and its items give back what they held.
+ */
+export async function endPayment(deps: AppDeps, em: EntityManager, tx: PaymentTransaction, event: EndEvent, now: Date): Promise<void> {
+  tx.status = transitionPayment(tx.status, event);
+  tx.updatedAt = now;
+  await recordPaymentEvent(em, tx, now);
+  await settleItems(deps, em, tx, END_OUTCOME[event], now);
+}
+
+async function abandonedItems(deps: AppDeps, em: EntityManager, tx: PaymentTransaction): Promise<Set<string>> {
+  return new Set(await handlersOf(deps, tx).abandoned(em, tx.companyId, tx.itemIds));
+}
+
+/**
+ * What became of a provider's report of a successful payment: `paid` (the transaction is paid,
+ * the customer returns to the success redirect), `refunded` (it was no longer wanted: the money
+ * went back at once, the customer returns to the failure redirect), `repeated` (the payment was
+ * already recorded: nothing changed).
+ */
+export type PaidReport = 'paid' | 'refunded' | 'repeated';
+
+/**
+ * A provider reports that the locked transaction `tx` was paid. A pending transaction becomes
+ * paid and its items are confirmed; what was paid for items given up meanwhile (a cancelled
+ * booking of a batch) is refunded at once. A transaction that is no longer pending (cancelled,
+ * failed, expired), or one whose every item was given up, is refunded in full through its
+ * provider at once: nothing cancelled is ever left paid.
+ */
+export async function reportPaid(deps: AppDeps, em: EntityManager, tx: PaymentTransaction, now: Date): Promise<PaidReport> {
+  if (tx.status === 'pending') {
+    const abandoned = await abandonedItems(deps, em, tx);
+    if (!tx.itemIds.every((id) => abandoned.has(id))) {
+      await pay(deps, em, tx, abandoned, now);
+      return 'paid';
+    }
+    // Should have been cancelled with its last item; it is now, before the money goes back.
+    await endPayment(deps, em, tx, 'cancel', now);
+    await em.flush();
+  }
+  if (tx.status === 'cancelled' || tx.status === 'failed') {
+    await refundLatePayment(deps, em, tx, now);
+    return 'refunded';
+  }
+  return 'repeated';
+}
+
+async function pay(deps: AppDeps, em: EntityManager, tx: PaymentTransaction, abandoned: Set<string>, now: Date): Promise<void> {
+  tx.status = transitionPayment(tx.status, 'pay');
+  tx.updatedAt = now;
+  await recordPaymentEvent(em, tx, now);
+  await settleItems(deps, em, tx, 'paid', now);
+  const giveBack = tx.itemIds.filter((id) => abandoned.has(id) && paidFor(tx, id) > 0);
+  if (!giveBack.length) return;
+  // Flushed so that the paid transaction is recorded (audit) before its refund changes it again.
+  await em.flush();
+  for (const itemId of giveBack)
+    await issueRefund(em, tx, { itemId, amount: paidFor(tx, itemId), reason: 'the item was cancelled before its payment arrived' }, now);
+  if (tx.refundedAmount > 0) {
+    tx.status = transitionPayment(tx.status, refundEvent(tx.refundedAmount, tx.amount));
+    await recordPaymentEvent(em, tx, now);
+  }
+}
+
+/** Refunds the whole amount of a payment that arrived for a cancelled or failed transaction, item by item. */
+async function refundLatePayment(deps: AppDeps, em: EntityManager, tx: PaymentTransaction, now: Date): Promise<void> {
+  const reason = `paid after the payment was ${tx.status}`;
+  const shares = tx.itemIds.map((itemId) => ({ itemId, amount: Math.min(paidFor(tx, itemId), tx.amount) }));
+  // Item shares add up to the amount; should they not, the rest goes back with the first item.
+  shares[0].amount += Math.max(0, tx.amount - shares.reduce((sum, s) => sum + s.amount, 0));
+  for (const s of shares) if (s.amount > 0) await issueRefund(em, tx, { ...s, reason }, now);
+  if (tx.refundedAmount >= tx.amount) {
+    tx.status = transitionPayment(tx.status, 'refund_late');
+    tx.updatedAt = now;
+    await recordPaymentEvent(em, tx, now);
+  } else {
+    deps.log.error(
+      { transactionId: tx.id, refunded: tx.refundedAmount, amount: tx.amount },
+      'a payment that arrived after its transaction ended could not be refunded in full; see its refunds',
+    );
+  }
+}
+
+/**
+ * The pending transactions covering any of `itemIds`, locked in id order. Call it before
+ * locking the items (a checkout locks the transaction, then its items), and once the items are
+ * given up, call the returned function: every locked transaction whose items are all given up
+ * is cancelled. `skipLocked` (for sweepers, which hold their items already) leaves out a
+ * transaction that is being settled at that moment; its settlement then refunds what is paid
+ * for the given-up items.
+ */
+export async function lockPendingPayments(
+  deps: AppDeps,
+  em: EntityManager,
+  companyId: string,
+  itemIds: readonly string[],
+  opts: { skipLocked?: boolean } = {},
+): Promise<(now: Date) => Promise<void>> {
+  const ids = [...new Set(itemIds.filter(isUuid).map((id) => id.toLowerCase()))];
+  if (!ids.length) return async () => {};
+  const rows = await em.execute<{ id: string }[]>(
+    `select id from payment_transaction where company_id = ? and status = 'pending' and (${ids.map(() => 'item_ids @> ?::jsonb').join(' or ')})
+      order by id for update${opts.skipLocked ? ' skip locked' : ''}`,
+    [companyId, ...ids.map((id) => JSON.stringify([id]))],
+  );
+  if (!rows.length) return async () => {};
+  const txs = await em.find(
+    PaymentTransaction,
+    { companyId, id: { $in: rows.map((r) => r.id) } },
+    { refresh: true, orderBy: { id: 'asc' } },
+  );
+  return async (now) => {
+    for (const tx of txs) {
+      if (tx.status !== 'pending') continue;
+      const abandoned = await abandonedItems(deps, em, tx);
+      if (tx.itemIds.every((id) => abandoned.has(id))) await endPayment(deps, em, tx, 'cancel', now);
+    }
+  };
 }

@@ -16,6 +16,7 @@ import { CONTRACT_STATUSES, Subscription, SubscriptionContract, SubscriptionUsag
 import { contractJson, EFFECTIVE_STATUS_SQL, effectiveStatus, type ContractJson } from './subscription.json';
 import { getSubscriptionInCompany } from './subscription.service';
 import { auditAll, contractChange } from './subscription.audit';
+import { lockPendingPayments } from '../payment/payment.api';
 
 /** Subscription contracts on the merchant side: create, get, update (status transitions), search; codes; capacity. */
 
@@ -298,6 +299,9 @@ export async function updateContract(ctx: Ctx, companyId: string, id: unknown, i
   c.done('invalid subscription contract');
   const found = await getContractInCompany(ctx.em, company.id, id);
   const result = await ctx.em.transactional(async (em) => {
+    // A cancelled contract takes its pending payment (purchase or renewal) with it; the payment
+    // is locked first, as a checkout locks it.
+    const cancelPayments = await lockPendingPayments(ctx.deps, em as EntityManager, company.id, status === 'cancelled' ? [found.id] : []);
     const k = (await em.findOne(
       SubscriptionContract,
       { id: found.id, companyId: company.id },
@@ -350,6 +354,7 @@ export async function updateContract(ctx: Ctx, companyId: string, id: unknown, i
     }
     k.updatedAt = ctx.now;
     await em.flush();
+    await cancelPayments(ctx.now);
     return k;
   });
   return contractWithUsages(ctx.em, result, ctx.now);

@@ -8,6 +8,7 @@ import { subscriptionClientRoutes } from './client.routes';
 import { SubscriptionClientResolver } from './client.resolver';
 import { subscriptionHandler } from './subscription.codes';
 import { RENEWAL_ITEM, settleRenewals, settleSubscriptions, SUBSCRIPTION_ITEM } from './subscription.payable';
+import { abandonedWhen } from '../../kernel/payable';
 import { startSubscriptionSweeper } from './subscription.sweeper';
 
 /**
@@ -24,8 +25,11 @@ export const subscriptionModule: AppModule = {
   },
   // a membership contract prints as a membership card (PDF template or the default one)
   documents: { membership: membershipCard },
-  // checkouts and purchases pay for new contracts; renewals extend paid ones
-  payables: { [SUBSCRIPTION_ITEM]: { settle: settleSubscriptions }, [RENEWAL_ITEM]: { settle: settleRenewals } },
+  // checkouts and purchases pay for new contracts; renewals extend paid ones; a cancelled contract wants neither
+  payables: {
+    [SUBSCRIPTION_ITEM]: { settle: settleSubscriptions, abandoned: abandonedWhen('subscription_contract', ['cancelled']) },
+    [RENEWAL_ITEM]: { settle: settleRenewals, abandoned: abandonedWhen('subscription_contract', ['cancelled']) },
+  },
   // contract codes on bookings (kernel/codes.ts)
   codes: [subscriptionHandler],
   // cart expiry, period changes, contract expiry

@@ -7,6 +7,7 @@ import { append, expireRemaining } from './ledger.service';
 import { companyZone, entryOf, periodBalance, planOf, recurrenceOf } from './visits.store';
 import { auditAll, contractChange } from './subscription.audit';
 import { cancelledChange } from './subscription.payable';
+import { lockPendingPayments } from '../payment/payment.api';
 
 /**
  * Time-driven changes of contracts, run every few seconds by every server process:
@@ -34,7 +35,7 @@ export interface SweepCounts {
 
 const iso = (d: Date | number) => new Date(d).toISOString();
 
-async function lapseCarts(em: EntityManager, now: Date): Promise<number> {
+async function lapseCarts(deps: AppDeps, em: EntityManager, now: Date): Promise<number> {
   const rows = await em.execute<{ id: string; company_id: string; in_cart: boolean }[]>(
     `update subscription_contract c set status = 'cancelled', in_cart = false, cancelled_at = ?::timestamptz, updated_at = ?::timestamptz
        from (select id, in_cart from subscription_contract where status = 'pending_payment' and pending_expires_at <= ?::timestamptz
@@ -47,6 +48,13 @@ async function lapseCarts(em: EntityManager, now: Date): Promise<number> {
     em,
     rows.map((r) => cancelledChange(r.company_id, r.id, r.in_cart, now)),
   );
+  // A payment still pending for them goes too; one being settled right now is skipped, and its
+  // settlement refunds what was paid for them.
+  for (const companyId of new Set(rows.map((r) => r.company_id))) {
+    const ids = rows.filter((r) => r.company_id === companyId).map((r) => r.id);
+    const cancelPayments = await lockPendingPayments(deps, em, companyId, ids, { skipLocked: true });
+    await cancelPayments(now);
+  }
   return rows.length;
 }
 
@@ -119,7 +127,8 @@ export async function sweepSubscriptions(source: AppDeps | Ctx, now?: Date): Pro
   const counts: SweepCounts = { lapsed: 0, advanced: 0, expired: 0 };
   const batch = (work: (em: EntityManager) => Promise<number>) =>
     (deps.orm.em.fork() as EntityManager).transactional((tx) => work(tx as EntityManager));
-  for (let n = SUBSCRIPTION_SWEEP_BATCH; n === SUBSCRIPTION_SWEEP_BATCH; counts.lapsed += n) n = await batch((em) => lapseCarts(em, at));
+  for (let n = SUBSCRIPTION_SWEEP_BATCH; n === SUBSCRIPTION_SWEEP_BATCH; counts.lapsed += n)
+    n = await batch((em) => lapseCarts(deps, em, at));
   for (let n = SUBSCRIPTION_SWEEP_BATCH; n === SUBSCRIPTION_SWEEP_BATCH; counts.advanced += n)
     n = await batch(async (em) => {
       const due = await claim(em, 'period_end <= ?::timestamptz and (expires_at is null or period_end < expires_at)', at);

@@ -1,11 +1,51 @@
 import pino, { type Logger } from 'pino';
 import pretty from 'pino-pretty';
 
-// Query parameters that carry a capability (a booking's access token); never logged.
-const SECRET_PARAMS = /([?&](?:accessToken|access_token|token|refreshToken)=)[^&#]*/gi;
+// Query parameters that carry a capability (a booking's access token, a payment provider's
+// session on its return, a redirect's signature); never logged.
+const SECRET_PARAMS = /([?&](?:accessToken|access_token|token|refreshToken|session_id|sig)=)[^&#]*/gi;
+// Path segments that are credentials: a calendar feed's token, a code being validated.
+const SECRET_SEGMENTS = [/^(\/+v1\/+calendar\/+)[^/?#]+/i, /^(\/+v1\/+client\/+codes\/+)[^/?#]+/i];
+// A payment provider's return to the server: its whole query string (session ids, provider state).
+const PAYMENT_RETURN = /^\/+v1\/+payments\/+(?:[^/]+\/+)*return(?:\/|$)/i;
 
-/** The request URL as logged: capabilities in the query string are replaced. */
-export const redactUrl = (url: string): string => url.replace(SECRET_PARAMS, '$1[redacted]');
+/** The path percent-decoded as the router matches it, an encoded slash kept as it is (it stays inside its segment). */
+function decoded(path: string): string {
+  try {
+    return decodeURIComponent(path.replace(/%2f/gi, '%252F'));
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * The request URL as logged: credentials in the path (calendar feeds, codes) and the query
+ * string (access tokens, payment return parameters) are replaced. The path is matched as the
+ * router reads it (percent-decoded), so an encoded spelling is redacted too.
+ */
+export function redactUrl(url: string): string {
+  const q = url.indexOf('?');
+  const raw = q < 0 ? url : url.slice(0, q);
+  const path = decoded(raw);
+  const secretPath = SECRET_SEGMENTS.some((re) => re.test(path));
+  const shownPath = secretPath ? SECRET_SEGMENTS.reduce((p, re) => p.replace(re, '$1[redacted]'), path) : raw;
+  if (q < 0) return shownPath;
+  if (PAYMENT_RETURN.test(path)) return `${shownPath}?[redacted]`;
+  return `${shownPath}${url.slice(q).replace(SECRET_PARAMS, '$1[redacted]')}`;
+}
+
+/** The redaction and request serialiser of the HTTP server's logger: credentials never reach the log, whatever the serialisers print. */
+export const requestLogRedaction = {
+  redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', '*.signing_secret', '*.password'], censor: '[redacted]' },
+  serializers: {
+    req: (req: { method: string; url: string; hostname?: string; ip?: string }) => ({
+      method: req.method,
+      url: redactUrl(req.url),
+      host: req.hostname,
+      remoteAddress: req.ip,
+    }),
+  },
+};
 
 /** Whether log lines are for people: `LOG_FORMAT=pretty`, or `auto` with a terminal on stdout. */
 export function prettyLogs(format: 'json' | 'pretty' | 'auto', isTTY = !!process.stdout.isTTY): boolean {

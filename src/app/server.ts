@@ -7,7 +7,7 @@ import { createCtx } from '../kernel/context';
 import { auditActorOf, runAudited } from '../kernel/audit';
 import { installErrorHandlers } from './errors';
 import { clientErrorHandler, frameworkErrors, installInputGuards } from './input-guards';
-import { logStream, redactUrl } from './log';
+import { logStream, requestLogRedaction } from './log';
 import { installCors } from './cors';
 import { createApollo } from './graphql';
 import { sendingPrewritten } from './graphql-direct';
@@ -26,20 +26,11 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 /** Builds the HTTP server: REST adapter, GraphQL, operational endpoints. Does not listen. */
 export async function buildServer(deps: AppDeps, opts: { logger?: boolean | object } = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logger ?? {
-      level: deps.config.logLevel,
-      stream: logStream(deps.config.logFormat),
-      // Credentials never reach the log, whatever the serialisers print.
-      redact: { paths: ['req.headers["x-api-key"]', 'req.headers.authorization', '*.signing_secret', '*.password'], censor: '[redacted]' },
-      serializers: {
-        req: (req: { method: string; url: string; hostname?: string; ip?: string }) => ({
-          method: req.method,
-          url: redactUrl(req.url),
-          host: req.hostname,
-          remoteAddress: req.ip,
-        }),
-      },
-    },
+    // A logger the caller configures (its level and destination) keeps the redaction and serialisers.
+    logger:
+      typeof opts.logger === 'boolean'
+        ? opts.logger
+        : { level: deps.config.logLevel, stream: logStream(deps.config.logFormat), ...requestLogRedaction, ...opts.logger },
     bodyLimit: BODY_LIMIT,
     // a hop count trusts that many proxies nearest to the server
     trustProxy:

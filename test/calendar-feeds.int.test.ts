@@ -38,8 +38,8 @@ const issue = async (resourceId: string | null = rid, key?: string, companyId = 
       key,
     },
   );
-const revoke = (resourceId: string | null = rid) =>
-  t.call('DELETE', resourceId ? `${s.base}/resources/${resourceId}/calendar-feed` : `${s.base}/calendar-feed`);
+const revoke = (resourceId: string | null = rid, key?: string) =>
+  t.call('DELETE', resourceId ? `${s.base}/resources/${resourceId}/calendar-feed` : `${s.base}/calendar-feed`, { key });
 const read = (url: string, query: Record<string, string | number> = {}, headers: Record<string, string> = {}) =>
   t.call('GET', feedPath(url), { key: null, query, headers });
 const book = async (startTime: string, serviceId = sid, resourceId = rid) => {
@@ -207,7 +207,7 @@ describe('calendar feeds', () => {
       expect((await t.call('GET', junk, { key: null })).status).toBe(404);
   });
 
-  it("answers 404 for another company's resource and 403 without bookings.read", async () => {
+  it("answers 404 for another company's resource and 403 without bookings.write", async () => {
     const theirs = await Shop.open(t, 'Theirs');
     const theirRoom = await theirs.resource('Their room');
     expect((await issue(theirRoom)).status).toBe(404);
@@ -215,10 +215,36 @@ describe('calendar feeds', () => {
     expect((await issue('not-a-uuid')).status).toBe(400);
     const noBookings = await t.keyWith({ [s.companyId]: ['resources.*'] });
     expect((await issue(rid, noBookings)).status).toBe(403);
-    const reader = await t.keyWith({ [s.companyId]: ['bookings.read'] });
-    expect((await issue(rid, reader)).status).toBe(201);
+    const writer = await t.keyWith({ [s.companyId]: ['bookings.write'] });
+    expect((await issue(rid, writer)).status).toBe(201);
     const stranger = await t.newMerchant();
     expect((await issue(rid, stranger)).status).toBe(403);
+  });
+
+  it('a read-only key can neither create, replace nor revoke a feed (REST and GraphQL); reading needs only the URL', async () => {
+    const reader = await t.keyWith({ [s.companyId]: ['bookings.read', 'resources.read'] });
+    const url = (await issue(rid)).body.url;
+    const companyUrl = (await issue(null)).body.url;
+    for (const scope of [rid, null]) {
+      const created = await issue(scope, reader);
+      expect(created.status).toBe(403);
+      expect(created.body.code).toBe('forbidden');
+      expect((await revoke(scope, reader)).status).toBe(403);
+    }
+    const both = { c: s.companyId, r: rid };
+    const company = { c: s.companyId };
+    for (const [q, vars] of [
+      [`mutation($c: ID!, $r: ID!) { createResourceCalendarFeed(companyID: $c, resourceID: $r) { url } }`, both],
+      [`mutation($c: ID!, $r: ID!) { revokeResourceCalendarFeed(companyID: $c, resourceID: $r) }`, both],
+      [`mutation($c: ID!) { createCompanyCalendarFeed(companyID: $c) { url } }`, company],
+      [`mutation($c: ID!) { revokeCompanyCalendarFeed(companyID: $c) }`, company],
+    ] as const) {
+      const r = await t.gql(q, vars, { key: reader });
+      expect(r.body.errors?.[0]?.extensions.code).toBe('forbidden');
+    }
+    // Nothing changed: both URLs still work, without any key.
+    expect((await read(url)).status).toBe(200);
+    expect((await read(companyUrl)).status).toBe(200);
   });
 
   it('issues and revokes over GraphQL', async () => {

@@ -8,7 +8,7 @@ import { CalendarFeedType } from './calendar.types';
 export class CalendarFeedResolver {
   @Mutation(() => CalendarFeedType, {
     description:
-      "Issues the secret calendar feed URL of a resource's bookings (bookings.read), replacing any previous URL; errors: not_found, forbidden.",
+      "Issues the secret calendar feed URL of a resource's bookings (bookings.write), replacing any previous URL; errors: not_found, forbidden.",
   })
   createResourceCalendarFeed(
     @GqlCtx() ctx: Ctx,
@@ -19,7 +19,8 @@ export class CalendarFeedResolver {
   }
 
   @Mutation(() => Boolean, {
-    description: "Revokes a resource's calendar feed URL (bookings.read); the old URL answers 404. Errors: not_found (no feed), forbidden.",
+    description:
+      "Revokes a resource's calendar feed URL (bookings.write); the old URL answers 404. Errors: not_found (no feed), forbidden.",
   })
   async revokeResourceCalendarFeed(
     @GqlCtx() ctx: Ctx,
@@ -31,7 +32,7 @@ export class CalendarFeedResolver {
   }
 
   @Mutation(() => CalendarFeedType, {
-    description: "Issues the secret calendar feed URL of all the company's bookings (bookings.read), replacing any previous URL.",
+    description: "Issues the secret calendar feed URL of all the company's bookings (bookings.write), replacing any previous URL.",
   })
   createCompanyCalendarFeed(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string) {
     return createCalendarFeed(ctx, companyID, null);
@@ -39,7 +40,7 @@ export class CalendarFeedResolver {
 
   @Mutation(() => Boolean, {
     description:
-      "Revokes the company's calendar feed URL (bookings.read); the old URL answers 404. Errors: not_found (no feed), forbidden.",
+      "Revokes the company's calendar feed URL (bookings.write); the old URL answers 404. Errors: not_found (no feed), forbidden.",
   })
   async revokeCompanyCalendarFeed(@GqlCtx() ctx: Ctx, @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string) {
     await revokeCalendarFeed(ctx, companyID, null);

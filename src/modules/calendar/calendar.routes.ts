@@ -46,7 +46,7 @@ export function calendarRoutes(app: FastifyInstance): void {
     auth: 'key',
     summary: `Create ${scope} calendar feed`,
     description:
-      `Issues the secret iCalendar URL of ${scope === 'resource' ? "a resource's" : "the company's"} bookings (bookings.read). Only a hash ` +
+      `Issues the secret iCalendar URL of ${scope === 'resource' ? "a resource's" : "the company's"} bookings (bookings.write). Only a hash ` +
       'of its token is stored, so the URL is shown once; issuing again replaces the previous URL.',
     tags: ['Calendar feeds'],
     params,
@@ -59,7 +59,7 @@ export function calendarRoutes(app: FastifyInstance): void {
     url,
     auth: 'key',
     summary: `Revoke ${scope} calendar feed`,
-    description: 'Revokes the feed URL (bookings.read); the old URL answers 404 from then on. 404 when no feed was issued.',
+    description: 'Revokes the feed URL (bookings.write); the old URL answers 404 from then on. 404 when no feed was issued.',
     tags: ['Calendar feeds'],
     params,
     response: { 204: { type: 'null', description: 'revoked' }, ...errors },

@@ -8,11 +8,12 @@ import { CalendarFeed } from './calendar.entity';
 import { renderFeed, type FeedEvent } from './ics';
 
 /**
- * Calendar feeds: issuing and revoking a feed's secret URL (bookings.read: the feed shows
- * what that permission reads, to whoever holds the URL), and serving the feed itself.
+ * Calendar feeds: issuing and revoking a feed's secret URL (bookings.write: a new URL hands
+ * the bookings to whoever holds it, and a read-only key must not replace or revoke the URL a
+ * calendar subscribes to), and serving the feed itself (its URL is the credential).
  */
 
-const FEED_PERMISSION = 'bookings.read';
+const FEED_PERMISSION = 'bookings.write';
 const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
 
 export const DEFAULT_PAST_DAYS = 30;

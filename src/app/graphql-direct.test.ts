@@ -1,4 +1,4 @@
-import { PrewrittenJson } from '../kernel/graphql-direct';
+import { PrewrittenJson } from '../kernel/prewritten-json';
 import type { Ctx } from '../kernel/context';
 import { sendingPrewritten, stringifyResult } from './graphql-direct';
 

@@ -13,7 +13,8 @@ import {
 } from 'graphql';
 import { collectFields } from 'graphql/execution/collectFields';
 import type { Ctx } from '../kernel/context';
-import { PrewrittenJson, type DirectField } from '../kernel/graphql-direct';
+import type { DirectField } from '../kernel/graphql-direct';
+import { PrewrittenJson } from '../kernel/prewritten-json';
 import { DomainError } from '../shared/errors';
 import { isRefusal, OperationWriter, type WriteContext } from './graphql-written';
 

@@ -5,7 +5,7 @@ import type { Config } from '../config/env';
 import type { DocumentSources } from './documents';
 import type { CodeHandlers } from './codes';
 import type { Payables } from './payable';
-import type { PrewrittenJson } from './graphql-direct';
+import type { PrewrittenJson } from './prewritten-json';
 
 /** `{companyID | "*": ["area.action", "area.*", "*"]}` */
 export type Permissions = Record<string, string[]>;

@@ -1,5 +1,6 @@
 import type { FieldNode, FragmentDefinitionNode, GraphQLSchema } from 'graphql';
 import type { Ctx } from './context';
+import type { PrewrittenJson } from './prewritten-json';
 
 /**
  * Root query fields answered directly: a module writes the field's JSON itself, exactly as
@@ -9,32 +10,6 @@ import type { Ctx } from './context';
  * anything the answerer cannot write, and every error, is left to ordinary execution, so errors
  * keep their usual shape.
  */
-
-/**
- * A value's JSON, already written (UTF-8 bytes). The server sends the bytes as they are, spliced
- * into the response around them, without turning them into a string and back.
- */
-export class PrewrittenJson {
-  /**
-   * `spare`: the memory around `bytes` in its ArrayBuffer belongs to this value alone (never a
-   * pooled Buffer's), so the server may write the response's head and tail there instead of
-   * copying the bytes into a new buffer.
-   */
-  constructor(
-    readonly bytes: Buffer,
-    readonly spare = false,
-  ) {}
-
-  /** The JSON text. */
-  get text(): string {
-    return this.bytes.toString('utf8');
-  }
-
-  /** The value itself, for anything that serialises the result other than the server's stringifier. */
-  toJSON(): unknown {
-    return JSON.parse(this.text);
-  }
-}
 
 /** What an answerer gets: the operation's parts graphql-js would execute the field with. */
 export interface DirectFieldRequest {

@@ -11,7 +11,8 @@ import {
 } from 'graphql';
 import { collectSubfields } from 'graphql/execution/collectFields';
 import type { Ctx } from '../../kernel/context';
-import { PrewrittenJson, type DirectField, type DirectFieldRequest } from '../../kernel/graphql-direct';
+import type { DirectField, DirectFieldRequest } from '../../kernel/graphql-direct';
+import { PrewrittenJson } from '../../kernel/prewritten-json';
 import { DateTimeScalar, DurationScalar } from '../../kernel/graphql-scalars';
 import { adminTimesSelected, clientTimesSelected, type TimesInput } from './availability.service';
 import { timesInputOf, type AvailableTimesInput } from './availability.types';

@@ -7,7 +7,7 @@ import { startModules } from './app/registry';
 import { createLogger } from './app/log';
 import { runCluster } from './app/cluster';
 import { systemClock } from './kernel/context';
-import { SHUTDOWN_SIGNALS } from './app/shutdown';
+import { closeHttpServer, SHUTDOWN_SIGNALS } from './app/shutdown';
 
 /**
  * The process entry. It alone handles SIGINT, SIGTERM and SIGHUP (the terminal that runs it was
@@ -64,12 +64,7 @@ async function main(): Promise<void> {
       }, grace + 40_000).unref();
       let code = 0;
       try {
-        let graceTimer: NodeJS.Timeout | undefined;
-        const drained = await Promise.race([
-          app.close().then(() => true),
-          new Promise<false>((r) => (graceTimer = setTimeout(() => r(false), grace))),
-        ]);
-        clearTimeout(graceTimer);
+        const drained = await closeHttpServer(app, grace);
         if (!drained) {
           log.warn(`requests still in flight after ${grace} ms: closing their connections`);
           app.server.closeAllConnections();

@@ -182,4 +182,31 @@ describe('booking with a subscription contract code', () => {
     expect(tuesday.body).toMatchObject({ canApply: false, pluginNameSpace: 'subscription' });
     expect(tuesday.body.pluginResponse.failedLimitation).toBe('daysOfWeek');
   });
+
+  it("validating another client's contract code answers exactly as for an unknown code, whatever the contract's state", async () => {
+    const active = await membership({ limitations: { bookingsCount: 5 } });
+    const s = await f.subscription({});
+    await f.price([s], 900);
+    const unpaid = (await t.call('POST', `${base()}/purchases`, { token, body: { items: [{ subscriptionID: s }] } })).body.items[0];
+    const ask = (code: string, tok: string) =>
+      t.call('POST', `/v1/client/codes/${code}/validate`, {
+        token: tok,
+        body: { companyID: shop.companyId, serviceID: sid, resourceID: rid, startTime: '2026-03-24T10:00:00+02:00', spots: 1 },
+      });
+    const unknown = await ask('ZZZZ-ZZZZ-ZZZZ', otherToken);
+    expect(unknown.status).toBe(200);
+    expect(unknown.body).toMatchObject({ canApply: false, pluginNameSpace: null, pluginResponse: { errorMessage: 'unknown code' } });
+    for (const c of [active, unpaid]) {
+      const foreign = await ask(c.code, otherToken);
+      expect(foreign.status).toBe(unknown.status);
+      expect(foreign.body).toEqual(unknown.body);
+      expect(foreign.text).not.toContain(c.id);
+    }
+    // The owner is told all about them.
+    expect((await ask(active.code, token)).body.pluginResponse).toMatchObject({ subscriptionContractID: active.id, status: 'active' });
+    expect((await ask(unpaid.code, token)).body.pluginResponse).toMatchObject({
+      subscriptionContractID: unpaid.id,
+      status: 'pending_payment',
+    });
+  });
 });

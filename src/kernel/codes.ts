@@ -52,7 +52,15 @@ export interface CodeEffect {
 }
 
 /** A check's answer: the effect the code would have, or why it cannot apply. */
-export type CodeCheck = ({ ok: true } & CodeEffect) | { ok: false; error: DomainError; response: Record<string, unknown> };
+export type CodeCheck =
+  | ({ ok: true } & CodeEffect)
+  | {
+      ok: false;
+      error: DomainError;
+      response: Record<string, unknown>;
+      /** the code is another client's: whoever asks is answered as for an unknown code (nothing about it is told) */
+      unknown?: boolean;
+    };
 
 /** A code a handler recognised. */
 export interface FoundCode {

@@ -35,7 +35,8 @@ export interface CodeValidationJson {
  * `canApply: false` with the reason in `pluginResponse.errorMessage`; `price` is what the
  * booking would cost to pay with the code (the price itself when it cannot apply). The body's
  * `code` may be left out; when it differs from the path's (in more than case) it is 400.
- * `clientID`/`clientEmail` are the calling client's (null with an API key).
+ * `clientID`/`clientEmail` are the calling client's (null with an API key). Another client's
+ * code answers exactly as an unknown one.
  */
 export async function validateClientCode(
   ctx: Ctx,
@@ -62,14 +63,17 @@ export async function validateClientCode(
   const b = await prepareClientBooking(ctx, who, { companyId, p, code: undefined, pluginData: undefined, description: undefined });
   const answer = { clientEmail: client?.email ?? null, clientID: client?.id ?? null };
   const price = b.row.price;
+  const unknown = { canApply: false, ...answer, pluginNameSpace: null, pluginResponse: { errorMessage: 'unknown code' }, price };
   const hit = await findCode(ctx, company.id, code);
-  if (!hit) return { canApply: false, ...answer, pluginNameSpace: null, pluginResponse: { errorMessage: 'unknown code' }, price };
+  if (!hit) return unknown;
   const checked = await hit.handler.check(
     ctx.em,
     hit.found,
     targetOf(b.row, client?.id ?? null, { price, due: price }, company.timeZone),
     ctx.now,
   );
+  // Another client's code (a subscription contract): its id, state and expiry are not the caller's to know.
+  if (!checked.ok && checked.unknown) return unknown;
   const pluginNameSpace = hit.handler.namespace;
   if (!checked.ok)
     return {

@@ -64,15 +64,19 @@ interface Verdict {
   period: Period | null;
 }
 
+/** A contract issued to one client, checked for another (a guest's client is not known before the booking's transaction). */
+const isAnotherClients = (c: SubscriptionContract, target: CodeTarget): boolean =>
+  target.clientId !== null && c.clientId !== null && c.clientId !== target.clientId;
+
 /** Why the contract cannot cover the booking (before counting visits), or null. */
 async function refusal(em: EntityManager, c: SubscriptionContract, target: CodeTarget, now: Date): Promise<Verdict> {
   const no = (error: DomainError, limitation: string | null = null): Verdict => ({ error, limitation, period: null });
+  // First: nothing about another client's contract (not even its state) is told.
+  if (isAnotherClients(c, target)) return no(say("the subscription contract is another client's"), 'clientID');
   if (c.status === 'pending_payment') return no(say('the subscription contract is not paid yet'), 'status');
   if (c.status === 'cancelled') return no(say('the subscription contract is cancelled'), 'status');
   if (c.status === 'expired' || (c.expiresAt && c.expiresAt.getTime() <= now.getTime()))
     return no(say('the subscription contract has expired'), 'status');
-  if (target.clientId !== null && c.clientId !== null && c.clientId !== target.clientId)
-    return no(say("the subscription contract is another client's"), 'clientID');
   const failed = failedLimitation(
     {
       limitations: c.limitations,
@@ -124,6 +128,8 @@ export const subscriptionHandler: CodeHandler = {
   async check(em, found, target, now): Promise<CodeCheck> {
     const c = await contractByCode(em, target.companyId, found.code);
     if (!c) return { ok: false, error: say('unknown code'), response: {} };
+    if (isAnotherClients(c, target))
+      return { ok: false, error: say("the subscription contract is another client's"), response: {}, unknown: true };
     const v = await refusal(em, c, target, now);
     if (v.error) return { ok: false, error: v.error, response: responseOf(c, null, null, v.limitation, v.error.message) };
     if (visitsPerPeriod(c) === null)

@@ -53,6 +53,22 @@ describe('client authorization', () => {
     });
   });
 
+  it('gives every access token its own id: two logins and a refresh in the same second differ, and all are valid', async () => {
+    clock.set(START + 400);
+    const a = await login({ externalUserID: 'twin' });
+    const b = await login({ externalUserID: 'twin' });
+    const c = await refresh(a.body.refreshToken);
+    expect([a.status, b.status, c.status]).toEqual([200, 200, 200]);
+    const tokens = [a.body.accessToken, b.body.accessToken, c.body.accessToken];
+    expect(new Set(tokens).size).toBe(3);
+    const claims = tokens.map((x) => decodeJwt(x));
+    expect(new Set(claims.map((x) => x.sub)).size).toBe(1);
+    expect(new Set(claims.map((x) => x.iat)).size).toBe(1);
+    expect(new Set(claims.map((x) => x.jti)).size).toBe(3);
+    for (const token of tokens) expect((await profile(token)).status).toBe(200);
+    clock.set(START);
+  });
+
   it('upserts by externalUserID: same client, email and names updated, metaData kept', async () => {
     const a = await login({ externalUserID: 'bob', email: 'bob@example.com', firstName: 'Bob', lastName: 'Old', metaData: { v: 1 } });
     const b = await login({ externalUserID: 'bob', email: 'robert@example.com', firstName: 'Robert', metaData: { v: 2 } });

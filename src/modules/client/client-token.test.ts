@@ -1,4 +1,4 @@
-import { SignJWT } from 'jose';
+import { decodeJwt, SignJWT } from 'jose';
 import { guestExternalUserId, isEmail, likePattern } from './client.checks';
 import { hashToken, newRefreshToken, signAccessToken, verifyAccessToken } from './client-token';
 
@@ -14,6 +14,17 @@ describe('access tokens', () => {
     expect(await verifyAccessToken(KEY, token, NOW)).toEqual({ clientId: CLIENT, companyId: COMPANY });
     expect(await verifyAccessToken(KEY, token, expiresAtMs - 1000)).not.toBeNull();
     expect(await verifyAccessToken(KEY, token, expiresAtMs)).toBeNull();
+  });
+  it('are distinct when issued in the same second for the same client (each carries its own random id)', async () => {
+    const claims = { clientId: CLIENT, companyId: COMPANY };
+    const a = await signAccessToken(KEY, claims, NOW, 900);
+    const b = await signAccessToken(KEY, claims, NOW, 900);
+    expect(a.token).not.toBe(b.token);
+    const [ja, jb] = [decodeJwt(a.token).jti, decodeJwt(b.token).jti];
+    expect(ja).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(ja).not.toBe(jb);
+    expect(await verifyAccessToken(KEY, a.token, NOW)).toEqual(claims);
+    expect(await verifyAccessToken(KEY, b.token, NOW)).toEqual(claims);
   });
   it('refuses another key, another audience and non-uuid claims', async () => {
     const { token } = await signAccessToken(KEY, { clientId: CLIENT, companyId: COMPANY }, NOW, 900);

@@ -3,8 +3,9 @@ import { SignJWT, jwtVerify } from 'jose';
 import { isUuid } from '../../shared/ids';
 
 /**
- * Client access tokens are HS256 JWTs (sub = client id, cid = company id); refresh tokens are
- * opaque random strings stored only as their sha256.
+ * Client access tokens are HS256 JWTs (sub = client id, cid = company id, jti = a random id of
+ * its own, so that two tokens issued in the same second for the same client are distinct);
+ * refresh tokens are opaque random strings stored only as their sha256.
  */
 
 // The audience keeps other JWTs signed with the same key (if any appear) from passing as client tokens.
@@ -32,6 +33,7 @@ export async function signAccessToken(
     .setAudience(AUDIENCE)
     .setIssuedAt(iat)
     .setExpirationTime(exp)
+    .setJti(randomBytes(16).toString('base64url'))
     .sign(key);
   return { token, expiresAtMs: exp * 1000 };
 }

@@ -18,6 +18,7 @@ import { RateLimiter, RedisRateLimiter, type Limiter } from './rate-limit';
 import { modules } from './registry';
 import { authenticateKey } from '../modules/company/apikey.service';
 import { DomainError, unavailable } from '../shared/errors';
+import { watchResourceShortage } from '../db/resource-shortage';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -171,8 +172,16 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
     if (problem) throw new DomainError('service_unavailable', problem);
     return { status: 'ok' };
   });
-  // Readiness: the database answers now.
+  // Readiness: the database answers now, and has not refused work for lack of resources (a
+  // full disk lets `select 1` through while every write fails) in the last SHORTAGE_WINDOW_MS.
+  const resources = watchResourceShortage(deps.orm, () => deps.clock.now());
+  app.addHook('onClose', async () => resources.stop());
   app.get('/ready', { schema: { hide: true } as object, config: { rateLimit: false } }, async () => {
+    const shortage = resources.shortage.recent(deps.clock.now());
+    if (shortage !== null) {
+      const ago = Math.max(0, Math.round((deps.clock.now() - shortage) / 1000));
+      throw unavailable(`the database refused work for lack of resources (disk space, memory or connections) ${ago} s ago`);
+    }
     try {
       await deps.orm.em.getConnection().execute('select 1');
     } catch {

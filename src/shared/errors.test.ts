@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import { Client } from 'pg';
-import { isDbUnavailable, toDomainError } from './errors';
+import { isDbOutOfResources, isDbUnavailable, toDomainError } from './errors';
 
 /** A real driver error: a connection to a port nobody listens on. */
 async function refusedConnection(): Promise<unknown> {
@@ -35,10 +35,29 @@ describe('database unavailability', () => {
     });
   });
 
+  it('insufficient resources (SQLSTATE class 53: disk full, out of memory, too many connections) are 503 with Retry-After', () => {
+    for (const code of ['53000', '53100', '53200', '53300', '53400']) {
+      const driverError = Object.assign(new Error('could not extend file: No space left on device'), { code, severity: 'ERROR' });
+      // as the driver throws it, and as the ORM wraps it
+      for (const err of [driverError, { name: 'DriverException', message: 'insert ... - no space', cause: driverError }]) {
+        expect(isDbOutOfResources(err)).toBe(true);
+        expect(toDomainError(err)).toMatchObject({ code: 'service_unavailable', status: 503, retryAfterSec: 1 });
+      }
+    }
+    // neighbouring classes are not resources: 54 (program limit), 55 (object state), 52 (none)
+    for (const code of ['54000', '54001', '55P03', '52000', '23505', '42P01']) {
+      expect(isDbOutOfResources(Object.assign(new Error('x'), { code }))).toBe(false);
+    }
+    expect(isDbOutOfResources(new Error('no code'))).toBe(false);
+    expect(isDbOutOfResources(Object.assign(new Error('not a SQLSTATE'), { code: 'ENOSPC' }))).toBe(false);
+  });
+
   it('other failures keep their meaning', () => {
     expect(isDbUnavailable(Object.assign(new Error('dup'), { code: '23505' }))).toBe(false);
     expect(toDomainError(Object.assign(new Error('dup'), { code: '23505' })).code).toBe('conflict');
     expect(toDomainError(new Error('Connection string is odd')).code).toBe('internal_error');
     expect(toDomainError(new TypeError('x is undefined')).code).toBe('internal_error');
+    expect(toDomainError(Object.assign(new Error('statement too complex'), { code: '54001' })).code).toBe('internal_error');
+    expect(toDomainError(Object.assign(new Error('relation does not exist'), { code: '42P01' })).code).toBe('internal_error');
   });
 });

@@ -103,6 +103,16 @@ export function isDbUnavailable(err: unknown, depth = 0): boolean {
   return isDbUnavailable(e.cause, depth + 1) || isDbUnavailable(e.original, depth + 1);
 }
 
+/**
+ * True when PostgreSQL refused the work for lack of resources, SQLSTATE class 53: 53000
+ * insufficient resources, 53100 disk full, 53200 out of memory, 53300 too many connections,
+ * 53400 configuration limit exceeded. Nothing was written; a retry may succeed once the
+ * resource is back.
+ */
+export function isDbOutOfResources(err: unknown): boolean {
+  return pgCode(err)?.code?.startsWith('53') ?? false;
+}
+
 /** Postgres error codes we translate; everything else is internal. */
 interface PgLike {
   code?: string;
@@ -132,6 +142,7 @@ export function isRetryableDbError(err: unknown): boolean {
 
 export function translateDbError(err: unknown): DomainError | null {
   if (isDbUnavailable(err)) return unavailable('the database is unavailable; retry shortly');
+  if (isDbOutOfResources(err)) return unavailable('the database is out of resources (disk space, memory or connections); retry later');
   const pg = pgCode(err);
   if (!pg) return null;
   switch (pg.code) {

@@ -50,7 +50,9 @@ function failedAt(i: number, err: unknown): unknown {
     e.code !== 'time_unavailable' && e.details?.length
       ? e.details.map((d) => ({ path: `${at(i)}.${d.path}`, message: d.message }))
       : [{ path: at(i), message: e.message }];
-  return new DomainError(e.code, `${at(i)}: ${e.message}`, details);
+  const named = new DomainError(e.code, `${at(i)}: ${e.message}`, details);
+  named.retryAfterSec = e.retryAfterSec; // a 503's Retry-After
+  return named;
 }
 
 async function each<T>(n: number, run: (i: number) => Promise<T>): Promise<T[]> {

@@ -136,6 +136,49 @@ describe('the audit log', () => {
     expect(JSON.stringify(rows)).not.toContain(key.body.key);
   });
 
+  it('records a webhook secret rotation and a webhook deletion, secrets masked', async () => {
+    const created = await t.call('POST', `${s.base}/webhooks`, {
+      body: { url: 'https://203.0.113.10/hooks', eventTypes: ['booking.created'], description: 'audited' },
+    });
+    expect(created.status).toBe(201);
+    const id = created.body.id;
+    const rotated = await t.call('POST', `${s.base}/webhooks/${id}/rotate-secret`, { headers: { 'x-request-id': 'req-rotate-1' } });
+    expect(rotated.status).toBe(200);
+    const gql = await t.gql(`mutation($c: ID!, $id: ID!) { rotateWebhookSecret(companyID: $c, id: $id) { secret } }`, {
+      c: s.companyId,
+      id,
+    });
+    const secrets = [created.body.secret, rotated.body.secret, gql.body.data.rotateWebhookSecret.secret];
+    expect((await t.call('DELETE', `${s.base}/webhooks/${id}`, { headers: { 'x-request-id': 'req-delete-1' } })).status).toBe(204);
+
+    const entries = await entriesOf(id);
+    expect(entries.map((e) => [e.action, e.recordType])).toEqual([
+      ['create', 'webhook_endpoint'],
+      ['update', 'webhook_endpoint'],
+      ['update', 'webhook_endpoint'],
+      ['delete', 'webhook_endpoint'],
+    ]);
+    const admin = await keyId(t.adminKey);
+    expect(entries[1]).toMatchObject({
+      actor: { type: 'api_key', id: admin },
+      requestID: 'req-rotate-1',
+      changes: { secretEnc: { before: '[masked]', after: '[masked]' } },
+    });
+    expect(Object.keys(entries[1].changes)).toEqual(['secretEnc']);
+    expect(entries[3]).toMatchObject({
+      actor: { type: 'api_key', id: admin },
+      requestID: 'req-delete-1',
+      changes: {
+        url: { before: 'https://203.0.113.10/hooks' },
+        eventTypes: { before: ['booking.created'] },
+        description: { before: 'audited' },
+        secretEnc: { before: '[masked]' },
+      },
+    });
+    const text = JSON.stringify(entries);
+    for (const secret of secrets) expect(text).not.toContain(secret);
+  });
+
   it('leaves no entry for a write that is rolled back', async () => {
     const rid = await s.resource('Versioned');
     const first = await t.call('PATCH', `${s.base}/resources/${rid}`, {

@@ -20,7 +20,7 @@ export const WebhookDeliveryStatusEnum = defineEnum<DeliveryStatus>('WebhookDeli
 export class WebhookEndpointType {
   @Field(() => ID, { description: DOC.id }) id!: string;
   @Field(() => ID, { description: DOC.companyID }) companyID!: string;
-  @Field({ description: 'Where events are posted (https; http to loopback hosts in development).' }) url!: string;
+  @Field({ description: 'Where events are posted: https to a public host (http to loopback hosts in development).' }) url!: string;
   @Field(() => [String], { description: `The event types posted. ${EVENT_LIST}` }) eventTypes!: EventType[];
   @Field({ description: 'A disabled endpoint gets no new events; its pending deliveries wait until it is enabled again.' })
   enabled!: boolean;
@@ -84,7 +84,11 @@ export const WebhookDeliveryPageType = pageType(
 
 @InputType('CreateWebhookEndpointInput', { description: 'A new webhook endpoint.' })
 export class CreateWebhookEndpointInput {
-  @Field({ description: 'https URL (http to a loopback host only with WEBHOOK_ALLOW_INSECURE=true).' }) url!: string;
+  @Field({
+    description:
+      'https URL of a host that is and resolves to a public address (http to a loopback host only with WEBHOOK_ALLOW_INSECURE=true).',
+  })
+  url!: string;
   @Field(() => [String], { description: EVENT_LIST }) eventTypes!: string[];
   @Field(() => Boolean, { nullable: true, description: 'Default true.' }) enabled?: boolean | null;
   @Field(() => String, { nullable: true, description: 'Free text (at most 500 characters).' }) description?: string | null;

@@ -15,6 +15,7 @@ import { settingsOf } from './subscription.service';
 import { Subscription, SubscriptionContract } from './subscription.entity';
 import { contractJson, type ContractJson } from './subscription.json';
 import { cancelPending } from './subscription.payable';
+import { fromStatusesSql } from './subscription.status';
 
 /**
  * The client's subscription cart: its `pending_payment` contracts with `in_cart`, each holding
@@ -195,12 +196,12 @@ export async function removeFromCart(ctx: Ctx, companyId: string, itemId: unknow
   await ctx.em.transactional(async (tx) => {
     const em = tx as EntityManager;
     const rows = await em.execute<{ id: string }[]>(
-      `select id from subscription_contract where company_id = ? and client_id = ? and id = ? and status = 'pending_payment' and in_cart
+      `select id from subscription_contract where company_id = ? and client_id = ? and id = ? and ${fromStatusesSql('remove')} and in_cart
           and pending_expires_at > ?::timestamptz for update`,
       [company.id, clientId, itemId.toLowerCase(), ctx.now.toISOString()],
     );
     if (!rows.length) throw notFound('cart item');
-    await cancelPending(em, company.id, [rows[0].id], ctx.now);
+    await cancelPending(em, company.id, [rows[0].id], ctx.now, 'remove');
   });
   return cartOf(ctx.em, company.id, clientId, ctx.now);
 }

@@ -19,7 +19,7 @@ import { auditAll, contractChange } from './subscription.audit';
 import { activateContract, extendContract, RENEWAL_ITEM, SUBSCRIPTION_ITEM } from './subscription.payable';
 import { SUBSCRIPTION_NAMESPACE } from './subscription.codes';
 import { taxLine } from './tax';
-import { effectiveStatus } from './subscription.json';
+import { effectiveStatus, RUNNING } from './subscription.status';
 
 /**
  * Paying for subscriptions: the cart's checkout, a purchase in one step, and renewals. Each is
@@ -268,7 +268,7 @@ export async function renewSubscriptions(ctx: Ctx, companyId: string, input: Ren
     );
     const prices = await activeRules(em, 'price', company.id, [...new Set(contracts.map((x) => x.subscriptionId))], ctx.now);
     const why = (x: SubscriptionContract): string | null => {
-      if (effectiveStatus(x, ctx.now) !== 'active') return 'is not active';
+      if (!RUNNING.includes(effectiveStatus(x, ctx.now))) return 'is not active';
       if (!x.duration) return 'has no duration to renew by';
       if (x.renewalTransactionId) return 'waits for the payment of another renewal';
       if (subs.find((s) => s.id === x.subscriptionId)?.archived_at) return 'belongs to an archived subscription';

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { defineRoutes, errors, S } from '../../kernel/rest';
-import { CONTRACT_STATUSES, USAGE_STATUSES } from './subscription.entity';
+import { USAGE_STATUSES } from './subscription.entity';
+import { CONTRACT_STATUSES } from './subscription.status';
 import { addToCart, getCart, removeFromCart } from './cart.service';
 import { checkoutCart, getPurchase, listPurchases, purchaseSubscriptions, renewSubscriptions } from './checkout.service';
 

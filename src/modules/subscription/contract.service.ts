@@ -12,8 +12,20 @@ import { Check } from '../../shared/validate';
 import { allocatePeriod, expireRemaining } from './ledger.service';
 import { capacityOf } from './rules.service';
 import { addDuration, checkIsoDuration } from './subscription.checks';
-import { CONTRACT_STATUSES, Subscription, SubscriptionContract, SubscriptionUsage, type ContractStatus } from './subscription.entity';
-import { contractJson, EFFECTIVE_STATUS_SQL, effectiveStatus, type ContractJson } from './subscription.json';
+import { Subscription, SubscriptionContract, SubscriptionUsage } from './subscription.entity';
+import { contractJson, type ContractJson } from './subscription.json';
+import {
+  CONTRACT_STATUSES,
+  dueEvent,
+  EFFECTIVE_STATUS_SQL,
+  effectiveStatus,
+  effectiveStatusParams,
+  ended,
+  merchantEvent,
+  transitionContract,
+  type ContractStatus,
+} from './subscription.status';
+import { recordContractEvents } from './subscription.events';
 import { getSubscriptionInCompany } from './subscription.service';
 import { auditAll, contractChange } from './subscription.audit';
 import { lockPendingPayments } from '../payment/payment.api';
@@ -39,18 +51,6 @@ export function normaliseContractCode(text: string): string | null {
   const s = text.toUpperCase().replace(/[\s-]/g, '');
   if (s.length !== 12 || [...s].some((ch) => !CONTRACT_CODE_ALPHABET.includes(ch))) return null;
   return `${s.slice(0, 4)}-${s.slice(4, 8)}-${s.slice(8)}`;
-}
-
-/** Allowed status changes; `expired` and `cancelled` are final. Setting the current status again changes nothing. */
-export const TRANSITIONS: Record<ContractStatus, readonly ContractStatus[]> = {
-  pending_payment: ['active', 'cancelled'],
-  active: ['cancelled', 'expired'],
-  expired: [],
-  cancelled: [],
-};
-
-export function canMove(from: ContractStatus, to: ContractStatus): boolean {
-  return from === to || TRANSITIONS[from].includes(to);
 }
 
 /**
@@ -278,9 +278,12 @@ export interface UpdateContractInput {
 }
 
 /**
- * Merchant: changes a contract. Status transitions are checked against where the contract
- * stands now (`TRANSITIONS`; others 409; an unpaid contract past its payment deadline already
- * stands cancelled). `pending_payment -> active` starts it, with the capacity it already holds (activeFrom
+ * Merchant: changes a contract. Status transitions are the state machine's merchant events
+ * (subscription.status.ts `merchantEvent`; others 409), judged on where the contract stands
+ * now (an unpaid contract past its payment deadline already stands cancelled, an active one
+ * past its end expired); asking for that status writes the due event as the sweeper would
+ * (a lapsed contract's cancellation, an ended one's expiry with its unused visits and the
+ * `subscription.expired` event). `pending_payment -> active` starts it, with the capacity it already holds (activeFrom
  * kept when set, else now; expiresAt = activeFrom + duration; first allocation), `-> cancelled`
  * and `-> expired` end it and expire its unused visits. `duration` recomputes expiresAt from
  * activeFrom; `subscriptionID` moves the contract to another subscription of the company and
@@ -309,12 +312,10 @@ export async function updateContract(ctx: Ctx, companyId: string, id: unknown, i
     ))!;
     const current = effectiveStatus(k, ctx.now);
     const changesTerms = duration !== undefined || subscriptionId !== undefined || clientId !== undefined;
-    if ((current === 'expired' || current === 'cancelled') && (changesTerms || (status && status !== current)))
-      throw conflict(`the contract is ${current}: only metaData can change`);
-    if (status && !canMove(current, status))
-      throw conflict(`a ${current} contract cannot become ${status}`, [
-        { path: 'status', message: `cannot go from ${current} to ${status}` },
-      ]);
+    const event = status ? merchantEvent(current, status) : null;
+    if (ended(current) && changesTerms) throw conflict(`the contract is ${current}: only metaData can change`);
+    // asking for the status the contract already stands in writes its due time-driven event
+    const due = status && !event ? dueEvent(k, ctx.now) : null;
     if (clientId) await getClientInCompany(ctx, company.id, clientId);
     if (clientId !== undefined) k.clientId = clientId;
     if (subscriptionId !== undefined && subscriptionId !== k.subscriptionId) {
@@ -336,25 +337,30 @@ export async function updateContract(ctx: Ctx, companyId: string, id: unknown, i
       if (k.status === 'active' && k.periodIndex === 0) k.periodEnd = k.expiresAt;
     }
     updateRecordMetaData(k, body.metaDataUpdate);
-    if (status && status !== current) {
-      if (status === 'active') {
+    if (event) {
+      // no event is due (a due one leaves the contract cancelled or expired, where the merchant moves nothing)
+      const to = transitionContract(k.status, event);
+      if (event === 'activate') {
         k.activeFrom = k.activeFrom ?? ctx.now;
         k.expiresAt = k.duration ? addDuration(k.activeFrom, k.duration, company.timeZone) : null;
-        Object.assign(k, { status, pendingExpiresAt: null, inCart: false, periodStart: k.activeFrom, periodEnd: k.expiresAt });
+        Object.assign(k, { status: to, pendingExpiresAt: null, inCart: false, periodStart: k.activeFrom, periodEnd: k.expiresAt });
         await em.flush();
         await allocatePeriod(em, k, ctx.now, 'first period');
       } else {
-        Object.assign(k, { status, inCart: false, pendingExpiresAt: null });
-        if (status === 'cancelled') k.cancelledAt = ctx.now;
-        await expireRemaining(em, k, ctx.now, `contract ${status}`);
+        Object.assign(k, { status: to, inCart: false, pendingExpiresAt: null });
+        if (to === 'cancelled') k.cancelledAt = ctx.now;
+        await expireRemaining(em, k, ctx.now, `contract ${to}`);
       }
-    } else if (status && k.status !== status) {
-      // the stored status catches up with where the contract already stands (past its end)
-      Object.assign(k, { status, inCart: false });
+    } else if (due) {
+      // the stored status catches up with where the contract already stands, as the sweeper would write it
+      Object.assign(k, { status: transitionContract(k.status, due), inCart: false });
+      if (due === 'lapse') k.cancelledAt = ctx.now;
+      else await expireRemaining(em, k, ctx.now, 'contract expired');
     }
     k.updatedAt = ctx.now;
     await em.flush();
     await cancelPayments(ctx.now);
+    if (due === 'expire') await recordContractEvents(em as EntityManager, company.id, [k.id], 'subscription.expired', ctx.now);
     return k;
   });
   return contractWithUsages(ctx.em, result, ctx.now);
@@ -445,7 +451,7 @@ export async function searchContracts(ctx: Ctx, companyId: string, input: Contra
   if (resourceIds) add(`(resource_ids && ?::uuid[] or resource_ids = '{}')`, list(resourceIds));
   if (code !== undefined) add('code = ?', normaliseContractCode(code) ?? code.toUpperCase());
   const now = ctx.now.toISOString();
-  if (status) add(`${EFFECTIVE_STATUS_SQL} = any(?::text[])`, now, now, `{${status.join(',')}}`);
+  if (status) add(`${EFFECTIVE_STATUS_SQL} = any(?::text[])`, ...effectiveStatusParams(now), `{${status.join(',')}}`);
   if (to !== undefined) add('coalesce(active_from, created_at) < ?::timestamptz', new Date(to).toISOString());
   if (from !== undefined) add('(expires_at is null or expires_at > ?::timestamptz)', new Date(from).toISOString());
   if (meta)

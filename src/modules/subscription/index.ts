@@ -10,6 +10,7 @@ import { subscriptionHandler } from './subscription.codes';
 import { RENEWAL_ITEM, settleRenewals, settleSubscriptions, SUBSCRIPTION_ITEM } from './subscription.payable';
 import { abandonedWhen } from '../../kernel/payable';
 import { startSubscriptionSweeper } from './subscription.sweeper';
+import { GIVEN_UP } from './subscription.status';
 
 /**
  * Subscriptions (memberships): plans, settings, price and capacity rules, contracts with codes,
@@ -27,8 +28,8 @@ export const subscriptionModule: AppModule = {
   documents: { membership: membershipCard },
   // checkouts and purchases pay for new contracts; renewals extend paid ones; a cancelled contract wants neither
   payables: {
-    [SUBSCRIPTION_ITEM]: { settle: settleSubscriptions, abandoned: abandonedWhen('subscription_contract', ['cancelled']) },
-    [RENEWAL_ITEM]: { settle: settleRenewals, abandoned: abandonedWhen('subscription_contract', ['cancelled']) },
+    [SUBSCRIPTION_ITEM]: { settle: settleSubscriptions, abandoned: abandonedWhen('subscription_contract', GIVEN_UP) },
+    [RENEWAL_ITEM]: { settle: settleRenewals, abandoned: abandonedWhen('subscription_contract', GIVEN_UP) },
   },
   // contract codes on bookings (kernel/codes.ts)
   codes: [subscriptionHandler],

@@ -8,7 +8,8 @@ import type { MetaData } from '../../shared/metadata';
 import { parsePage } from '../../shared/pagination';
 import { Check } from '../../shared/validate';
 import { SubscriptionContract, SubscriptionVisit, VISIT_TRANSACTION_TYPES, type VisitTransactionType } from './subscription.entity';
-import { effectiveStatus, visitJson, type VisitJson } from './subscription.json';
+import { visitJson, type VisitJson } from './subscription.json';
+import { effectiveStatus, ended } from './subscription.status';
 import { auditAll, changeRecord } from './subscription.audit';
 
 /**
@@ -226,7 +227,7 @@ export async function addVisit(ctx: Ctx, companyId: string, contractId: unknown,
   const entry = await ctx.em.transactional(async (em) => {
     const contract = (await lockContract(em, company.id, found.id))!;
     const status = effectiveStatus(contract, ctx.now);
-    if (status === 'expired' || status === 'cancelled') throw conflict(`the contract is ${status}`);
+    if (ended(status)) throw conflict(`the contract is ${status}`);
     if (source) {
       const [alloc] = await em.execute<{ id: string }[]>(
         `select id from subscription_visit where company_id = ? and contract_id = ? and id = ? and transaction_type = 'ALLOCATION'`,

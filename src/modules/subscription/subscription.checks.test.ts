@@ -8,8 +8,7 @@ import {
   checkSubscriptionFields,
   newSubscriptionDefaults,
 } from './subscription.checks';
-import { canMove, newContractCode, normaliseContractCode } from './contract.service';
-import { effectiveStatus } from './subscription.json';
+import { newContractCode, normaliseContractCode } from './contract.service';
 
 const run = <T>(fn: (c: Check) => T): { value: T; paths: string[] } => {
   const c = new Check();
@@ -167,25 +166,5 @@ describe('contract codes and statuses', () => {
     expect(seen.size).toBe(500);
     expect(normaliseContractCode('K7QM-X2HD-9PT0')).toBeNull();
     expect(normaliseContractCode('K7QM-X2HD')).toBeNull();
-  });
-  it('allows the contract transitions only', () => {
-    expect(canMove('pending_payment', 'active')).toBe(true);
-    expect(canMove('pending_payment', 'cancelled')).toBe(true);
-    expect(canMove('pending_payment', 'expired')).toBe(false);
-    expect(canMove('active', 'expired')).toBe(true);
-    expect(canMove('active', 'pending_payment')).toBe(false);
-    for (const to of ['pending_payment', 'active', 'expired', 'cancelled'] as const) {
-      expect(canMove('expired', to)).toBe(to === 'expired');
-      expect(canMove('cancelled', to)).toBe(to === 'cancelled');
-    }
-  });
-  it('shows a contract past its end as expired and a lapsed unpaid one as cancelled, at the boundary', () => {
-    const end = new Date('2026-02-01T00:00:00Z');
-    const before = new Date(end.getTime() - 1);
-    expect(effectiveStatus({ status: 'active', expiresAt: end, pendingExpiresAt: null }, before)).toBe('active');
-    expect(effectiveStatus({ status: 'active', expiresAt: end, pendingExpiresAt: null }, end)).toBe('expired');
-    expect(effectiveStatus({ status: 'pending_payment', expiresAt: null, pendingExpiresAt: end }, end)).toBe('cancelled');
-    expect(effectiveStatus({ status: 'pending_payment', expiresAt: null, pendingExpiresAt: null }, end)).toBe('pending_payment');
-    expect(effectiveStatus({ status: 'cancelled', expiresAt: end, pendingExpiresAt: null }, before)).toBe('cancelled');
   });
 });

@@ -1,10 +1,7 @@
 import { ArrayType, Entity, Property } from '@mikro-orm/core';
 import { MetaEntity, TenantEntity } from '../../shared/base.entity';
 import type { MetaData } from '../../shared/metadata';
-
-/** Contract statuses (REST contract): `pending_payment` until paid, then `active`; `expired` and `cancelled` are final. */
-export const CONTRACT_STATUSES = ['pending_payment', 'active', 'expired', 'cancelled'] as const;
-export type ContractStatus = (typeof CONTRACT_STATUSES)[number];
+import type { ContractStatus } from './subscription.status';
 
 /** Usage statuses: `reserved` while the booking is pending, `used` once confirmed, `cancelled` when it was cancelled or failed. */
 export const USAGE_STATUSES = ['reserved', 'used', 'cancelled'] as const;

@@ -1,7 +1,6 @@
 import type { MetaData } from '../../shared/metadata';
 import { formatTimestamp } from '../../shared/time';
 import type {
-  ContractStatus,
   Limitations,
   RecurringInterval,
   RollOverSettings,
@@ -15,6 +14,7 @@ import type {
   UsageStatus,
   VisitTransactionType,
 } from './subscription.entity';
+import { effectiveStatus, type ContractStatus } from './subscription.status';
 
 /** REST JSON of the subscription records; GraphQL resolvers return the same objects (subscription.types.ts). */
 
@@ -194,22 +194,6 @@ export interface ContractJson {
   createdAt: string;
   updatedAt: string;
 }
-
-/**
- * Where a contract stands at `now`: an active contract past `expiresAt` is `expired` and an
- * unpaid one past `pendingExpiresAt` is `cancelled` before the sweeper writes it.
- */
-export function effectiveStatus(c: Pick<SubscriptionContract, 'status' | 'expiresAt' | 'pendingExpiresAt'>, now: Date): ContractStatus {
-  if (c.status === 'active' && c.expiresAt && c.expiresAt.getTime() <= now.getTime()) return 'expired';
-  if (c.status === 'pending_payment' && c.pendingExpiresAt && c.pendingExpiresAt.getTime() <= now.getTime()) return 'cancelled';
-  return c.status;
-}
-
-/** The same rule in SQL over `subscription_contract` columns; `?` is now. */
-export const EFFECTIVE_STATUS_SQL = `(case
-  when status = 'active' and expires_at is not null and expires_at <= ?::timestamptz then 'expired'
-  when status = 'pending_payment' and pending_expires_at is not null and pending_expires_at <= ?::timestamptz then 'cancelled'
-  else status end)`;
 
 export function contractJson(c: SubscriptionContract, usages: SubscriptionUsage[], now: Date): ContractJson {
   const status = effectiveStatus(c, now);

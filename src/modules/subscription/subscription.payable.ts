@@ -8,6 +8,7 @@ import { addDuration } from './subscription.checks';
 import { companyZone, planOf, recurrenceOf } from './visits.store';
 import { recordContractEvents } from './subscription.events';
 import { auditAll, contractChange } from './subscription.audit';
+import { canApply, fromStatusesSql, targetSql, transitionContract, type ContractEvent, type ContractStatus } from './subscription.status';
 
 /**
  * The subscription module's side of payments. A cart checkout or a purchase is one payment
@@ -43,24 +44,26 @@ const activationFields = (c: SubscriptionContract) => ({
 });
 
 /**
- * Makes a paid (or free) `pending_payment` contract `active` from `now`: `expiresAt` is now
- * plus its duration (no duration: open-ended), the current period is the first one, and that
- * period's `ALLOCATION` of `bookingsCount` visits is appended. The contract must be locked.
+ * Makes a paid (or free) `pending_payment` contract `active` from `now` (event `pay`; 409 for
+ * a contract in another status): `expiresAt` is now plus its duration (no duration:
+ * open-ended), the current period is the first one, and that period's `ALLOCATION` of
+ * `bookingsCount` visits is appended. The contract must be locked.
  */
 export async function activateContract(em: EntityManager, c: SubscriptionContract, now: Date): Promise<void> {
+  const status = transitionContract(c.status, 'pay');
   const zone = await companyZone(em, c.companyId);
   const expiresAt = c.duration ? addDuration(now, c.duration, zone) : null;
   const before = activationFields(c);
-  Object.assign(c, { status: 'active', activeFrom: now, expiresAt, inCart: false, pendingExpiresAt: null, updatedAt: now });
+  Object.assign(c, { status, activeFrom: now, expiresAt, inCart: false, pendingExpiresAt: null, updatedAt: now });
   const period = periodAt(planOf(c, await recurrenceOf(em, c.companyId, c.subscriptionId)), zone, now.getTime());
   c.periodStart = period ? new Date(period.start) : now;
   c.periodEnd = period?.end != null ? new Date(period.end) : expiresAt;
   c.periodIndex = 0;
   await em.execute(
-    `update subscription_contract set status = 'active', active_from = ?::timestamptz, expires_at = ?::timestamptz, in_cart = false,
+    `update subscription_contract set status = ?, active_from = ?::timestamptz, expires_at = ?::timestamptz, in_cart = false,
             pending_expires_at = null, period_start = ?::timestamptz, period_end = ?::timestamptz, period_index = 0, updated_at = ?::timestamptz
       where company_id = ? and id = ?`,
-    [iso(now), iso(expiresAt), iso(c.periodStart), iso(c.periodEnd), iso(now), c.companyId, c.id],
+    [status, iso(now), iso(expiresAt), iso(c.periodStart), iso(c.periodEnd), iso(now), c.companyId, c.id],
     'run',
   );
   await auditAll(em, [contractChange(c.companyId, c.id, before, activationFields(c))]);
@@ -70,29 +73,46 @@ export async function activateContract(em: EntityManager, c: SubscriptionContrac
   await recordContractEvents(em, c.companyId, [c.id], 'subscription.activated', now);
 }
 
-/** Cancels locked `pending_payment` contracts: they stop holding capacity. */
-export async function cancelPending(em: EntityManager, companyId: string, ids: readonly string[], now: Date): Promise<void> {
+/** How an unpaid contract ends without its payment: the payment failed, or the client took it out of the cart. */
+export type PendingEnd = Extract<ContractEvent, 'fail_payment' | 'remove'>;
+
+/** Cancels the contracts among `ids` that `event` is allowed for (`pending_payment` ones): they stop holding capacity. */
+export async function cancelPending(
+  em: EntityManager,
+  companyId: string,
+  ids: readonly string[],
+  now: Date,
+  event: PendingEnd,
+): Promise<void> {
   if (!ids.length) return;
-  const rows = await em.execute<{ id: string; in_cart: boolean }[]>(
-    `update subscription_contract c set status = 'cancelled', in_cart = false, cancelled_at = ?::timestamptz, updated_at = ?::timestamptz
-       from (select id, in_cart from subscription_contract where company_id = ? and id = any(?::uuid[]) and status = 'pending_payment' for update) o
+  const rows = await em.execute<CancelledRow[]>(
+    `update subscription_contract c set status = ${targetSql(event, 'o.status')}, in_cart = false, cancelled_at = ?::timestamptz, updated_at = ?::timestamptz
+       from (select id, status, in_cart from subscription_contract where company_id = ? and id = any(?::uuid[]) and ${fromStatusesSql(event)} for update) o
       where c.id = o.id
-      returning c.id, o.in_cart`,
+      returning c.id, o.status as was, c.status, o.in_cart`,
     [iso(now), iso(now), companyId, `{${ids.join(',')}}`],
   );
   await auditAll(
     em,
-    rows.map((r) => cancelledChange(companyId, r.id, r.in_cart, now)),
+    rows.map((r) => cancelledChange(companyId, r, now)),
   );
 }
 
-/** The entry of a `pending_payment` contract cancelled with SQL. */
-export const cancelledChange = (companyId: string, id: string, inCart: boolean, now: Date) =>
+/** A contract cancelled with SQL: its status before (`was`) and after, and whether it was in a cart. */
+export interface CancelledRow {
+  id: string;
+  was: ContractStatus;
+  status: ContractStatus;
+  in_cart: boolean;
+}
+
+/** The audit entry of a contract cancelled with SQL. */
+export const cancelledChange = (companyId: string, r: CancelledRow, now: Date) =>
   contractChange(
     companyId,
-    id,
-    { status: 'pending_payment', inCart, cancelledAt: null },
-    { status: 'cancelled', inCart: false, cancelledAt: now },
+    r.id,
+    { status: r.was, inCart: r.in_cart, cancelledAt: null },
+    { status: r.status, inCart: false, cancelledAt: now },
   );
 
 /** A checkout's or purchase's outcome: paid activates its contracts, anything else cancels them (capacity comes back). */
@@ -103,13 +123,15 @@ export async function settleSubscriptions(
   outcome: SettlementOutcome,
   now: Date,
 ): Promise<void> {
-  const pending = (await lockContracts(em, companyId, itemIds)).filter((c) => c.status === 'pending_payment');
-  if (outcome !== 'paid')
+  const event = outcome === 'paid' ? 'pay' : 'fail_payment';
+  const pending = (await lockContracts(em, companyId, itemIds)).filter((c) => canApply(c.status, event));
+  if (event === 'fail_payment')
     return cancelPending(
       em,
       companyId,
       pending.map((c) => c.id),
       now,
+      event,
     );
   for (const c of pending) await activateContract(em, c, now);
 }
@@ -124,19 +146,21 @@ const renewalFields = (c: SubscriptionContract) => ({
 
 /**
  * Extends a renewed contract by one more duration from its current end (from now when that has
- * passed), once its renewal is paid; the next period's allocation and rollover follow at the
- * period change (subscription.sweeper.ts). The contract must be locked.
+ * passed), once its renewal is paid (event `renew`: an expired contract runs again, a cancelled
+ * one is 409); the next period's allocation and rollover follow at the period change
+ * (subscription.sweeper.ts). The contract must be locked.
  */
 export async function extendContract(em: EntityManager, c: SubscriptionContract, now: Date): Promise<void> {
+  const status = transitionContract(c.status, 'renew');
   const from = c.expiresAt && c.expiresAt > now ? c.expiresAt : now;
   const expiresAt = c.duration ? addDuration(from, c.duration, await companyZone(em, c.companyId)) : null;
   await em.execute(
-    `update subscription_contract set status = 'active', expires_at = ?::timestamptz, renewed_at = ?::timestamptz, renewal_transaction_id = null,
+    `update subscription_contract set status = ?, expires_at = ?::timestamptz, renewed_at = ?::timestamptz, renewal_transaction_id = null,
             renewal_payment_url = null, updated_at = ?::timestamptz where company_id = ? and id = ?`,
-    [iso(expiresAt), iso(now), iso(now), c.companyId, c.id],
+    [status, iso(expiresAt), iso(now), iso(now), c.companyId, c.id],
     'run',
   );
-  const renewed = { status: 'active', expiresAt, renewedAt: now, renewalTransactionId: null, renewalPaymentUrl: null };
+  const renewed = { status, expiresAt, renewedAt: now, renewalTransactionId: null, renewalPaymentUrl: null };
   await auditAll(em, [contractChange(c.companyId, c.id, renewalFields(c), renewed)]);
   await recordContractEvents(em, c.companyId, [c.id], 'subscription.renewed', now);
 }
@@ -155,7 +179,7 @@ export async function settleRenewals(
 ): Promise<void> {
   const waiting = (await lockContracts(em, companyId, itemIds)).filter((c) => c.renewalTransactionId !== null);
   for (const c of waiting) {
-    if (outcome === 'paid' && c.status !== 'cancelled') await extendContract(em, c, now);
+    if (outcome === 'paid' && canApply(c.status, 'renew')) await extendContract(em, c, now);
     else {
       await em.execute(
         `update subscription_contract set renewal_transaction_id = null, renewal_payment_url = null, updated_at = ?::timestamptz

@@ -4,7 +4,8 @@ import { createContract, getContract, searchContracts, updateContract } from './
 import { addVisit, ADMIN_TRANSACTION_TYPES, listVisits } from './ledger.service';
 import { offeredSubscriptions } from './offered.service';
 import { capacityAvailability, createRule, listRules, updateRule } from './rules.service';
-import { CONTRACT_STATUSES, RECURRING_INTERVALS, USAGE_STATUSES, VISIT_TRANSACTION_TYPES } from './subscription.entity';
+import { RECURRING_INTERVALS, USAGE_STATUSES, VISIT_TRANSACTION_TYPES } from './subscription.entity';
+import { CONTRACT_STATUSES } from './subscription.status';
 import {
   createSubscription,
   getSettings,

@@ -6,7 +6,8 @@ import { SubscriptionContract } from './subscription.entity';
 import { append, expireRemaining } from './ledger.service';
 import { companyZone, entryOf, periodBalance, planOf, recurrenceOf } from './visits.store';
 import { auditAll, contractChange } from './subscription.audit';
-import { cancelledChange } from './subscription.payable';
+import { cancelledChange, type CancelledRow } from './subscription.payable';
+import { dueSql, RUNNING, statusInSql, targetSql, transitionContract } from './subscription.status';
 import { lockPendingPayments } from '../payment/payment.api';
 
 /**
@@ -19,6 +20,8 @@ import { lockPendingPayments } from '../payment/payment.api';
  *    subscription's `rollOverSettings` allow;
  * 3. contract expiry: active contracts past `expiresAt` become `expired`, and what is left of
  *    their visits lapses (`EXPIRATION`).
+ * The statuses each sweep takes and writes are the state machine's (subscription.status.ts):
+ * events `lapse` and `expire`, at the deadlines `effectiveStatus` already reads them by.
  * Every batch claims its rows with `for update skip locked` inside its own transaction, so
  * several processes sweep at once without waiting on or repeating each other's work; time is
  * `deps.clock` (or the `now` a test passes).
@@ -36,17 +39,17 @@ export interface SweepCounts {
 const iso = (d: Date | number) => new Date(d).toISOString();
 
 async function lapseCarts(deps: AppDeps, em: EntityManager, now: Date): Promise<number> {
-  const rows = await em.execute<{ id: string; company_id: string; in_cart: boolean }[]>(
-    `update subscription_contract c set status = 'cancelled', in_cart = false, cancelled_at = ?::timestamptz, updated_at = ?::timestamptz
-       from (select id, in_cart from subscription_contract where status = 'pending_payment' and pending_expires_at <= ?::timestamptz
+  const rows = await em.execute<(CancelledRow & { company_id: string })[]>(
+    `update subscription_contract c set status = ${targetSql('lapse', 'o.status')}, in_cart = false, cancelled_at = ?::timestamptz, updated_at = ?::timestamptz
+       from (select id, status, in_cart from subscription_contract where ${dueSql('lapse')}
               order by pending_expires_at limit ${SUBSCRIPTION_SWEEP_BATCH} for update skip locked) o
       where c.id = o.id
-      returning c.id, c.company_id, o.in_cart`,
+      returning c.id, c.company_id, o.status as was, c.status, o.in_cart`,
     [iso(now), iso(now), iso(now)],
   );
   await auditAll(
     em,
-    rows.map((r) => cancelledChange(r.company_id, r.id, r.in_cart, now)),
+    rows.map((r) => cancelledChange(r.company_id, r, now)),
   );
   // A payment still pending for them goes too; one being settled right now is skipped, and its
   // settlement refunds what was paid for them.
@@ -58,10 +61,10 @@ async function lapseCarts(deps: AppDeps, em: EntityManager, now: Date): Promise<
   return rows.length;
 }
 
-/** Active contracts matching `where` (its one `?` is now), claimed for this transaction. */
+/** Contracts matching `where` (its one `?` is now), claimed for this transaction. */
 async function claim(em: EntityManager, where: string, now: Date): Promise<SubscriptionContract[]> {
   const rows = await em.execute<Record<string, unknown>[]>(
-    `select * from subscription_contract where status = 'active' and ${where}
+    `select * from subscription_contract where ${where}
       order by id limit ${SUBSCRIPTION_SWEEP_BATCH} for update skip locked`,
     [iso(now)],
   );
@@ -110,13 +113,14 @@ async function advance(em: EntityManager, c: SubscriptionContract, now: Date): P
 }
 
 async function expire(em: EntityManager, c: SubscriptionContract, now: Date): Promise<void> {
+  const status = transitionContract(c.status, 'expire');
   await expireRemaining(em, c, now, 'contract expired');
   await em.execute(
-    `update subscription_contract set status = 'expired', updated_at = ?::timestamptz where company_id = ? and id = ?`,
-    [iso(now), c.companyId, c.id],
+    `update subscription_contract set status = ?, updated_at = ?::timestamptz where company_id = ? and id = ?`,
+    [status, iso(now), c.companyId, c.id],
     'run',
   );
-  await auditAll(em, [contractChange(c.companyId, c.id, { status: c.status }, { status: 'expired' })]);
+  await auditAll(em, [contractChange(c.companyId, c.id, { status: c.status }, { status })]);
   await recordContractEvents(em, c.companyId, [c.id], 'subscription.expired', now);
 }
 
@@ -131,13 +135,17 @@ export async function sweepSubscriptions(source: AppDeps | Ctx, now?: Date): Pro
     n = await batch((em) => lapseCarts(deps, em, at));
   for (let n = SUBSCRIPTION_SWEEP_BATCH; n === SUBSCRIPTION_SWEEP_BATCH; counts.advanced += n)
     n = await batch(async (em) => {
-      const due = await claim(em, 'period_end <= ?::timestamptz and (expires_at is null or period_end < expires_at)', at);
+      const due = await claim(
+        em,
+        `${statusInSql(RUNNING)} and period_end <= ?::timestamptz and (expires_at is null or period_end < expires_at)`,
+        at,
+      );
       for (const c of due) await advance(em, c, at);
       return due.length;
     });
   for (let n = SUBSCRIPTION_SWEEP_BATCH; n === SUBSCRIPTION_SWEEP_BATCH; counts.expired += n)
     n = await batch(async (em) => {
-      const due = await claim(em, 'expires_at <= ?::timestamptz', at);
+      const due = await claim(em, dueSql('expire'), at);
       for (const c of due) await expire(em, c, at);
       return due.length;
     });

@@ -3,7 +3,8 @@ import { DurationScalar, JSONObjectScalar, JSONScalar, LocalTimeScalar, Currency
 import { DOC, PART_OF_RECORD, defineEnum, pageType } from '../../kernel/graphql-types';
 import { MetaDataUpdateInput } from '../../kernel/metadata-update.types';
 import type { MetaData } from '../../shared/metadata';
-import type { ContractStatus, RecurringInterval, RollOverType, UsageStatus, VisitTransactionType } from './subscription.entity';
+import type { RecurringInterval, RollOverType, UsageStatus, VisitTransactionType } from './subscription.entity';
+import type { ContractStatus } from './subscription.status';
 
 /** GraphQL types of subscriptions; field names are the REST JSON names and resolvers return the REST objects. */
 

@@ -1,26 +1,41 @@
 /** Unit tests sit next to pure code; integration tests under test/ run against a real PostgreSQL. */
 const swc = ['@swc/jest', { swcrc: true }];
+const zoneEnvironment = '<rootDir>/test/helpers/zone-environment.js';
+const unit = {
+  testMatch: ['<rootDir>/src/**/*.test.ts'],
+  transform: { '^.+\\.ts$': swc },
+  testEnvironment: zoneEnvironment,
+};
+/** The pure code whose answers must not depend on the process time zone, run again under two more zones. */
+const zoneSensitive = ['availability', 'scheduling', 'pricing'].map((m) => `<rootDir>/src/modules/${m}/**/*.test.ts`);
+const zoned = (displayName, timeZone) => ({
+  ...unit,
+  displayName,
+  testMatch: [...zoneSensitive, '<rootDir>/src/shared/**/*.test.ts'],
+  testEnvironmentOptions: { timeZone },
+});
+const integration = {
+  transform: { '^.+\\.[tj]s$': swc },
+  // ES-module-only packages: `cookie` (light-my-request, behind fastify.inject) and `auto-bind` (graphql-codegen).
+  transformIgnorePatterns: ['/node_modules/(?!(cookie|auto-bind)/)'],
+  testEnvironment: 'node',
+  globalSetup: '<rootDir>/test/helpers/global-setup.ts',
+  globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
+  setupFiles: ['reflect-metadata'],
+  testTimeout: 60000,
+};
 module.exports = {
   // Integration hooks create databases and servers; a loaded machine can take more than the 5 s default.
   testTimeout: 60000,
+  // Integration files spend most of their time waiting on PostgreSQL and on timers, so more
+  // workers than cores pay off (bench/README.md, "Test suite"); JEST_WORKERS overrides.
+  maxWorkers: process.env.JEST_WORKERS ?? 3,
   projects: [
-    {
-      displayName: 'unit',
-      testMatch: ['<rootDir>/src/**/*.test.ts'],
-      transform: { '^.+\\.ts$': swc },
-      testEnvironment: 'node',
-    },
-    {
-      displayName: 'integration',
-      testMatch: ['<rootDir>/test/**/*.int.test.ts'],
-      transform: { '^.+\\.[tj]s$': swc },
-      // ES-module-only packages: `cookie` (light-my-request, behind fastify.inject) and `auto-bind` (graphql-codegen).
-      transformIgnorePatterns: ['/node_modules/(?!(cookie|auto-bind)/)'],
-      testEnvironment: 'node',
-      globalSetup: '<rootDir>/test/helpers/global-setup.ts',
-      globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',
-      setupFiles: ['reflect-metadata'],
-      testTimeout: 60000,
-    },
+    { ...unit, displayName: 'unit' },
+    zoned('unit-new-york', 'America/New_York'),
+    zoned('unit-kolkata', 'Asia/Kolkata'),
+    { ...integration, displayName: 'integration', testMatch: ['<rootDir>/test/**/*.int.test.ts'], testPathIgnorePatterns: ['<rootDir>/test/faults/'] },
+    // Real processes killed, restarted and signalled: `npm run test:faults` (CI runs it too).
+    { ...integration, displayName: 'faults', testMatch: ['<rootDir>/test/faults/**/*.int.test.ts'] },
   ],
 };

@@ -34,7 +34,12 @@ module.exports = {
     { ...unit, displayName: 'unit' },
     zoned('unit-new-york', 'America/New_York'),
     zoned('unit-kolkata', 'Asia/Kolkata'),
-    { ...integration, displayName: 'integration', testMatch: ['<rootDir>/test/**/*.int.test.ts'], testPathIgnorePatterns: ['<rootDir>/test/faults/'] },
+    {
+      ...integration,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/test/**/*.int.test.ts'],
+      testPathIgnorePatterns: ['<rootDir>/test/faults/'],
+    },
     // Real processes killed, restarted and signalled: `npm run test:faults` (CI runs it too).
     { ...integration, displayName: 'faults', testMatch: ['<rootDir>/test/faults/**/*.int.test.ts'] },
   ],

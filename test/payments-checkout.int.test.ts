@@ -123,13 +123,14 @@ describe('starting a payment', () => {
     expect(await startTestPayment(t, cid, { amount: 0 })).toBeNull();
   });
 
-  it.each(['stripe', 'klix', 'decta', 'montonio', 'mercadopago'])(
-    'refuses %s, which is not available here, with a clear 400',
+  it.each(['klix', 'decta', 'montonio', 'mercadopago'])(
+    'refuses %s, which is not available here (preferred before it was refused), with a clear 409',
     async (provider) => {
       const c = (await t.company(`Uses ${provider}`)).id;
-      await configurePayments(t, c, { provider, success: 'https://shop.example/{{.ID}}', templating: true, secret: SECRET });
+      await configurePayments(t, c, { success: 'https://shop.example/{{.ID}}', templating: true, secret: SECRET });
+      await sql(`update payment_settings set preferred_provider = ? where company_id = ?`, [provider, c]);
       await expect(startTestPayment(t, c)).rejects.toMatchObject({
-        code: 'invalid_request',
+        code: 'conflict',
         message: expect.stringContaining(`payment provider ${provider} is not available on this installation`),
       });
       expect((await sql('select count(*)::int as n from payment_transaction where company_id = ?', [c]))[0].n).toBe(0);

@@ -187,7 +187,26 @@ describe('payment URL creation refused inside the booking request', () => {
     expect((done.headers.location as string).length).toBe(2000);
   });
 
-  it('refuses a provider that is not available here and creates nothing', async () => {
+  it('refuses a provider that is not available here (settings saved before it was refused) with 409, and creates nothing', async () => {
+    const s = await salon('Klix salon');
+    await configurePayments(t, s.shop.companyId, { success: 'https://shop.example/{{.ID}}', templating: true, secret: SECRET });
+    await t.deps.orm.em
+      .fork()
+      .getConnection()
+      .execute(`update payment_settings set preferred_provider = 'klix' where company_id = ?`, [s.shop.companyId]);
+    const r = await t.call('POST', '/v1/client/bookings', {
+      token: s.token,
+      body: { companyID: s.shop.companyId, serviceID: s.sid, resourceID: s.rid, startTime: '2026-03-03T10:00:00Z', spots: 1 },
+    });
+    expect(r.status).toBe(409);
+    expect(r.body).toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining('payment provider klix is not available on this installation'),
+    });
+    expect(await bookingsOf(s.shop.companyId)).toBe(0);
+  });
+
+  it('refuses stripe without a secret key with 409, and creates nothing', async () => {
     const s = await salon('Stripe salon');
     await configurePayments(t, s.shop.companyId, {
       provider: 'stripe',
@@ -199,8 +218,8 @@ describe('payment URL creation refused inside the booking request', () => {
       token: s.token,
       body: { companyID: s.shop.companyId, serviceID: s.sid, resourceID: s.rid, startTime: '2026-03-03T10:00:00Z', spots: 1 },
     });
-    expect(r.status).toBe(400);
-    expect(r.body.message).toContain('payment provider stripe is not available on this installation');
+    expect(r.status).toBe(409);
+    expect(r.body).toMatchObject({ code: 'conflict', message: expect.stringContaining('stripe is not set up for this company') });
     expect(await bookingsOf(s.shop.companyId)).toBe(0);
   });
 

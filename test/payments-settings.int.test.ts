@@ -22,12 +22,19 @@ describe('payment settings', () => {
     expect(g.body.data.paymentSettings).toBeNull();
   });
 
-  it('store the preferred provider, one of the six', async () => {
-    for (const p of ['stripe', 'klix', 'decta', 'montonio', 'mercadopago', 'test']) {
+  it('store the preferred provider, one of those that take payments here (stripe, test)', async () => {
+    for (const p of ['stripe', 'test']) {
       const r = await t.call('PUT', settingsUrl(), { body: { preferredProvider: p } });
       expect(r.status).toBe(200);
       expect(r.body).toMatchObject({ companyID: cid, preferredProvider: p });
     }
+    expect((await t.call('GET', settingsUrl())).body.preferredProvider).toBe('test');
+  });
+
+  it.each(['klix', 'decta', 'montonio', 'mercadopago'])('refuse %s, which takes no payments here, with 409 naming it', async (p) => {
+    const r = await t.call('PUT', settingsUrl(), { body: { preferredProvider: p } });
+    expect(r.status).toBe(409);
+    expect(r.body).toMatchObject({ code: 'conflict', message: expect.stringContaining(`payment provider ${p} is not available`) });
     expect((await t.call('GET', settingsUrl())).body.preferredProvider).toBe('test');
   });
 

@@ -65,6 +65,11 @@ export interface Config {
   webhookTimeoutMs: number;
   /** how often the webhook worker looks for due deliveries, ms */
   webhookPollMs: number;
+  /**
+   * `STRIPE_API_URL`: where the Stripe library sends its requests (scheme, host and port
+   * only), for local servers that speak Stripe's API; null: Stripe's own API.
+   */
+  stripeApiUrl: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -180,5 +185,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowInsecure: flag(env, 'WEBHOOK_ALLOW_INSECURE'),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     webhookPollMs: int(env, 'WEBHOOK_POLL_MS', 1000, 10, 600_000),
+    stripeApiUrl: parseStripeApiUrl(str(env, 'STRIPE_API_URL')),
   };
+}
+
+/** `STRIPE_API_URL`: `http(s)://host[:port]`, nothing after it (the library takes protocol, host and port). */
+export function parseStripeApiUrl(raw: string | null): string | null {
+  if (raw === null) return null;
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new ConfigError('STRIPE_API_URL must be a URL like https://api.stripe.com or http://127.0.0.1:12111');
+  }
+  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.pathname !== '/' || u.search || u.hash || u.username || u.password)
+    throw new ConfigError('STRIPE_API_URL must be http(s)://host[:port] with no path, query or credentials');
+  return u.origin;
 }

@@ -21,6 +21,7 @@ import { Migration20261126000100BookingWriteFunctions } from './Migration2026112
 import { Migration20261126000200SnapshotCheaper } from './Migration20261126000200SnapshotCheaper';
 import { Migration20261127000100CatalogVersion } from './Migration20261127000100CatalogVersion';
 import { Migration20261128000100FunctionFiles } from './Migration20261128000100FunctionFiles';
+import { Migration20261128000500StripePayments } from './Migration20261128000500StripePayments';
 
 /**
  * Every migration in order. Listed explicitly (not discovered from files) so that the
@@ -49,4 +50,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261126000200SnapshotCheaper', class: Migration20261126000200SnapshotCheaper },
   { name: 'Migration20261127000100CatalogVersion', class: Migration20261127000100CatalogVersion },
   { name: 'Migration20261128000100FunctionFiles', class: Migration20261128000100FunctionFiles },
+  { name: 'Migration20261128000500StripePayments', class: Migration20261128000500StripePayments },
 ];

@@ -15,8 +15,8 @@ import { recordBookingEvents, statusEventTypes } from './booking.events';
 
 export interface BookingPaymentInput {
   companyId: string;
-  /** the bookings the payment covers, in request order, each with its price */
-  bookings: { id: string; amount: number }[];
+  /** the bookings the payment covers, in request order, each with its price and what the provider's page calls it */
+  bookings: { id: string; amount: number; name?: string }[];
   clientId: string | null;
   email: string | null;
   currency: string;
@@ -48,6 +48,7 @@ export async function startBookingPayment(
     taxInclusive: p.taxInclusive,
     taxRate: p.taxRate,
     description: p.description,
+    itemNames: Object.fromEntries(p.bookings.filter((b) => b.name).map((b) => [b.id, b.name!])),
   });
 }
 

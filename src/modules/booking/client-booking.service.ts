@@ -271,7 +271,7 @@ export function paymentFor(companyId: string, bookings: PreparedBooking[], clien
   if (description.length > MAX_DESCRIPTION) description = `${description.slice(0, MAX_DESCRIPTION - 3)}...`;
   return {
     companyId,
-    bookings: bookings.map((b) => ({ id: b.row.id, amount: b.due })),
+    bookings: bookings.map((b) => ({ id: b.row.id, amount: b.due, name: b.row.customPurchaseDescription ?? b.description })),
     clientId: client?.id ?? null,
     email: client?.email ?? null,
     currency: first.row.currency ?? 'EUR',

@@ -94,6 +94,7 @@ export async function purchaseGiftCard(ctx: Ctx, companyId: string, input: Purch
       taxRate: card.taxRate,
       pluginNamespace: GIFT_CARD_NAMESPACE,
       description: card.title,
+      itemNames: { [created.id]: card.title },
     });
     if (!payment) throw conflict('the company takes no payments, so it sells no gift cards');
     created.paymentTransactionId = payment.transactionId;

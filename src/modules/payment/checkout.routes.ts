@@ -1,10 +1,25 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import formbody from '@fastify/formbody';
 import { claimOperationId, commonErrors, S, securityOf } from '../../kernel/rest';
-import { completeTestCheckout, testCheckoutPage } from './checkout.service';
+import { completeTestCheckout, testCheckoutPage, type CheckoutAnswer } from './checkout.service';
 import { PAGE_HEADERS } from './checkout.html';
 
 const html = { type: 'string', description: 'text/html page' };
+
+/** What a checkout completion or a provider's return answers: a 303 to the redirect URL, or the completion page. */
+export const checkoutAnswers = {
+  200: html,
+  303: { type: 'null', description: 'See Other: Location is the signed redirect URL' },
+  400: S.error,
+  404: S.error,
+  409: S.error,
+  ...commonErrors,
+};
+
+export function sendCheckoutAnswer(reply: FastifyReply, answer: CheckoutAnswer): FastifyReply {
+  if (answer.kind === 'redirect') return reply.code(303).header('location', answer.location).header('cache-control', 'no-store').send();
+  return reply.code(200).headers(PAGE_HEADERS).send(answer.html);
+}
 
 /**
  * The test provider's hosted checkout. HTML pages and a 303 answer do not fit the JSON route
@@ -42,14 +57,7 @@ export function checkoutRoutes(app: FastifyInstance): void {
         security: securityOf('none'),
         params: S.params('transaction_id'),
         body: S.object({ outcome: S.str }, ['outcome']),
-        response: {
-          200: html,
-          303: { type: 'null', description: 'See Other: Location is the signed redirect URL' },
-          400: S.error,
-          404: S.error,
-          409: S.error,
-          ...commonErrors,
-        },
+        response: checkoutAnswers,
       },
       handler: async (req, reply) => {
         const answer = await completeTestCheckout(
@@ -57,9 +65,7 @@ export function checkoutRoutes(app: FastifyInstance): void {
           (req.params as { transaction_id: string }).transaction_id,
           req.body as { outcome?: unknown },
         );
-        if (answer.kind === 'redirect')
-          return reply.code(303).header('location', answer.location).header('cache-control', 'no-store').send();
-        return reply.code(200).headers(PAGE_HEADERS).send(answer.html);
+        return sendCheckoutAnswer(reply, answer);
       },
     });
   });

@@ -79,7 +79,7 @@ export async function completeTestCheckout(ctx: Ctx, id: string, input: { outcom
  * or one that cannot be rendered or sent as a header: the payment is settled either way, and a
  * broken redirect must not hide that from the client).
  */
-async function redirectLocation(
+export async function redirectLocation(
   ctx: Ctx,
   em: EntityManager,
   tx: PaymentTransaction,

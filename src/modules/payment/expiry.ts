@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppDeps, Ctx } from '../../kernel/context';
 import { PaymentTransaction } from './payment.entity';
 import { endPayment } from './settlement';
+import { sweepStripe } from './stripe-sweep';
 
 export const SWEEP_BATCH = 100;
 export const SWEEP_INTERVAL_MS = 5000;
@@ -16,7 +17,7 @@ async function sweepBatch(deps: AppDeps, em: EntityManager, now: Date, limit: nu
   return em.transactional(async (tem) => {
     const due = await tem.find(
       PaymentTransaction,
-      { status: 'pending', expiresAt: { $lte: now }, ...(id ? { id } : {}) },
+      { status: 'pending', expiresAt: { $lte: now }, providerType: { $ne: 'stripe' }, ...(id ? { id } : {}) },
       { orderBy: { expiresAt: 'asc', id: 'asc' }, limit, lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE, refresh: true },
     );
     for (const tx of due) await endPayment(deps, tem as EntityManager, tx, 'expire', now);
@@ -28,11 +29,17 @@ async function sweepBatch(deps: AppDeps, em: EntityManager, now: Date, limit: nu
  * Marks every pending transaction whose `expiresAt` is at or before `now` as failed and fails
  * its bookings (outcome `expired`), in batches of 100. Returns how many were expired. When a
  * batch fails, its rows are retried one by one so that one bad row cannot hold the rest back.
+ * Stripe transactions are reconciled with their Checkout Session first (stripe-sweep.ts).
  */
 export async function sweepExpiredPayments(source: AppDeps | Ctx, now?: Date): Promise<number> {
   const deps: AppDeps = 'deps' in source ? source.deps : source;
   const at = now ?? new Date(deps.clock.now());
   let total = 0;
+  try {
+    total += await sweepStripe(deps, at);
+  } catch (err) {
+    deps.log.error({ err }, 'the Stripe part of the payment sweep failed');
+  }
   for (;;) {
     const em = deps.orm.em.fork() as EntityManager;
     let n: number;
@@ -50,7 +57,7 @@ export async function sweepExpiredPayments(source: AppDeps | Ctx, now?: Date): P
 async function sweepOneByOne(deps: AppDeps, now: Date): Promise<number> {
   const due = await (deps.orm.em.fork() as EntityManager).find(
     PaymentTransaction,
-    { status: 'pending', expiresAt: { $lte: now } },
+    { status: 'pending', expiresAt: { $lte: now }, providerType: { $ne: 'stripe' } },
     { orderBy: { expiresAt: 'asc', id: 'asc' }, limit: SWEEP_BATCH, fields: ['id'] },
   );
   let done = 0;

@@ -37,6 +37,8 @@ export interface StartPaymentInput {
   referenceID?: string | null;
   /** shown by the provider; stored as `purchaseName` */
   description?: string | null;
+  /** what each item is (the provider's page lists one line per item); absent ones are named by `description` */
+  itemNames?: Record<string, string>;
 }
 
 export interface StartedPayment {
@@ -90,10 +92,19 @@ export async function startPayment(ctx: Ctx, em: EntityManager, input: StartPaym
     updatedAt: now,
   });
   if (providerSettings) checkRedirects(ctx.deps, providerSettings, tx, now);
-  const paymentURL = await provider.createCheckout(tx, { publicUrl: ctx.deps.config.publicUrl });
+  // A provider with its own checkout (Stripe) is called here, inside the caller's database
+  // transaction: should it fail, nothing of the purchase is stored. Should the transaction fail
+  // after it, the checkout is left unpaid (nobody got its URL) and expires on its own.
+  const checkout = await provider.createCheckout(tx, { publicUrl: ctx.deps.config.publicUrl, deps: ctx.deps, em }, input.itemNames ?? {});
+  if (checkout.expiresAt) tx.expiresAt = checkout.expiresAt;
+  if (checkout.referenceId !== undefined && checkout.referenceId !== tx.referenceId) {
+    tx.referenceId = checkout.referenceId;
+    // {{.ReferenceID}} is now the provider's reference: the redirects must still fit.
+    if (providerSettings) checkRedirects(ctx.deps, providerSettings, tx, now);
+  }
   em.persist(tx);
   await em.flush();
-  return { transactionId: tx.id, paymentURL, expiresAt: tx.expiresAt };
+  return { transactionId: tx.id, paymentURL: checkout.url, expiresAt: tx.expiresAt };
 }
 
 /** Whether the company takes payments (has payment settings); a priced client booking then waits for its payment. */

@@ -31,6 +31,14 @@ export class PaymentProviderSettings extends TenantEntity {
   /** `v1:<iv>:<tag>:<ciphertext>` from secret-box; never serialised. */
   @Property({ type: 'text', fieldName: 'signing_secret_enc', nullable: true, hidden: true, lazy: false })
   signingSecretEnc: string | null = null;
+
+  /** Stripe: the secret API key (`sk_test_`/`sk_live_`), encrypted like the signing secret; never serialised. */
+  @Property({ type: 'text', fieldName: 'secret_key_enc', nullable: true, hidden: true, lazy: false })
+  secretKeyEnc: string | null = null;
+
+  /** Stripe: the webhook endpoint's signing secret (`whsec_`), encrypted; never serialised. */
+  @Property({ type: 'text', fieldName: 'webhook_secret_enc', nullable: true, hidden: true, lazy: false })
+  webhookSecretEnc: string | null = null;
 }
 
 @Entity({ tableName: 'payment_transaction' })
@@ -91,6 +99,18 @@ export class PaymentTransaction extends TenantEntity {
 
   @Property({ type: 'timestamptz', fieldName: 'expires_at', nullable: true })
   expiresAt: Date | null = null;
+
+  /** The provider's id of the money taken (Stripe: the Checkout Session's payment intent); refunds go to it. */
+  @Property({ type: 'text', fieldName: 'provider_payment_id', nullable: true })
+  providerPaymentId: string | null = null;
+
+  /** A pending transaction whose provider checkout the sweeper could not settle yet: not read again before this. */
+  @Property({ type: 'timestamptz', fieldName: 'provider_check_at', nullable: true })
+  providerCheckAt: Date | null = null;
+
+  /** An ended transaction whose provider checkout is still open: the sweeper closes it from this time on. */
+  @Property({ type: 'timestamptz', fieldName: 'checkout_close_at', nullable: true })
+  checkoutCloseAt: Date | null = null;
 }
 
 @Entity({ tableName: 'refund' })

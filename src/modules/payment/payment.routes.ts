@@ -8,6 +8,7 @@ import { getClientPayment, listClientPayments, listPayments } from './transactio
 import { createRefund, getRefundByItem } from './refund.service';
 import { verifyRedirectSignature } from './verify.service';
 import { checkoutRoutes } from './checkout.routes';
+import { stripeRoutes } from './stripe.routes';
 
 export const paymentSchema = S.out({
   id: S.uuid,
@@ -66,6 +67,8 @@ const providerSettingsSchema = S.out({
   cancel_redirect_url: S.nstr,
   enable_url_templating: S.bool,
   signing_secret_set: S.bool,
+  secret_key_set: S.bool,
+  webhook_secret_set: S.bool,
   createdAt: S.ts,
   updatedAt: S.ts,
 });
@@ -133,7 +136,7 @@ export function paymentRoutes(app: FastifyInstance): void {
       tags: ['payments'],
       params: S.params('cid'),
       body: S.object({ preferredProvider: S.str }, ['preferredProvider']),
-      response: { 200: settingsSchema, ...errors },
+      response: { 200: settingsSchema, 409: S.error, ...errors },
       handler: (ctx, req) => updatePaymentSettings(ctx, (req.params as P).cid, req.body as object),
     },
     {
@@ -151,7 +154,8 @@ export function paymentRoutes(app: FastifyInstance): void {
       method: 'PUT',
       url: '/v1/companies/:cid/payments/providers/:provider',
       auth: 'key',
-      summary: 'Update provider settings (signing_secret is write-only; omitted, the stored one is kept)',
+      summary:
+        'Update provider settings (signing_secret, and for stripe secret_key and webhook_secret, are write-only; omitted, the stored one is kept)',
       tags: ['payments'],
       params: S.params('cid', 'provider'),
       body: S.object({
@@ -160,6 +164,8 @@ export function paymentRoutes(app: FastifyInstance): void {
         cancel_redirect_url: S.nstr,
         enable_url_templating: S.bool,
         signing_secret: S.nstr,
+        secret_key: S.nstr,
+        webhook_secret: S.nstr,
       }),
       response: { 200: providerSettingsSchema, ...errors },
       handler: (ctx, req) => updateProviderSettings(ctx, (req.params as P).cid, (req.params as P).provider, req.body as object),
@@ -217,4 +223,5 @@ export function paymentRoutes(app: FastifyInstance): void {
     },
   ]);
   checkoutRoutes(app);
+  stripeRoutes(app);
 }

@@ -131,6 +131,8 @@ export class PaymentProviderSettingsType {
   @Field(() => String, { nullable: true, description: 'Where the client goes after cancelling.' }) cancel_redirect_url!: string | null;
   @Field({ description: 'Whether the redirect URLs are templates filled in and signed.' }) enable_url_templating!: boolean;
   @Field({ description: 'Whether a signing secret is stored.' }) signing_secret_set!: boolean;
+  @Field({ description: 'stripe: whether a secret API key is stored.' }) secret_key_set!: boolean;
+  @Field({ description: 'stripe: whether a webhook signing secret is stored.' }) webhook_secret_set!: boolean;
   @Field(() => Date, { description: DOC.createdAt }) createdAt!: string;
   @Field(() => Date, { description: DOC.updatedAt }) updatedAt!: string;
 }
@@ -156,6 +158,16 @@ export class UpdatePaymentProviderSettingsInput {
     boolean | null;
   @Field(() => String, { nullable: true, description: 'The signing secret (32 characters or more); write-only.' }) signing_secret?:
     string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'stripe: the secret API key (sk_test_... or sk_live_...); write-only: omitted keeps it, null removes it.',
+  })
+  secret_key?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: "stripe: the webhook endpoint's signing secret (whsec_...); write-only: omitted keeps it, null removes it.",
+  })
+  webhook_secret?: string | null;
 }
 
 @InputType({ description: 'Which transactions to list; every filter given must match.' })

@@ -1,6 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Ctx } from '../../kernel/context';
+import type { AppDeps, Ctx } from '../../kernel/context';
 import { requireMerchant } from '../../kernel/access';
 import { companyForMerchant } from '../company/company.access';
 import { conflict, forbidden, invalid, notFound } from '../../shared/errors';
@@ -155,7 +155,13 @@ export async function refundItem(ctx: Ctx, em: EntityManager, input: RefundItemI
   }
 
   const now = ctx.now;
-  const refund = await issueRefund(em, tx, { itemId: input.itemId, amount, reason, idempotencyKey: key, metadata: input.metadata }, now);
+  const refund = await issueRefund(
+    ctx.deps,
+    em,
+    tx,
+    { itemId: input.itemId, amount, reason, idempotencyKey: key, metadata: input.metadata },
+    now,
+  );
   if (refund.status !== 'failed') {
     tx.status = transitionPayment(tx.status, refundEvent(tx.refundedAmount, tx.amount));
     tx.updatedAt = now;
@@ -171,6 +177,7 @@ export async function refundItem(ctx: Ctx, em: EntityManager, input: RefundItemI
  * caller checked the amount and moves the transaction's status.
  */
 export async function issueRefund(
+  deps: AppDeps,
   em: EntityManager,
   tx: PaymentTransaction,
   r: { itemId: string; amount: number; reason: string | null; idempotencyKey?: string | null; metadata?: Record<string, string> | null },
@@ -191,7 +198,7 @@ export async function issueRefund(
     createdAt: now,
     updatedAt: now,
   });
-  const result = await providerFor(tx.providerType).refund(tx, refund);
+  const result = await providerFor(tx.providerType).refund(tx, refund, { publicUrl: deps.config.publicUrl, deps, em });
   refund.status = result.status;
   refund.providerRefundId = result.providerRefundId;
   if (refund.status !== 'failed') tx.refundedAmount += r.amount;

@@ -12,6 +12,8 @@ import { isProviderName, PROVIDER_NAMES, type ProviderName } from './providers/p
 import { decryptSecret, encryptSecret } from './redirect/secret-box';
 import { validateTemplate } from './redirect/template';
 import { toAsciiUrl } from './redirect/ascii';
+import { providerFor, requireAvailable } from './providers/registry';
+import { secretKeyContext, webhookSecretContext } from './providers/stripe-client';
 
 /** Shortest accepted signing secret (characters). */
 export const MIN_SECRET_LENGTH = 32;
@@ -33,6 +35,10 @@ export interface ProviderSettingsJson {
   cancel_redirect_url: string | null;
   enable_url_templating: boolean;
   signing_secret_set: boolean;
+  /** stripe: whether a secret API key is stored */
+  secret_key_set: boolean;
+  /** stripe: whether a webhook signing secret is stored */
+  webhook_secret_set: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -43,6 +49,8 @@ export interface ProviderSettingsInput {
   cancel_redirect_url?: unknown;
   enable_url_templating?: unknown;
   signing_secret?: unknown;
+  secret_key?: unknown;
+  webhook_secret?: unknown;
 }
 
 export function paymentSettingsJson(s: PaymentSettings): PaymentSettingsJson {
@@ -63,6 +71,8 @@ export function providerSettingsJson(p: PaymentProviderSettings): ProviderSettin
     cancel_redirect_url: p.cancelRedirectUrl,
     enable_url_templating: p.enableUrlTemplating,
     signing_secret_set: !!p.signingSecretEnc,
+    secret_key_set: !!p.secretKeyEnc,
+    webhook_secret_set: !!p.webhookSecretEnc,
     createdAt: formatTimestamp(p.createdAt)!,
     updatedAt: formatTimestamp(p.updatedAt)!,
   };
@@ -116,6 +126,8 @@ export async function updatePaymentSettings(
   const c = new Check();
   const preferred = c.oneOf('preferredProvider', input?.preferredProvider, PROVIDER_NAMES, true);
   c.done('invalid payment settings');
+  // A provider that cannot take payments here is refused now, not at the first booking.
+  requireAvailable(providerFor(preferred!));
   // An upsert, so that two first saves racing each other both succeed.
   const rows = await ctx.em.transactional(async (em) => {
     const upserted = await em.execute<Record<string, unknown>[]>(
@@ -139,6 +151,30 @@ export async function getProviderSettings(ctx: Ctx, companyId: string, provider:
   const name = providerParam(provider);
   const p = await ctx.em.findOne(PaymentProviderSettings, { companyId: company.id, provider: name });
   return p ? providerSettingsJson(p) : null;
+}
+
+/** `sk_test_...` / `sk_live_...`: the form of Stripe's secret keys (the network is not asked). */
+const STRIPE_SECRET_KEY = /^sk_(test|live)_[A-Za-z0-9]{8,1000}$/;
+/** `whsec_...`: the form of Stripe's webhook signing secrets. */
+const STRIPE_WEBHOOK_SECRET = /^whsec_[A-Za-z0-9+/=_-]{8,1000}$/;
+
+/**
+ * A write-only Stripe credential: undefined keeps the stored one, null removes it, a string of
+ * the right form replaces it. Only the stripe provider has them. The value is never echoed.
+ */
+function providerSecret(
+  c: Check,
+  provider: ProviderName,
+  path: string,
+  v: unknown,
+  form: RegExp,
+  message: string,
+): string | null | undefined {
+  if (v === undefined) return undefined;
+  if (provider !== 'stripe') return (c.fail(path, 'is a setting of the stripe provider only'), undefined);
+  if (v === null) return null;
+  if (typeof v !== 'string' || !form.test(v)) return (c.fail(path, message), undefined);
+  return v;
 }
 
 /** null when absent or cleared (null or blank), else the URL in its ASCII form (checked). */
@@ -184,6 +220,24 @@ export async function updateProviderSettings(
     else if (rawSecret.length > MAX_SECRET_LENGTH) c.fail('signing_secret', `must be at most ${MAX_SECRET_LENGTH} characters`);
     else secret = rawSecret;
   }
+  const stripeKeys = {
+    secretKeyEnc: providerSecret(
+      c,
+      name,
+      'secret_key',
+      input?.secret_key,
+      STRIPE_SECRET_KEY,
+      'must be a Stripe secret key (sk_test_... or sk_live_...)',
+    ),
+    webhookSecretEnc: providerSecret(
+      c,
+      name,
+      'webhook_secret',
+      input?.webhook_secret,
+      STRIPE_WEBHOOK_SECRET,
+      'must be a Stripe webhook signing secret (whsec_...)',
+    ),
+  };
   c.done('invalid provider settings');
 
   return ctx.em.transactional(async (em) => {
@@ -208,6 +262,12 @@ export async function updateProviderSettings(
     Object.assign(p, urls, { enableUrlTemplating: templating, updatedAt: ctx.now });
     if (secret !== undefined)
       p.signingSecretEnc = secret === null ? null : encryptSecret(secret, ctx.deps.encryptionKey, secretContext(company.id, name));
+    if (stripeKeys.secretKeyEnc !== undefined)
+      p.secretKeyEnc =
+        stripeKeys.secretKeyEnc && encryptSecret(stripeKeys.secretKeyEnc, ctx.deps.encryptionKey, secretKeyContext(company.id));
+    if (stripeKeys.webhookSecretEnc !== undefined)
+      p.webhookSecretEnc =
+        stripeKeys.webhookSecretEnc && encryptSecret(stripeKeys.webhookSecretEnc, ctx.deps.encryptionKey, webhookSecretContext(company.id));
     await em.flush();
     return providerSettingsJson(p);
   });

@@ -6,6 +6,7 @@ import { PaymentTransaction } from './payment.entity';
 import { recordPaymentEvent } from './payment.events';
 import { refundEvent, transitionPayment } from './payment.status';
 import { issueRefund, paidFor } from './refund.service';
+import { providerFor } from './providers/registry';
 
 /**
  * How a transaction's status changes when a provider reports on it or its items are given up,
@@ -42,6 +43,9 @@ const END_OUTCOME: Record<EndEvent, SettlementOutcome> = { fail: 'failed', cance
 export async function endPayment(deps: AppDeps, em: EntityManager, tx: PaymentTransaction, event: EndEvent, now: Date): Promise<void> {
   tx.status = transitionPayment(tx.status, event);
   tx.updatedAt = now;
+  // The provider's checkout may still take money: the sweeper closes it after this commits.
+  // A caller that knows it is closed already (the provider reported the end) clears this.
+  if (providerFor(tx.providerType).closesCheckout) tx.checkoutCloseAt = now;
   await recordPaymentEvent(em, tx, now);
   await settleItems(deps, em, tx, END_OUTCOME[event], now);
 }
@@ -93,7 +97,13 @@ async function pay(deps: AppDeps, em: EntityManager, tx: PaymentTransaction, aba
   // Flushed so that the paid transaction is recorded (audit) before its refund changes it again.
   await em.flush();
   for (const itemId of giveBack)
-    await issueRefund(em, tx, { itemId, amount: paidFor(tx, itemId), reason: 'the item was cancelled before its payment arrived' }, now);
+    await issueRefund(
+      deps,
+      em,
+      tx,
+      { itemId, amount: paidFor(tx, itemId), reason: 'the item was cancelled before its payment arrived' },
+      now,
+    );
   if (tx.refundedAmount > 0) {
     tx.status = transitionPayment(tx.status, refundEvent(tx.refundedAmount, tx.amount));
     await recordPaymentEvent(em, tx, now);
@@ -106,7 +116,7 @@ async function refundLatePayment(deps: AppDeps, em: EntityManager, tx: PaymentTr
   const shares = tx.itemIds.map((itemId) => ({ itemId, amount: Math.min(paidFor(tx, itemId), tx.amount) }));
   // Item shares add up to the amount; should they not, the rest goes back with the first item.
   shares[0].amount += Math.max(0, tx.amount - shares.reduce((sum, s) => sum + s.amount, 0));
-  for (const s of shares) if (s.amount > 0) await issueRefund(em, tx, { ...s, reason }, now);
+  for (const s of shares) if (s.amount > 0) await issueRefund(deps, em, tx, { ...s, reason }, now);
   if (tx.refundedAmount >= tx.amount) {
     tx.status = transitionPayment(tx.status, 'refund_late');
     tx.updatedAt = now;

@@ -1,3 +1,5 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AppDeps } from '../../../kernel/context';
 import type { PaymentTransaction, Refund } from '../payment.entity';
 import type { RefundStatus } from '../payment.status';
 import type { ProviderName } from './provider-names';
@@ -5,6 +7,9 @@ import type { ProviderName } from './provider-names';
 export interface ProviderEnv {
   /** PUBLIC_URL without a trailing slash */
   publicUrl: string;
+  deps: AppDeps;
+  /** the caller's database transaction (a provider reads its settings with it) */
+  em: EntityManager;
 }
 
 export interface ProviderRefundResult {
@@ -12,16 +17,33 @@ export interface ProviderRefundResult {
   providerRefundId: string | null;
 }
 
+/** Where the customer pays, and what the provider decided about the transaction. */
+export interface Checkout {
+  url: string;
+  /** the provider's reference of the payment (Stripe: the Checkout Session id) */
+  referenceId?: string | null;
+  /** a later expiry the provider imposes (Stripe: sessions last at least 30 minutes) */
+  expiresAt?: Date;
+}
+
 /**
- * A payment provider as the payment context sees it. Real providers would call their API
- * here; the redirect URLs are rendered by the caller, so a provider never sees the secret.
+ * A payment provider as the payment context sees it. The redirect URLs are rendered by the
+ * caller, so a provider never sees the signing secret.
  */
 export interface PaymentProvider {
   readonly name: ProviderName;
   /** Whether this installation can take payments through the provider. */
   readonly available: boolean;
-  /** The URL the client is sent to for paying `tx`. */
-  createCheckout(tx: PaymentTransaction, env: ProviderEnv): Promise<string>;
+  /**
+   * Opens the checkout of `tx` (not yet stored; its id, amount and expiry are final) and
+   * answers where the client pays. `itemNames`: what each item is, for the provider's page.
+   */
+  createCheckout(tx: PaymentTransaction, env: ProviderEnv, itemNames: Record<string, string>): Promise<Checkout>;
   /** Returns the refund's outcome; a provider that settles asynchronously answers `pending`. */
-  refund(tx: PaymentTransaction, refund: Refund): Promise<ProviderRefundResult>;
+  refund(tx: PaymentTransaction, refund: Refund, env: ProviderEnv): Promise<ProviderRefundResult>;
+  /**
+   * Whether the provider's checkout outlives a transaction that ended on this side (cancelled
+   * here): the sweeper then closes it (`checkoutCloseAt`), so that it can no longer be paid.
+   */
+  readonly closesCheckout?: boolean;
 }

@@ -1,10 +1,11 @@
-import { invalid } from '../../../shared/errors';
+import { conflict } from '../../../shared/errors';
 import type { PaymentProvider } from './provider';
 import { PROVIDER_NAMES, type ProviderName } from './provider-names';
+import { stripeProvider } from './stripe-provider';
 import { testProvider } from './test-provider';
 
 function notAvailable(name: ProviderName): Error {
-  return invalid(`payment provider ${name} is not available on this installation; use the test provider or another configured one`, [
+  return conflict(`payment provider ${name} is not available on this installation; use stripe or the test provider`, [
     { path: 'preferredProvider', message: `${name} is not available on this installation` },
   ]);
 }
@@ -23,16 +24,16 @@ function unavailableProvider(name: ProviderName): PaymentProvider {
   };
 }
 
-const registry = new Map<ProviderName, PaymentProvider>(
-  PROVIDER_NAMES.map((n) => [n, n === 'test' ? testProvider : unavailableProvider(n)]),
-);
+const BUILT: Partial<Record<ProviderName, PaymentProvider>> = { test: testProvider, stripe: stripeProvider };
+
+const registry = new Map<ProviderName, PaymentProvider>(PROVIDER_NAMES.map((n) => [n, BUILT[n] ?? unavailableProvider(n)]));
 
 /** The provider implementation for a name. */
 export function providerFor(name: ProviderName): PaymentProvider {
   return registry.get(name)!;
 }
 
-/** 400 unless the provider can take payments here. */
+/** 409 unless the provider can take payments here. */
 export function requireAvailable(provider: PaymentProvider): void {
   if (!provider.available) throw notAvailable(provider.name);
 }

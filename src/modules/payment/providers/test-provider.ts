@@ -9,6 +9,6 @@ import type { PaymentProvider } from './provider';
 export const testProvider: PaymentProvider = {
   name: 'test',
   available: true,
-  createCheckout: async (tx, env) => `${env.publicUrl}/v1/payments/test-checkout/${tx.id}`,
+  createCheckout: async (tx, env) => ({ url: `${env.publicUrl}/v1/payments/test-checkout/${tx.id}` }),
   refund: async () => ({ status: 'succeeded', providerRefundId: `test_re_${newId()}` }),
 };

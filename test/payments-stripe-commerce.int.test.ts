@@ -96,6 +96,16 @@ describe('refunds through Stripe', () => {
     expect(down.status).toBe(503);
     expect((await sql(w, 'select count(*)::int as n from refund where transaction_id = ?', [txId]))[0].n).toBe(0);
     expect((await transaction(w, cid(), txId)).status).toBe('paid');
+    // Stripe refuses: the charge cannot be refunded (here: Stripe no longer sees it paid).
+    const session = w.stripe.session((await transaction(w, cid(), txId)).referenceID);
+    session.payment_status = 'unpaid';
+    const refused = await w.t.call('POST', url, { body: { itemID: b.id, amount: 500 } });
+    session.payment_status = 'paid';
+    expect(refused.status).toBe(201);
+    expect(refused.body).toMatchObject({ status: 'failed', providerRefundID: null, amount: 500 });
+    expect((await transaction(w, cid(), txId)).status).toBe('paid');
+    // Nothing was refunded, so the whole amount can still be.
+    expect((await w.t.call('POST', url, { body: { itemID: b.id, percent: 100 } })).body.status).toBe('succeeded');
   });
 
   it('refund.updated and charge.refunded move the refund records; another company’s refund is 400', async () => {

@@ -1,5 +1,5 @@
 /**
- * Runs the embedded PostgreSQL in a child process for test/embedded.int.test.ts:
+ * Runs the embedded PostgreSQL in a child process for test/faults/embedded.int.test.ts:
  * `legacy-init <dir>` initialises a data directory as earlier versions did (password
  * "postgres", no password file); `start <dir>` starts it, prints `{url, logs}` as one JSON line
  * and stops it when a line arrives on stdin.

@@ -1,0 +1,33 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { printGraphqlSchema } from '../../src/app/graphql';
+import { createTestApp, type TestApp } from '../helpers/app';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => t?.close());
+
+describe('schema and OpenAPI', () => {
+  it('schema.graphql is up to date (run `npm run schema` after changing GraphQL types)', () => {
+    const onDisk = readFileSync(join(__dirname, '..', '..', 'schema.graphql'), 'utf8');
+    expect(onDisk).toBe(printGraphqlSchema());
+  });
+
+  it('the OpenAPI document lists every REST route', async () => {
+    const doc = (await t.call('GET', '/v1/openapi.json', { key: null })).body;
+    expect(doc.openapi).toBe('3.1.0');
+    const listed = new Set<string>();
+    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, unknown>>)) {
+      for (const method of Object.keys(ops)) listed.add(`${method.toUpperCase()} ${path}`);
+    }
+    const registered = (t.app as unknown as { registeredRoutes: { method: string; url: string }[] }).registeredRoutes;
+    const missing = registered
+      .filter((r) => r.url.startsWith('/v1/') && r.url !== '/v1/openapi.json')
+      .map((r) => `${r.method} ${r.url.replace(/:(\w+)/g, '{$1}')}`)
+      .filter((r) => !listed.has(r));
+    expect(missing).toEqual([]);
+    expect(listed.size).toBeGreaterThanOrEqual(6);
+  });
+});

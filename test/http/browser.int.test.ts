@@ -1,0 +1,132 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { createTestApp, TestClock, type TestApp } from '../helpers/app';
+import { Shop } from '../bookings-fixtures';
+import { configurePayments, SECRET } from '../payments-fixtures';
+
+/**
+ * The integrator's pages in a real browser (Debian's chromium, driven by playwright-core): the
+ * API reference lists the operations, the GraphQL explorer runs a query with an API key, and the
+ * test checkout page shows the amount and local time and its Pay button leads to the signed
+ * redirect. Screenshots go to test-artifacts/browser/ (not committed). Without a Chromium
+ * (CHROMIUM_PATH, or /usr/bin/chromium, which .ci/run installs) the suite says so and skips.
+ */
+const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => p && existsSync(p));
+const ARTIFACTS = join(__dirname, '..', '..', 'test-artifacts', 'browser');
+const describeIfChromium = CHROMIUM ? describe : describe.skip;
+if (!CHROMIUM) console.warn('browser tests skipped: no Chromium (apt-get install chromium, or set CHROMIUM_PATH)');
+
+describeIfChromium('in a real browser', () => {
+  let t: TestApp;
+  let base: string;
+  let browser: Browser;
+  const clock = new TestClock(Date.parse('2026-03-01T08:00:00Z'));
+
+  beforeAll(async () => {
+    t = await createTestApp({ clock });
+    base = await t.listen();
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+    mkdirSync(ARTIFACTS, { recursive: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('the API reference at /docs lists the operations', async () => {
+    const page = await browser.newPage();
+    const external: string[] = [];
+    page.on('request', (r) => {
+      if (!r.url().startsWith(base) && !r.url().startsWith('data:')) external.push(r.url());
+    });
+    await page.goto(`${base}/docs`);
+    await page.waitForSelector('.opblock-summary', { timeout: 20_000 });
+    expect(await page.locator('.opblock').count()).toBeGreaterThan(60);
+    expect(await page.textContent('body')).toContain('List available times');
+    await page.screenshot({ path: join(ARTIFACTS, 'docs.png'), fullPage: false });
+    expect(external).toEqual([]);
+    await page.close();
+  });
+
+  it('the GraphQL explorer runs a query with an API key header and shows the result', async () => {
+    await t.company('Browser Co');
+    const page = await browser.newPage();
+    const external: string[] = [];
+    page.on('request', (r) => {
+      if (!r.url().startsWith(base) && !r.url().startsWith('data:')) external.push(r.url());
+    });
+    const query = encodeURIComponent('{ companies { companies { name } } }');
+    const headers = encodeURIComponent(JSON.stringify({ 'X-API-Key': t.adminKey }));
+    await page.goto(`${base}/graphql?query=${query}&headers=${headers}`, { headers: undefined } as never);
+    await page.waitForSelector('.graphiql-execute-button', { timeout: 20_000 });
+    await page.click('.graphiql-execute-button');
+    await page.waitForFunction("document.querySelector('.result-window')?.textContent?.includes('Browser Co')", undefined, {
+      timeout: 20_000,
+    });
+    await page.screenshot({ path: join(ARTIFACTS, 'graphql-explorer.png') });
+    expect(external).toEqual([]);
+    await page.close();
+  });
+
+  it('a widget on another origin calls the API when CORS_ORIGINS allows it, and is blocked when it does not', async () => {
+    const open = await createTestApp({ config: { corsOrigins: ['*'] } });
+    try {
+      const openBase = await open.listen();
+      const page = await browser.newPage();
+      // the page's origin is localhost:<port>; the API is called on 127.0.0.1:<port>, another origin
+      await page.goto(`${base.replace('127.0.0.1', 'localhost')}/health`);
+      const call = (api: string, key: string) =>
+        page.evaluate(
+          async ([url, apiKey]) => {
+            try {
+              const r = await fetch(`${url}/graphql`, {
+                method: 'POST',
+                headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+                body: JSON.stringify({ query: '{ __typename }' }),
+              });
+              return `${r.status} ${await r.text()}`;
+            } catch (err) {
+              return `blocked: ${String(err)}`;
+            }
+          },
+          [api, key],
+        );
+      expect(await call(openBase, open.adminKey)).toMatch(/^200 .*"__typename":"Query"/);
+      expect(await call(base, t.adminKey)).toMatch(/^blocked/);
+      await page.close();
+    } finally {
+      await open.close();
+    }
+  });
+
+  it('the test checkout page shows the amount and local time, and Pay leads to the signed redirect', async () => {
+    const shop = await Shop.open(t, 'Riga salon', 'Europe/Riga');
+    const { sid, rids } = await shop.bookable('fixed', { duration: 'PT1H' });
+    await shop.price(sid, 'fixed', 2500);
+    const success = `${base}/health?booking={{.ItemID}}&amount={{.Amount}}`;
+    expect((await configurePayments(t, shop.companyId, { success, templating: true, secret: SECRET })).status).toBe(200);
+    const token = await shop.login('browser@example.com', t.adminKey);
+    const booked = await t.call('POST', '/v1/client/bookings', {
+      token,
+      body: { companyID: shop.companyId, serviceID: sid, resourceID: rids[0], startTime: '2026-03-02T09:00:00Z' },
+    });
+    expect(booked.status).toBe(200);
+    const page = await browser.newPage();
+    await page.goto(`${base}${new URL(booked.body.paymentURL).pathname}`);
+    const text = await page.textContent('body');
+    expect(text).toContain('25.00 EUR');
+    expect(text).toContain('Mon, 2 Mar 2026, 11:00 (Europe/Riga)');
+    await page.screenshot({ path: join(ARTIFACTS, 'checkout.png') });
+    await Promise.all([page.waitForURL(/\/health\?/), page.click('button.pay')]);
+    const landed = new URL(page.url());
+    expect(landed.searchParams.get('booking')).toBe(booked.body.id);
+    expect(landed.searchParams.get('amount')).toBe('2500');
+    // the redirect verifies with the company's signing secret
+    const verified = await t.call('GET', `/v1/companies/${shop.companyId}/payments/verify-signature${landed.search}`);
+    expect(verified.status).toBe(200);
+    expect(verified.body.valid).toBe(true);
+    expect((await shop.get(booked.body.id)).body.status).toBe('confirmed');
+    await page.close();
+  });
+});

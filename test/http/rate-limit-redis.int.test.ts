@@ -1,0 +1,109 @@
+import type { FastifyInstance } from 'fastify';
+import { buildServer } from '../../src/app/server';
+import { createTestApp, type TestApp } from '../helpers/app';
+import { describeWithRedis } from '../helpers/redis';
+import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy';
+
+/**
+ * REDIS_URL: the rate limit is one allowance for every process. Two servers here share one
+ * database and one Redis (reached through a relay the test can cut): what one spends, the other
+ * cannot; while Redis is away requests are served and counted; limits come back with Redis.
+ */
+describeWithRedis('rate limits shared through Redis', (redisUrl) => {
+  const BURST = 4;
+  let t: TestApp;
+  let second: FastifyInstance;
+  let relay: TcpProxy;
+  // addresses are new on every run: Redis keeps the buckets of earlier runs for a while
+  const run = Math.floor(Math.random() * 250);
+  let n = 0;
+  const address = () => `10.${run}.${Math.floor(++n / 250)}.${n % 250}`;
+
+  beforeAll(async () => {
+    const target = new URL(redisUrl);
+    relay = await startTcpProxy(target.hostname, Number(target.port || 6379));
+    t = await createTestApp({
+      config: { redisUrl: `redis://127.0.0.1:${relay.port}`, rateLimitPerSecond: 1, rateLimitBurst: BURST },
+    });
+    second = await buildServer(t.deps, { logger: false });
+    await second.ready();
+  });
+  afterAll(async () => {
+    await second?.close();
+    await t?.close();
+    await relay?.close();
+  });
+
+  const onSecond = async (key: string | null, remoteAddress: string) =>
+    (await second.inject({ method: 'GET', url: '/v1/companies', headers: key ? { 'x-api-key': key } : {}, remoteAddress })).statusCode;
+  const failures = async () => {
+    const text = (await t.call('GET', '/metrics')).text;
+    return Number(/^rate_limit_store_failures_total (\d+)/m.exec(text)?.[1] ?? NaN);
+  };
+  /** until both servers' clients have (re)connected */
+  const waitForRedis = async () => {
+    for (let i = 0; i < 100; i++) {
+      const probe = address();
+      await t.call('GET', '/v1/companies', { key: null, remoteAddress: probe });
+      const before = await failures();
+      await onSecond(null, probe);
+      await t.call('GET', '/v1/companies', { key: null, remoteAddress: probe });
+      if ((await failures()) === before) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error('Redis did not come back');
+  };
+
+  it('an API key spends one allowance on both servers, in parallel', async () => {
+    await waitForRedis();
+    const key = await t.keyWith({ '*': ['companies.read'] });
+    const ip = address();
+    const statuses = await Promise.all(
+      Array.from({ length: BURST * 3 }, (_, i) =>
+        i % 2 ? onSecond(key, ip) : t.call('GET', '/v1/companies', { key, remoteAddress: ip }).then((r) => r.status),
+      ),
+    );
+    expect(statuses.filter((s) => s === 200)).toHaveLength(BURST);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(BURST * 2);
+    // another key has its own allowance
+    const other = await t.keyWith({ '*': ['companies.read'] });
+    expect(await onSecond(other, ip)).toBe(200);
+  });
+
+  it('requests without credentials share the address allowance across servers; 429 carries Retry-After', async () => {
+    await waitForRedis();
+    const ip = address();
+    for (let i = 0; i < BURST; i++) expect(await onSecond(null, ip)).toBe(401);
+    const r = await t.call('GET', '/v1/companies', { key: null, remoteAddress: ip });
+    expect(r.status).toBe(429);
+    expect(r.body.code).toBe('rate_limited');
+    expect(Number(r.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+  });
+
+  it('serves every request while Redis is away, counts them in /metrics, and limits again once it is back', async () => {
+    await waitForRedis();
+    const key = await t.keyWith({ '*': ['companies.read'] });
+    const before = await failures();
+    await relay.down();
+    try {
+      const ip = address();
+      const statuses: number[] = [];
+      for (let i = 0; i < BURST * 2; i++) {
+        statuses.push((await t.call('GET', '/v1/companies', { key, remoteAddress: ip })).status, await onSecond(key, ip));
+      }
+      expect(statuses).toEqual(Array(BURST * 4).fill(200));
+      expect((await failures()) - before).toBeGreaterThanOrEqual(BURST * 2);
+      const metrics = (await t.call('GET', '/metrics')).text;
+      expect(metrics).toMatch(/^rate_limit_store_up 0/m);
+    } finally {
+      await relay.up();
+    }
+    await waitForRedis();
+    const ip = address();
+    const fresh = await t.keyWith({ '*': ['companies.read'] });
+    const statuses: number[] = [];
+    for (let i = 0; i < BURST + 2; i++) statuses.push(await onSecond(fresh, ip));
+    expect(statuses).toEqual([...Array(BURST).fill(200), 429, 429]);
+    expect((await t.call('GET', '/metrics')).text).toMatch(/^rate_limit_store_up 1/m);
+  });
+});

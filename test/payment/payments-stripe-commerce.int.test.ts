@@ -203,7 +203,7 @@ describe('two servers on one database', () => {
   let second: FastifyInstance;
   let orm: MikroORM;
   beforeAll(async () => {
-    orm = await createOrm(w.t.deps.orm.config.getClientUrl(true), { entities: allEntities(), poolMax: 10 });
+    orm = await createOrm(w.t.deps.orm.config.getClientUrl(), { entities: allEntities(), poolMax: 10 });
     second = await buildServer({ ...w.t.deps, orm }, { logger: false });
     await second.ready();
   });

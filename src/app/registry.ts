@@ -20,6 +20,7 @@ import { subscriptionModule } from '../modules/subscription';
 import { webhookModule } from '../modules/webhook';
 import { auditModule } from '../modules/audit';
 import { calendarModule } from '../modules/calendar';
+import { notificationModule } from '../modules/notification';
 
 /** Every bounded context, in registration order. */
 export const modules: AppModule[] = [
@@ -38,6 +39,7 @@ export const modules: AppModule[] = [
   webhookModule,
   auditModule,
   calendarModule,
+  notificationModule,
 ];
 
 export const allEntities = (): Function[] => modules.flatMap((m) => m.entities);

@@ -65,6 +65,12 @@ export interface Config {
   webhookTimeoutMs: number;
   /** how often the webhook worker looks for due deliveries, ms */
   webhookPollMs: number;
+  /** `SMTP_URL`: the mail transport of notifications (`smtp://user:pass@host:587`, `smtps://...`); null: messages are recorded, not sent */
+  smtpUrl: string | null;
+  /** `SMTP_FROM`: the From address of notifications (`"Bookings <bookings@example.com>"`); null: `bookings@<PUBLIC_URL host>` */
+  smtpFrom: string | null;
+  /** how often the notification worker looks for due messages, ms */
+  notificationPollMs: number;
   /**
    * `STRIPE_API_URL`: where the Stripe library sends its requests (scheme, host and port
    * only), for local servers that speak Stripe's API; null: Stripe's own API.
@@ -185,6 +191,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowInsecure: flag(env, 'WEBHOOK_ALLOW_INSECURE'),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),
     webhookPollMs: int(env, 'WEBHOOK_POLL_MS', 1000, 10, 600_000),
+    smtpUrl: parseSmtpUrl(str(env, 'SMTP_URL')),
+    smtpFrom: str(env, 'SMTP_FROM'),
+    notificationPollMs: int(env, 'NOTIFICATION_POLL_MS', 1000, 10, 600_000),
     stripeApiUrl: parseStripeApiUrl(str(env, 'STRIPE_API_URL')),
   };
 }
@@ -201,4 +210,18 @@ export function parseStripeApiUrl(raw: string | null): string | null {
   if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.pathname !== '/' || u.search || u.hash || u.username || u.password)
     throw new ConfigError('STRIPE_API_URL must be http(s)://host[:port] with no path, query or credentials');
   return u.origin;
+}
+
+/** `SMTP_URL`: `smtp://` or `smtps://` with a host (credentials and options as nodemailer reads them). */
+export function parseSmtpUrl(raw: string | null): string | null {
+  if (raw === null) return null;
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new ConfigError('SMTP_URL must be a URL like smtp://user:pass@mail.example.com:587 or smtps://...:465');
+  }
+  if ((u.protocol !== 'smtp:' && u.protocol !== 'smtps:') || !u.hostname)
+    throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL with a host');
+  return raw;
 }

@@ -43,6 +43,8 @@ export type EventData = object;
 export interface NewEvent {
   type: EventType;
   data: EventData;
+  /** a booking created with `notify: false`: its client gets no e-mail (now or later); webhooks are unaffected */
+  quiet?: boolean;
 }
 
 /** The body delivered to endpoints: the record under `data`, with the event's own id, type and time. */
@@ -72,7 +74,7 @@ export function eventRows(events: readonly NewEvent[], at: Date): string {
   return JSON.stringify(
     events.map((e) => {
       const id = newId();
-      return { id, type: e.type, body: eventBody(id, e.type, at, e.data) };
+      return { id, type: e.type, body: eventBody(id, e.type, at, e.data), ...(e.quiet ? { quiet: true } : {}) };
     }),
   );
 }
@@ -80,15 +82,35 @@ export function eventRows(events: readonly NewEvent[], at: Date): string {
 /**
  * The enqueue is one database function, `webhook_enqueue` (src/db/functions/webhook_enqueue.sql),
  * which `booking_insert` calls too, so that a new booking's event rides in its insert statement.
- * Both call it with named arguments.
+ * Both call it with named arguments. The e-mail outbox reads the same rows in the same
+ * statement (`notification_enqueue`, src/db/functions/notification_enqueue.sql).
  */
-const ENQUEUE_SQL = 'select webhook_enqueue(p_company => ?::uuid, p_events => ?::text, p_at => ?::timestamptz)';
+const ENQUEUE_SQL =
+  'select webhook_enqueue(p_company => ?::uuid, p_events => ?::text, p_at => ?::timestamptz), ' +
+  'notification_enqueue(p_company => ?::uuid, p_events => ?::text, p_at => ?::timestamptz)';
 
 /** Records events of one company in one statement, in the caller's transaction (see above). */
 export async function recordEvents(em: EntityManager, { companyId, events, at }: EventBatch): Promise<void> {
   if (!events.length) return;
-  await em.execute(ENQUEUE_SQL, [companyId, eventRows(events, at), at.toISOString()], 'run');
+  const args = [companyId, eventRows(events, at), at.toISOString()];
+  await em.execute(ENQUEUE_SQL, [...args, ...args], 'run');
 }
+
+/**
+ * Event types the e-mail notifications read (src/db/functions/notification_enqueue.sql): wanted
+ * whenever the company's notifications are on (the default), webhook endpoints or not.
+ */
+export const NOTIFIED_EVENT_TYPES: readonly EventType[] = [
+  'booking.created',
+  'booking.confirmed',
+  'booking.cancelled',
+  'booking.rejected',
+  'booking.failed',
+  'booking.moved',
+  'payment.paid',
+  'giftcard.paid',
+  'subscription.activated',
+];
 
 /** Records one event in the caller's transaction; see `recordEvents`. */
 export function recordEvent(em: EntityManager, e: { companyId: string; type: EventType; payload: EventData; at: Date }): Promise<void> {
@@ -96,15 +118,25 @@ export function recordEvent(em: EntityManager, e: { companyId: string; type: Eve
 }
 
 /**
- * The subset of `types` an enabled endpoint of the company listens to: for events whose data
- * costs reads to build (settled bookings), asked before building it.
+ * The subset of `types` an enabled endpoint of the company listens to, or its e-mail
+ * notifications read (NOTIFIED_EVENT_TYPES, unless the company switched them off): for events
+ * whose data costs reads to build (settled bookings), asked before building it.
  */
 export async function listenedTypes(em: EntityManager, companyId: string, types: readonly EventType[]): Promise<Set<EventType>> {
   if (!types.length) return new Set();
   const rows = await em.execute<{ t: EventType }[]>(
     `select distinct t from webhook_endpoint e, unnest(e.event_types) t
-      where e.company_id = ? and e.enabled and t = any(?::text[])`,
-    [companyId, `{${[...new Set(types)].join(',')}}`],
+      where e.company_id = ? and e.enabled and t = any(?::text[])
+     union
+     select t from unnest(?::text[]) t
+      where t = any(?::text[]) and not exists (select 1 from notification_settings s where s.company_id = ? and not s.enabled)`,
+    [
+      companyId,
+      `{${[...new Set(types)].join(',')}}`,
+      `{${[...new Set(types)].join(',')}}`,
+      `{${NOTIFIED_EVENT_TYPES.join(',')}}`,
+      companyId,
+    ],
   );
   return new Set(rows.map((r) => r.t));
 }

@@ -19,6 +19,7 @@ export const AREAS = [
   'payments',
   'pdf',
   'webhooks',
+  'notifications',
 ] as const;
 
 export const PERMISSIONS: readonly string[] = [

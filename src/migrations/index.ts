@@ -22,6 +22,7 @@ import { Migration20261126000200SnapshotCheaper } from './Migration2026112600020
 import { Migration20261127000100CatalogVersion } from './Migration20261127000100CatalogVersion';
 import { Migration20261128000100FunctionFiles } from './Migration20261128000100FunctionFiles';
 import { Migration20261128000500StripePayments } from './Migration20261128000500StripePayments';
+import { Migration20261128000600Notification } from './Migration20261128000600Notification';
 
 /**
  * Every migration in order. Listed explicitly (not discovered from files) so that the
@@ -51,4 +52,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261127000100CatalogVersion', class: Migration20261127000100CatalogVersion },
   { name: 'Migration20261128000100FunctionFiles', class: Migration20261128000100FunctionFiles },
   { name: 'Migration20261128000500StripePayments', class: Migration20261128000500StripePayments },
+  { name: 'Migration20261128000600Notification', class: Migration20261128000600Notification },
 ];

@@ -2,7 +2,8 @@
 -- column), its first status change, its occupancy (the exclusion constraint on
 -- booking_occupancy refuses overlapping time: 23P01), its webhook events (through
 -- webhook_enqueue, the outbox's one enqueue: recorded only when an enabled endpoint of the
--- company listens to their type) and its audit entries. One statement, so atomic on its own.
+-- company listens to their type), its e-mail notifications (notification_enqueue) and its
+-- audit entries. One statement, so atomic on its own.
 -- The company comes first and apart, as in the other functions, so that a database distributed
 -- by company can run each call on the company's node (docs/scaling.md); the booking row must
 -- belong to it (a foreign key from the other rows to the booking checks it).
@@ -40,6 +41,7 @@ begin
   end if;
 
   perform webhook_enqueue(p_company => v_company, p_events => p_events, p_at => p_event_at);
+  perform notification_enqueue(p_company => v_company, p_events => p_events, p_at => p_event_at);
 
   if p_audit is not null then
     insert into audit_entry (id, company_id, merchant_id, actor_type, actor_id, actor_name, action, record_type, record_id, changes, request_id, created_at)

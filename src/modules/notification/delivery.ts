@@ -1,0 +1,173 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
+import type { AppDeps } from '../../kernel/context';
+import { displayName, isAddress } from './address';
+import { fromAddress, renderMessage, type MessageContent, type MessageRow } from './message-content';
+import { retryDelayMs } from './retry-schedule';
+
+/**
+ * The e-mail delivery worker. Due messages (queued, `next_attempt_at` passed) are claimed with
+ * `for update skip locked` in one statement that counts the attempt and moves
+ * `next_attempt_at` a lease ahead, so several processes never send the same attempt at once
+ * and a process that dies while sending leaves the message due again when the lease ends.
+ * Rendering and sending happen outside any transaction; the outcome is recorded afterwards,
+ * only while the attempt is still this process's. Every attempt carries the same Message-ID
+ * (`<message id@PUBLIC_URL host>`), so a receiving system can tell a repeat.
+ */
+
+export const NOT_CONFIGURED = 'no transport configured';
+const BATCH = 20;
+const SEND_TIMEOUT_MS = 20_000;
+const LEASE_MS = 3 * SEND_TIMEOUT_MS + 10_000;
+const ERROR_CHARS = 500;
+
+type Claimed = MessageRow & { attempts: number };
+
+async function claim(em: EntityManager, now: Date, limit: number): Promise<Claimed[]> {
+  const at = now.toISOString();
+  return em.execute<Claimed[]>(
+    `update notification_message m set attempts = m.attempts + 1, next_attempt_at = ?::timestamptz, updated_at = ?::timestamptz
+      from (
+        select id from notification_message where status = 'queued' and next_attempt_at <= ?::timestamptz
+          order by next_attempt_at, id limit ? for update skip locked
+      ) due
+      where m.id = due.id
+      returning m.id, m.company_id, m.event, m.recipient, m.to_address, m.client_id, m.booking_id, m.item_id, m.data, m.attempts`,
+    [new Date(now.getTime() + LEASE_MS).toISOString(), at, at, limit],
+  );
+}
+
+interface Outcome {
+  status: 'sent' | 'failed' | 'queued' | 'not_sent' | 'skipped';
+  error: string | null;
+  retryAt?: Date;
+  content?: MessageContent;
+}
+
+async function record(em: EntityManager, m: Claimed, o: Outcome, now: Date): Promise<void> {
+  await em.execute(
+    `update notification_message set status = ?, last_error = ?, subject = coalesce(?, subject), language = coalesce(?, language),
+        next_attempt_at = ?::timestamptz, sent_at = case when ? = 'sent' then ?::timestamptz else sent_at end, updated_at = ?::timestamptz
+      where company_id = ? and id = ? and attempts = ? and status = 'queued'`,
+    [
+      o.status,
+      o.error?.slice(0, ERROR_CHARS) ?? null,
+      o.content?.subject ?? null,
+      o.content?.language ?? null,
+      (o.retryAt ?? now).toISOString(),
+      o.status,
+      now.toISOString(),
+      now.toISOString(),
+      m.company_id,
+      m.id,
+      m.attempts,
+    ],
+    'run',
+  );
+}
+
+/** The process's mail transport, made from SMTP_URL on first use; null without one. */
+export class Mailer {
+  private transport: Transporter | null = null;
+  constructor(private readonly url: string | null) {}
+
+  get configured(): boolean {
+    return this.url !== null;
+  }
+
+  send(mail: SendMailOptions): Promise<unknown> {
+    this.transport ??= nodemailer.createTransport(this.url!, {
+      connectionTimeout: SEND_TIMEOUT_MS,
+      greetingTimeout: SEND_TIMEOUT_MS,
+      socketTimeout: SEND_TIMEOUT_MS,
+    } as never);
+    return this.transport.sendMail(mail);
+  }
+
+  close(): void {
+    this.transport?.close();
+    this.transport = null;
+  }
+}
+
+/** The Message-ID of a message: the same on every attempt. */
+export const messageIdOf = (deps: AppDeps, id: string): string => `<${id}@${new URL(deps.config.publicUrl).hostname}>`;
+
+/** A permanent refusal (5xx) is not tried again; anything else (no connection, 4xx, a time-out) is. */
+const permanent = (err: unknown): boolean => {
+  const code = (err as { responseCode?: number }).responseCode;
+  return typeof code === 'number' && code >= 500 && code < 600;
+};
+
+async function attempt(deps: AppDeps, mailer: Mailer, m: Claimed, random: () => number): Promise<void> {
+  const em = deps.orm.em.fork() as EntityManager;
+  let o: Outcome;
+  try {
+    if (!isAddress(m.to_address)) {
+      o = { status: 'skipped', error: 'no valid e-mail address' };
+    } else {
+      const content = await renderMessage(em, deps, m);
+      if (!mailer.configured) {
+        o = { status: 'not_sent', error: NOT_CONFIGURED, content };
+      } else {
+        await mailer.send({
+          from: { name: displayName(content.senderName), address: fromAddress(deps) },
+          to: m.to_address,
+          replyTo: content.replyTo && isAddress(content.replyTo) ? content.replyTo : undefined,
+          subject: content.subject,
+          text: content.text,
+          html: content.html,
+          messageId: messageIdOf(deps, m.id),
+          headers: { 'Content-Language': content.language, 'Auto-Submitted': 'auto-generated' },
+          attachments: content.attachments,
+          disableFileAccess: true,
+          disableUrlAccess: true,
+        });
+        o = { status: 'sent', error: null, content };
+      }
+    }
+  } catch (err) {
+    const delay = permanent(err) ? null : retryDelayMs(m.attempts, random);
+    const error = String((err as Error).message ?? err).replace(/\s+/g, ' ');
+    o = delay === null ? { status: 'failed', error } : { status: 'queued', error, retryAt: new Date(deps.clock.now() + delay) };
+  }
+  await record(em, m, o, new Date(deps.clock.now()));
+}
+
+/** One pass: claims and sends due messages in batches until none is due or `stopping()`; returns the attempts made. */
+export async function deliverDueMessages(
+  deps: AppDeps,
+  mailer: Mailer,
+  opts: { random?: () => number; stopping?: () => boolean } = {},
+): Promise<number> {
+  let done = 0;
+  for (;;) {
+    const claimed = await claim(deps.orm.em.fork() as EntityManager, new Date(deps.clock.now()), BATCH);
+    const settled = await Promise.allSettled(claimed.map((m) => attempt(deps, mailer, m, opts.random ?? Math.random)));
+    for (const r of settled) if (r.status === 'rejected') deps.log.error({ err: r.reason }, 'a notification attempt could not be recorded');
+    done += claimed.length;
+    if (claimed.length < BATCH || opts.stopping?.()) return done;
+  }
+}
+
+/** Starts the worker (every NOTIFICATION_POLL_MS); the returned function stops it and waits for the pass under way. */
+export function startNotificationWorker(deps: AppDeps): () => Promise<void> {
+  const mailer = new Mailer(deps.config.smtpUrl);
+  let stopped = false;
+  let running: Promise<unknown> = Promise.resolve();
+  let timer: NodeJS.Timeout | null = null;
+  const tick = () => {
+    running = deliverDueMessages(deps, mailer, { stopping: () => stopped })
+      .catch((err) => deps.log.error({ err }, 'notification delivery pass failed'))
+      .finally(() => {
+        if (!stopped) timer = setTimeout(tick, deps.config.notificationPollMs).unref();
+      });
+  };
+  timer = setTimeout(tick, deps.config.notificationPollMs).unref();
+  return async () => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+    await running;
+    mailer.close();
+  };
+}

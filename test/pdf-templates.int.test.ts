@@ -1,9 +1,22 @@
 import { PDFDocument } from 'pdf-lib';
 import { createTestApp, type TestApp } from './helpers/app';
-import { upload } from './pdf-fixtures';
+import { multipart, upload, type Part } from './pdf-fixtures';
 import type { DocumentItem, DocumentSource } from '../src/kernel/documents';
 import { newId } from '../src/shared/ids';
-import { makeTemplate, PNG_BYTES, readPdf } from '../src/modules/document/testkit';
+import { PdfTemplate } from '../src/modules/document/document.entity';
+import { putPdf } from '../src/modules/document/pdf-file.store';
+import {
+  flateOf,
+  makeTemplate,
+  MiB,
+  objectsIn,
+  PNG_BYTES,
+  readPdf,
+  slowToParse,
+  templateWithContent,
+  templateWithObjects,
+  templateWithObjectStream,
+} from '../src/modules/document/testkit';
 
 /**
  * PDF templates over HTTP: upload, read, partial updates, delete, download, the checks on what
@@ -374,5 +387,294 @@ describe('PDF templates over GraphQL', () => {
     });
     expect(gone.body.data.pdfTemplate).toBeNull();
     expect(gone.body.errors[0].extensions.code).toBe('not_found');
+  });
+});
+
+/** A template stored as it is, past the upload's checks (as one stored before they existed would be). */
+async function storeDirectly(app: TestApp, companyId: string, entityId: string, file: Uint8Array): Promise<void> {
+  await app.deps.orm.em.fork().transactional(async (em) => {
+    const fileId = await putPdf(em, companyId, file);
+    const now = new Date();
+    em.create(PdfTemplate, {
+      companyId,
+      entityType: 'gift_card',
+      entityId,
+      fields: [
+        { name: 'code', x: 40, y: 40, fontName: 'noto_sans', fontSize: 12, color: '#000000', opacity: 1, rotation: 0, maxWidth: null },
+      ],
+      pageWidth: 500,
+      pageHeight: 300,
+      fileId,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await em.flush();
+  });
+}
+
+interface Timed {
+  status: number;
+  body: any;
+  /** how long the request took, ms */
+  ms: number;
+  /** how long each /health asked meanwhile took, ms */
+  health: number[];
+}
+
+/**
+ * One request to a listening server while /health is asked over and over on another
+ * connection: what the request answered and took, and how long each /health took meanwhile
+ * (a stalled event loop answers nothing until it is free again).
+ */
+async function withHealth(base: string, path: string, init: { method?: string; key: string; parts?: Part[] }): Promise<Timed> {
+  const headers: Record<string, string> = { 'x-api-key': init.key };
+  let body: Buffer | undefined;
+  if (init.parts) {
+    const m = multipart(init.parts);
+    body = m.body;
+    Object.assign(headers, m.headers);
+  }
+  let done = false;
+  const health: number[] = [];
+  const started = performance.now();
+  const request = fetch(base + path, { method: init.method ?? 'GET', headers, body }).then(async (res) => {
+    const answer = { status: res.status, body: await res.json().catch(() => null), ms: performance.now() - started };
+    done = true;
+    return answer;
+  });
+  const probe = (async () => {
+    while (!done) {
+      const asked = performance.now();
+      const res = await fetch(`${base}/health`);
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+      health.push(performance.now() - asked);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  })();
+  const answer = await request;
+  await probe;
+  return { ...answer, health };
+}
+
+const templateParts = (file: Uint8Array, fields: unknown = [{ name: 'code', x: 40, y: 40 }]): Part[] => [
+  { name: 'file', data: file, filename: 'design.pdf' },
+  { name: 'fields', data: JSON.stringify(fields) },
+];
+
+describe('PDF templates are read with bounded work', () => {
+  let base: string;
+  let bomb: Buffer;
+  const INFLATE_REFUSED = 'the PDF has compressed streams that inflate to more than 50 MiB';
+
+  beforeAll(async () => {
+    base = await t.listen();
+    // 400 MiB of blanks in about 400 KB
+    bomb = await flateOf(400 * MiB);
+    // the PDF thread is started and has read a PDF once
+    const warm = newId();
+    expect((await upload(t, 'POST', url(warm), { file: template, fields: [] })).status).toBe(201);
+    expect((await t.call('DELETE', url(warm))).status).toBe(200);
+  });
+
+  it('refuses a decompression bomb in well under a second, stores nothing, and /health answers meanwhile', async () => {
+    const entity = newId();
+    const pdf = await templateWithContent(bomb);
+    expect(pdf.length).toBeLessThan(500_000);
+    const filesBefore = await fileRows();
+    const r = await withHealth(base, url(entity), { method: 'POST', key: t.adminKey, parts: templateParts(pdf) });
+    expect([r.status, r.body]).toEqual([
+      400,
+      { code: 'invalid_request', message: INFLATE_REFUSED, details: [{ path: 'file', message: INFLATE_REFUSED.slice('the PDF '.length) }] },
+    ]);
+    expect(r.ms).toBeLessThan(1000);
+    expect(r.health.length).toBeGreaterThan(0);
+    expect(Math.max(...r.health)).toBeLessThan(1000);
+    expect((await t.call('GET', url(entity))).status).toBe(404);
+    expect((await t.call('GET', `/v1/companies/${cid}/pdf-templates/gift_card`)).body.map((x: any) => x.entityID)).not.toContain(entity);
+    expect(await fileRows()).toBe(filesBefore);
+  });
+
+  it('refuses a bomb in an object stream, which pdf-lib would inflate while parsing, and one sent as a new file', async () => {
+    const entity = newId();
+    const r = await withHealth(base, url(entity), {
+      method: 'POST',
+      key: t.adminKey,
+      parts: templateParts(await templateWithObjectStream(bomb)),
+    });
+    expect([r.status, r.body.message]).toEqual([400, INFLATE_REFUSED]);
+    expect(r.ms).toBeLessThan(1000);
+    expect(Math.max(...r.health)).toBeLessThan(1000);
+    expect((await t.call('GET', url(entity))).status).toBe(404);
+
+    // the same file as a replacement: refused, and the template keeps its file
+    expect((await upload(t, 'POST', url(entity), { file: template, fields: [] })).status).toBe(201);
+    const before = (await t.call('GET', url(entity))).body;
+    const patch = await upload(t, 'PATCH', url(entity), { file: await templateWithContent(bomb) });
+    expect([patch.status, patch.body.message]).toEqual([400, INFLATE_REFUSED]);
+    expect((await t.call('GET', url(entity))).body).toEqual(before);
+    expect((await t.call('GET', `${url(entity)}/file`)).raw.equals(Buffer.from(template))).toBe(true);
+  });
+
+  it('refuses more than 1,000 objects, and accepts a template just under both bounds', async () => {
+    const many = await upload(t, 'POST', url(newId()), { file: await templateWithObjects(1000, true), fields: [] });
+    expect([many.status, many.body.message]).toEqual([400, 'the PDF has more than 1000 objects']);
+
+    const entity = newId();
+    const base0 = objectsIn(await templateWithObjects(0, false));
+    const thousand = await templateWithObjects(1000 - base0, false);
+    expect(objectsIn(thousand)).toBe(1000);
+    expect((await upload(t, 'POST', url(entity), { file: thousand, fields: [] })).status).toBe(201);
+
+    // 49 MiB of content: read, stored, and printed
+    const large = newId();
+    const nearly = await templateWithContent(await flateOf(49 * MiB));
+    const stored = await upload(t, 'POST', url(large), { file: nearly, fields: [{ name: 'code', x: 40, y: 40 }] });
+    expect(stored.status).toBe(201);
+    const purchase = newId();
+    purchases.set(purchase, { companyId: cid, item: { entityID: large, values: { code: { kind: 'text', text: 'BIG-1' } } } });
+    const voucher = await t.call('GET', `${url(large)}/items/${purchase}/pdf`);
+    expect(voucher.status).toBe(200);
+    expect(voucher.raw.subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  it('refuses to draw from a stored template beyond the bounds, fast and with 400, never 500', async () => {
+    const entity = newId();
+    await storeDirectly(t, cid, entity, await templateWithContent(bomb));
+    const purchase = newId();
+    purchases.set(purchase, { companyId: cid, item: { entityID: entity, values: { code: { kind: 'text', text: 'BOMB-1' } } } });
+    for (let i = 0; i < 2; i++) {
+      const r = await withHealth(base, `${url(entity)}/items/${purchase}/pdf`, { key: t.adminKey });
+      expect([r.status, r.body]).toEqual([
+        400,
+        {
+          code: 'invalid_request',
+          message: 'the PDF template has compressed streams that inflate to more than 50 MiB; upload a new template file',
+          details: [{ path: 'template', message: 'has compressed streams that inflate to more than 50 MiB' }],
+        },
+      ]);
+      expect(r.ms).toBeLessThan(1000);
+      expect(Math.max(...r.health)).toBeLessThan(1000);
+    }
+    // the template itself can still be read, replaced or deleted
+    expect((await t.call('GET', url(entity))).status).toBe(200);
+    expect((await upload(t, 'PATCH', url(entity), { file: template })).status).toBe(200);
+    expect((await t.call('GET', `${url(entity)}/items/${purchase}/pdf`)).status).toBe(200);
+  });
+});
+
+describe('a PDF that takes too long to read', () => {
+  let slow: TestApp;
+  let base: string;
+  let company: string;
+  let pdf: Uint8Array;
+  const path = (entityId: string) => `/v1/companies/${company}/pdf-templates/gift_card/${entityId}`;
+
+  beforeAll(async () => {
+    slow = await createTestApp({ documents: { gift_card: giftCards }, config: { pdfTimeoutMs: 1500 } });
+    company = (await slow.company('Slow salon')).id;
+    base = await slow.listen();
+    // no stream at all, but pdf-lib's parser would take minutes over it
+    pdf = await slowToParse(100_000);
+    expect((await upload(slow, 'POST', path(newId()), { file: template, fields: [] })).status).toBe(201);
+  });
+  afterAll(async () => slow?.close());
+
+  it('is refused when its time is up, its thread replaced, and /health answers meanwhile', async () => {
+    const entity = newId();
+    const r = await withHealth(base, path(entity), { method: 'POST', key: slow.adminKey, parts: templateParts(pdf) });
+    expect([r.status, r.body]).toEqual([
+      400,
+      {
+        code: 'invalid_request',
+        message: 'the PDF takes more than 1.5 s to read',
+        details: [{ path: 'file', message: 'takes more than 1.5 s to read' }],
+      },
+    ]);
+    expect(r.ms).toBeGreaterThanOrEqual(1400);
+    expect(r.ms).toBeLessThan(5000);
+    expect(Math.max(...r.health)).toBeLessThan(1000);
+    expect((await slow.call('GET', path(entity))).status).toBe(404);
+    // the next PDF is read on a new thread
+    expect((await upload(slow, 'POST', path(entity), { file: template, fields: [] })).status).toBe(201);
+  });
+
+  it('is refused when stored and drawn from', async () => {
+    const entity = newId();
+    await storeDirectly(slow, company, entity, pdf);
+    const purchase = newId();
+    purchases.set(purchase, { companyId: company, item: { entityID: entity, values: { code: { kind: 'text', text: 'SLOW-1' } } } });
+    const r = await withHealth(base, `${path(entity)}/items/${purchase}/pdf`, { key: slow.adminKey });
+    expect([r.status, r.body.message]).toEqual([400, 'the PDF template takes more than 1.5 s to read; upload a new template file']);
+    expect(Math.max(...r.health)).toBeLessThan(1000);
+  });
+});
+
+describe('fonts of template fields', () => {
+  const card = newId();
+  const draw = async (clientName: string) => {
+    const purchase = newId();
+    purchases.set(purchase, {
+      companyId: cid,
+      item: { entityID: card, values: { clientName: { kind: 'text', text: clientName }, code: { kind: 'text', text: 'GC-FONT-1' } } },
+    });
+    const r = await t.call('GET', `${url(card)}/items/${purchase}/pdf`);
+    expect(r.status).toBe(200);
+    return (await readPdf(r.raw)).pages[0].items;
+  };
+
+  it('draws in a standard font by its PostScript name, and what it cannot draw in the matching Noto Sans face', async () => {
+    const fields = [
+      { name: 'clientName', x: 40, y: 200, fontName: 'Helvetica-Bold', fontSize: 16 },
+      { name: 'code', x: 40, y: 100, fontName: 'Times-Roman' },
+    ];
+    expect((await upload(t, 'POST', url(card), { file: template, fields })).status).toBe(201);
+    expect((await t.call('GET', url(card))).body.fields.map((f: any) => f.fontName)).toEqual(['Helvetica-Bold', 'Times-Roman']);
+
+    const latin1 = await draw('José Müller-Øberg');
+    expect(latin1.find((i) => i.str === 'José Müller-Øberg')).toMatchObject({ x: 40, y: 200, fontSize: 16, font: 'Helvetica-Bold' });
+    expect(latin1.find((i) => i.str === 'GC-FONT-1')).toMatchObject({ font: 'Times-Roman' });
+
+    const wider = 'Łukasz Žīgurs Ωμέγα Жанна';
+    const unicode = await draw(wider);
+    expect(unicode.find((i) => i.str === wider)).toMatchObject({
+      x: 40,
+      y: 200,
+      fontSize: 16,
+      font: expect.stringMatching(/^NotoSans-Bold\b/),
+    });
+    expect(unicode.find((i) => i.str === 'GC-FONT-1')).toMatchObject({ font: 'Times-Roman' });
+  });
+
+  it('refuses another font name with 400', async () => {
+    for (const fontName of ['Arial', 'helvetica-bold', 'Helvetica_Bold', 'Symbol', 'noto_serif']) {
+      const r = await upload(t, 'PATCH', url(card), { fields: [{ name: 'code', x: 1, y: 1, fontName }] });
+      expect([r.status, r.body.details?.[0]?.path]).toEqual([400, 'fields[0].fontName']);
+    }
+    expect((await t.call('GET', url(card))).body.fields.map((f: any) => f.fontName)).toEqual(['Helvetica-Bold', 'Times-Roman']);
+  });
+
+  it('takes and answers the standard fonts over GraphQL, `_` for `-`', async () => {
+    const mutation = `mutation($c: ID!, $e: ID!, $f: [PdfTemplateFieldInput!]!) {
+      updatePdfTemplateFields(companyID: $c, entityType: gift_card, entityID: $e, fields: $f) { fields { name fontName } }
+    }`;
+    const ok = await t.gql(mutation, {
+      c: cid,
+      e: card,
+      f: [
+        { name: 'clientName', x: 40, y: 200, fontName: 'Courier_BoldOblique' },
+        { name: 'code', x: 40, y: 100, fontName: 'noto_sans_bold' },
+      ],
+    });
+    expect(ok.body.errors).toBeUndefined();
+    expect(ok.body.data.updatePdfTemplateFields.fields).toEqual([
+      { name: 'clientName', fontName: 'Courier_BoldOblique' },
+      { name: 'code', fontName: 'noto_sans_bold' },
+    ]);
+    expect((await t.call('GET', url(card))).body.fields.map((f: any) => f.fontName)).toEqual(['Courier-BoldOblique', 'noto_sans_bold']);
+    expect((await draw('Kovács')).find((i) => i.str === 'Kovács')).toMatchObject({ font: 'Courier-BoldOblique' });
+
+    const unknown = await t.gql(mutation, { c: cid, e: card, f: [{ name: 'code', x: 1, y: 1, fontName: 'Courier-Bold' }] });
+    expect(unknown.body.errors?.[0]?.message).toMatch(/PdfFontName/);
   });
 });

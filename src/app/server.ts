@@ -102,6 +102,9 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
   const metrics = createMetrics(deps.orm);
   const limiter = createLimiter(deps, metrics);
   app.addHook('onClose', async () => limiter.close());
+  app.addHook('onClose', async () => {
+    await Promise.all(modules.map((m) => m.close?.(deps)));
+  });
   const bearer = modules.find((m) => m.bearer)?.bearer;
 
   // Contract section 3: one bucket per API key, per client, and per IP address for requests

@@ -57,6 +57,12 @@ export interface Config {
   heavyQueue: number;
   /** worker threads computing long availability windows (0: on the main thread) */
   availabilityThreads: number;
+  /** worker threads reading uploaded PDF templates and drawing PDFs from them (at least 1) */
+  pdfThreads: number;
+  /** how long one PDF may take on its thread before it is refused and the thread ended, ms */
+  pdfTimeoutMs: number;
+  /** a module each worker thread requires first (a require hook, to run the TypeScript sources' threads in tests); null: none */
+  threadPreload: string | null;
   /** Origins whose browsers may call `/graphql` and `/v1/*` (`['*']`: any); empty: none. */
   corsOrigins: string[];
   /** `WEBHOOK_ALLOW_INSECURE=true`: webhook endpoints may be `http` URLs to loopback hosts (development, tests) */
@@ -187,6 +193,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     heavyConcurrency: int(env, 'HEAVY_CONCURRENCY', 2, 1, 1000),
     heavyQueue: int(env, 'HEAVY_QUEUE', 4, 0, 100_000),
     availabilityThreads: int(env, 'AVAILABILITY_THREADS', 1, 0, 64),
+    pdfThreads: int(env, 'PDF_THREADS', 1, 1, 64),
+    pdfTimeoutMs: int(env, 'PDF_TIMEOUT_MS', 10_000, 100, 600_000),
+    threadPreload: str(env, 'THREAD_PRELOAD'),
     corsOrigins: parseCorsOrigins(str(env, 'CORS_ORIGINS')),
     webhookAllowInsecure: flag(env, 'WEBHOOK_ALLOW_INSECURE'),
     webhookTimeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 120_000),

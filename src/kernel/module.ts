@@ -14,6 +14,8 @@ export interface AppModule {
   routes?: (app: FastifyInstance) => void;
   /** Resolves a client access token (the client context provides it). */
   bearer?: (token: string, deps: AppDeps) => Promise<ClientActor | null>;
+  /** Releases what this module holds for a server (worker threads) when the server closes. */
+  close?: (deps: AppDeps) => Promise<void>;
   /** Background work started with the server (e.g. sweepers); returns a stop function. */
   start?: (deps: AppDeps) => (() => Promise<void>) | void;
   /** How this module's payable items settle, keyed by the `itemType` their payments carry. */

@@ -3,26 +3,64 @@ import { setPriority } from 'node:os';
 import { Worker, parentPort, type TransferListItem } from 'node:worker_threads';
 import { DomainError, type ErrorCode, type ErrorDetail } from '../shared/errors';
 
+/** A task that ran past its pool's `taskTimeoutMs`; its thread was ended. */
+export class TaskTimeout extends Error {
+  constructor(readonly ms: number) {
+    super(`the task ran for more than ${ms} ms; its worker thread was ended`);
+    this.name = 'TaskTimeout';
+  }
+}
+
+export interface ThreadPoolOptions {
+  /** Called when a thread fails (an error outside any task's handler). */
+  onError?: (err: unknown) => void;
+  /**
+   * A task still running after this long is rejected with TaskTimeout and its thread ended (a
+   * new one serves the next task), so that no input can hold a thread for ever.
+   */
+  taskTimeoutMs?: number;
+  /** A module each thread requires before `file` (a require hook, to run from TypeScript sources in tests). */
+  preload?: string | null;
+}
+
+interface Job<In, Out> {
+  task: In;
+  resolve: (v: Out) => void;
+  reject: (e: unknown) => void;
+  timer?: NodeJS.Timeout;
+}
+
 /**
  * A fixed number of worker threads running one module's task handler, one task per thread at a
  * time, in arrival order. Heavy pure computation (a month of availability: the engine, the
- * answer's JSON) runs there, so the event loop keeps answering health checks and bookings, and
- * the garbage of big answers is collected off the main thread. Callers bound how much work
- * waits (the bulkheads); a DomainError thrown in a thread arrives as the same DomainError.
+ * answer's JSON; reading and drawing PDFs) runs there, so the event loop keeps answering health
+ * checks and bookings, and the garbage of big answers is collected off the main thread. Callers
+ * bound how much work waits (the bulkheads); a DomainError thrown in a thread arrives as the
+ * same DomainError.
  */
 export class ThreadPool<In, Out> {
   private readonly idle: Worker[] = [];
   private readonly all = new Set<Worker>();
-  private readonly queue: { task: In; resolve: (v: Out) => void; reject: (e: unknown) => void }[] = [];
-  private readonly pending = new Map<Worker, { resolve: (v: Out) => void; reject: (e: unknown) => void }>();
+  private readonly queue: Job<In, Out>[] = [];
+  private readonly pending = new Map<Worker, Job<In, Out>>();
+  /** Threads ended for a task past its time, until they have exited. */
+  private readonly ending = new Set<Worker>();
   private closed = false;
+  private readonly onError: (err: unknown) => void;
+  private readonly taskTimeoutMs: number | undefined;
+  private readonly preload: string | null;
 
   /** `file`: a module that calls `serveTasks` when loaded in a worker thread. */
   constructor(
     private readonly file: string,
     private readonly size: number,
-    private readonly onError: (err: unknown) => void = () => undefined,
-  ) {}
+    options: ThreadPoolOptions | ((err: unknown) => void) = {},
+  ) {
+    const opts = typeof options === 'function' ? { onError: options } : options;
+    this.onError = opts.onError ?? (() => undefined);
+    this.taskTimeoutMs = opts.taskTimeoutMs;
+    this.preload = opts.preload ?? null;
+  }
 
   run(task: In): Promise<Out> {
     if (this.closed) return Promise.reject(new Error('the thread pool is closed'));
@@ -38,21 +76,35 @@ export class ThreadPool<In, Out> {
       if (!worker) return;
       const job = this.queue.shift()!;
       this.pending.set(worker, job);
+      const ms = this.taskTimeoutMs;
+      if (ms !== undefined) job.timer = setTimeout(() => this.overrun(worker, job, ms), ms).unref();
       worker.postMessage(job.task);
     }
   }
 
+  /** A task past its time: rejected, and its thread ended (terminate stops even a loop that never yields). */
+  private overrun(worker: Worker, job: Job<In, Out>, ms: number): void {
+    if (this.pending.get(worker) !== job) return;
+    this.pending.delete(worker);
+    this.ending.add(worker);
+    job.reject(new TaskTimeout(ms));
+    void worker.terminate();
+  }
+
   private spawn(): Worker {
     // Loaded through `require`, so that a process running from TypeScript sources (with a
-    // require hook in its execArgv, which threads inherit) can run them too.
-    const worker = new Worker(`require(${JSON.stringify(this.file)});`, { eval: true });
+    // require hook in its execArgv, which threads inherit, or named as `preload`) can run them too.
+    const preload = this.preload ? `require(${JSON.stringify(this.preload)});` : '';
+    const worker = new Worker(`${preload}require(${JSON.stringify(this.file)});`, { eval: true });
     worker.unref();
     this.all.add(worker);
     worker.on('message', (msg: { ok: true; value: Out } | { ok: false; error: SerialisedError }) => {
+      if (this.ending.has(worker)) return;
       const job = this.pending.get(worker);
       this.pending.delete(worker);
       this.idle.push(worker);
       if (job) {
+        clearTimeout(job.timer);
         if (msg.ok) job.resolve(msg.value);
         else job.reject(revive(msg.error));
       }
@@ -61,15 +113,19 @@ export class ThreadPool<In, Out> {
     worker.on('error', (err) => {
       // A thread that dies takes its task with it; the next task gets a new thread.
       this.onError(err);
-      this.pending.get(worker)?.reject(err);
+      const job = this.pending.get(worker);
       this.pending.delete(worker);
+      clearTimeout(job?.timer);
+      job?.reject(err);
     });
     worker.on('exit', () => {
       this.all.delete(worker);
+      this.ending.delete(worker);
       const i = this.idle.indexOf(worker);
       if (i >= 0) this.idle.splice(i, 1);
       const job = this.pending.get(worker);
       this.pending.delete(worker);
+      clearTimeout(job?.timer);
       job?.reject(new Error('a worker thread exited'));
       if (!this.closed) this.dispatch();
     });
@@ -95,16 +151,16 @@ function revive(e: SerialisedError): Error {
 }
 
 /**
- * In a worker thread: answers each task with `handler`'s result. A result that is a Uint8Array
- * moves to the main thread without a copy.
+ * In a worker thread: answers each task with `handler`'s result (or what its promise
+ * resolves to). A result that is a Uint8Array moves to the main thread without a copy.
  */
-export function serveTasks<In, Out>(handler: (task: In) => Out): void {
+export function serveTasks<In, Out>(handler: (task: In) => Out | Promise<Out>): void {
   if (!parentPort) throw new Error('serveTasks runs in a worker thread');
   const port = parentPort;
   lowerPriority();
-  port.on('message', (task: In) => {
+  port.on('message', async (task: In) => {
     try {
-      const value = handler(task);
+      const value = await handler(task);
       // Only a buffer that owns its whole memory moves (small Buffers share a pool: they are copied).
       const owned = value instanceof Uint8Array && value.byteOffset === 0 && value.byteLength === value.buffer.byteLength;
       const transfer: TransferListItem[] = owned ? [value.buffer as ArrayBuffer] : [];

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { Client } from 'pg';
 import pino from 'pino';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { loadConfig, type Config } from '../../src/config/env';
 import { createOrm } from '../../src/db/orm';
 import { allEntities, codeHandlersOf, documentsOf, payablesOf } from '../../src/app/registry';
@@ -100,9 +101,12 @@ export async function createTestApp(
       DATA_DIR: '/tmp/booking-test-data',
       JWT_SECRET: 'test-jwt-secret-0123456789abcdefghijklmnop',
       RATE_LIMIT_PER_SECOND: '0',
-      // Worker threads cannot load TypeScript sources inside jest; test/availability-threads.int.test.ts
-      // covers them through the real server process.
+      // Availability runs on the event loop here; test/faults/availability-threads.int.test.ts covers its
+      // threads through the real server process.
       AVAILABILITY_THREADS: '0',
+      // PDFs are only ever read on worker threads, which load the TypeScript sources through the
+      // same require hook as a server process started from them (jest's own transform does not reach threads).
+      THREAD_PRELOAD: join(__dirname, 'swc-register.cjs'),
     }),
     ...opts.config,
   };

@@ -5,7 +5,7 @@ import { defineRoutes, errors, S } from '../../kernel/rest';
 import { DomainError, invalid } from '../../shared/errors';
 import { clientReceipt, entityPdf, merchantReceipt, type PdfAnswer } from './document.service';
 import { FONT_NAMES } from './fonts';
-import { MAX_PDF_BYTES } from './pdf-check';
+import { MAX_INFLATED_BYTES, MAX_PDF_BYTES, MAX_PDF_OBJECTS } from './pdf-bounds';
 import {
   createTemplate,
   deleteTemplate,
@@ -16,11 +16,17 @@ import {
   type TemplateUpload,
 } from './template.service';
 
+const FONT_NAME =
+  'A PDF standard font by its PostScript name (Helvetica, Times-Roman, Courier and their Bold, Oblique / Italic and ' +
+  'BoldOblique / BoldItalic forms), drawing Latin-1 (WinAnsi) text, or an embedded Unicode face (noto_sans, ' +
+  'noto_sans_bold, noto_sans_italic, noto_sans_bold_italic); a value a standard font cannot draw is drawn in the ' +
+  'matching Noto Sans face. Default noto_sans; another name is 400.';
+
 const fieldSchema = S.out({
   name: { type: 'string', enum: [...DOCUMENT_FIELD_NAMES] },
   x: S.num,
   y: S.num,
-  fontName: { type: 'string', enum: [...FONT_NAMES] },
+  fontName: { type: 'string', enum: [...FONT_NAMES], description: FONT_NAME },
   fontSize: S.num,
   color: S.str,
   opacity: S.num,
@@ -47,6 +53,12 @@ const pdf = { type: 'string', description: 'the PDF file (application/pdf)' };
 const MULTIPART =
   'multipart/form-data: `file` (the PDF, at most 10 MiB) and `fields` (text: a JSON array of ' +
   '{name, x, y, fontName?, fontSize?, color?, opacity?, rotation?, maxWidth?})';
+
+const MiB = 1024 * 1024;
+const UPLOAD =
+  `${MULTIPART}. fontName: ${FONT_NAME} The PDF is read with bounded work: at most ${MAX_PDF_BYTES / MiB} MiB (else 413), ` +
+  `at most ${MAX_INFLATED_BYTES / MiB} MiB of inflated streams (images aside) and ${MAX_PDF_OBJECTS} objects ` +
+  '(else 400 invalid_request, and nothing is stored); a file that is not a PDF is 415.';
 
 type P = { cid: string; entity_type: string; entity_id: string; item_id: string; transaction_id: string };
 
@@ -110,6 +122,7 @@ export function documentRoutes(app: FastifyInstance): void {
         auth: 'key',
         status: 201,
         summary: `Create PDF template (${MULTIPART})`,
+        description: UPLOAD,
         tags: ['pdf templates'],
         params: S.params('cid', 'entity_type', 'entity_id'),
         response: { 201: messageSchema, 409: S.error, ...errors },
@@ -124,6 +137,7 @@ export function documentRoutes(app: FastifyInstance): void {
         url: `${base}/:entity_id`,
         auth: 'key',
         summary: `Update PDF template: the file, the fields or both (${MULTIPART})`,
+        description: UPLOAD,
         tags: ['pdf templates'],
         params: S.params('cid', 'entity_type', 'entity_id'),
         response: { 200: messageSchema, ...errors },
@@ -196,6 +210,9 @@ export function documentRoutes(app: FastifyInstance): void {
       url: `${base}/:entity_id/items/:item_id/pdf`,
       auth: 'key',
       summary: "Download entity PDF (application/pdf): the template with the item's values, or the default voucher / membership card",
+      description:
+        'A stored template is read within the bounds of an upload (10 MiB, 50 MiB of inflated streams, 1,000 objects); ' +
+        'one beyond them is 400 invalid_request (upload a new template file).',
       tags: ['pdf templates'],
       params: S.params('cid', 'entity_type', 'entity_id', 'item_id'),
       response: { 200: pdf, ...errors },

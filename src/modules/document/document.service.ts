@@ -7,7 +7,7 @@ import { isUuid } from '../../shared/ids';
 import { renderDefaultDocument } from './default-documents';
 import { formatValue } from './format';
 import { renderReceipt } from './receipt';
-import { renderTemplate } from './render-template';
+import { renderTemplateOffThread } from './pdf-threads';
 import { templateFor, templateKey } from './template.service';
 
 export interface PdfAnswer {
@@ -26,7 +26,8 @@ function uuidParam(v: unknown, path: string): string {
  * the entity's template with the item's values drawn on it, or the default voucher or
  * membership card when the company has no template for the entity. The item is read through
  * the source its module registered for the entity type; no source, no such item, or an item
- * of another entity is 404.
+ * of another entity is 404. A template is drawn on a PDF thread, read within the bounds of an
+ * upload; one beyond them (stored before they were checked) is 400.
  */
 export async function entityPdf(ctx: Ctx, companyId: string, entityType: unknown, entityId: unknown, itemId: unknown): Promise<PdfAnswer> {
   const company = await companyForMerchant(ctx, companyId, 'pdf.read');
@@ -40,7 +41,7 @@ export async function entityPdf(ctx: Ctx, companyId: string, entityType: unknown
   for (const [name, value] of Object.entries(item.values)) values[name] = formatValue(value, company.timeZone);
   const stored = await templateFor(ctx, company.id, key);
   const bytes = stored
-    ? await renderTemplate(stored.file, stored.template.fields, values)
+    ? await renderTemplateOffThread(ctx.deps, stored.file, stored.template.fields, values)
     : await renderDefaultDocument({ entityType: key.entityType, companyName: company.name, values });
   return { bytes, filename: `${key.entityType}-${id}.pdf` };
 }

@@ -34,16 +34,37 @@ registerEnumType(PdfFieldNameEnum, {
   valuesConfig: Object.fromEntries(DOCUMENT_FIELD_NAMES.map((n) => [n, { description: FIELD_DESCRIPTIONS[n] }])),
 });
 
-export const PdfFontNameEnum = enumOf(FONT_NAMES);
+/**
+ * GraphQL names cannot hold a hyphen: a standard font's value is its PostScript name with `_`
+ * for `-` (`Helvetica_Bold` is `Helvetica-Bold` on the REST wire); the others are spelt as there.
+ */
+export const graphqlFontName = (name: FontName): string => name.replace(/-/g, '_');
+export const PdfFontNameEnum = Object.fromEntries(FONT_NAMES.map((n) => [graphqlFontName(n), n])) as Record<string, FontName>;
+const FONT_DESCRIPTIONS: Record<FontName, string> = {
+  Helvetica: 'Helvetica (REST `Helvetica`).',
+  'Helvetica-Bold': 'Helvetica bold (REST `Helvetica-Bold`).',
+  'Helvetica-Oblique': 'Helvetica oblique (REST `Helvetica-Oblique`).',
+  'Helvetica-BoldOblique': 'Helvetica bold oblique (REST `Helvetica-BoldOblique`).',
+  'Times-Roman': 'Times roman (REST `Times-Roman`).',
+  'Times-Bold': 'Times bold (REST `Times-Bold`).',
+  'Times-Italic': 'Times italic (REST `Times-Italic`).',
+  'Times-BoldItalic': 'Times bold italic (REST `Times-BoldItalic`).',
+  Courier: 'Courier (REST `Courier`).',
+  'Courier-Bold': 'Courier bold (REST `Courier-Bold`).',
+  'Courier-Oblique': 'Courier oblique (REST `Courier-Oblique`).',
+  'Courier-BoldOblique': 'Courier bold oblique (REST `Courier-BoldOblique`).',
+  noto_sans: 'Noto Sans regular (the default).',
+  noto_sans_bold: 'Noto Sans bold.',
+  noto_sans_italic: 'Noto Sans italic.',
+  noto_sans_bold_italic: 'Noto Sans bold italic.',
+};
 registerEnumType(PdfFontNameEnum, {
   name: 'PdfFontName',
-  description: 'Fonts a template field may use; all are Noto Sans, which draws every European alphabet (Latvian, Polish, German, ...).',
-  valuesConfig: {
-    noto_sans: { description: 'Noto Sans regular (the default).' },
-    noto_sans_bold: { description: 'Noto Sans bold.' },
-    noto_sans_italic: { description: 'Noto Sans italic.' },
-    noto_sans_bold_italic: { description: 'Noto Sans bold italic.' },
-  },
+  description:
+    'Fonts a template field may use. The PDF standard fonts (by PostScript name, `_` for `-`) draw Latin-1 (WinAnsi) text; ' +
+    'a value with any other character is drawn in the matching Noto Sans face (bold, italic for oblique), so no character is lost. ' +
+    'The Noto Sans faces are embedded and draw every European alphabet (Latin, Greek, Cyrillic).',
+  valuesConfig: Object.fromEntries(FONT_NAMES.map((n) => [graphqlFontName(n), { description: FONT_DESCRIPTIONS[n] }])),
 });
 
 @ObjectType('PdfTemplateField', { description: 'One value drawn on a template.' })
@@ -51,7 +72,8 @@ export class PdfTemplateFieldType {
   @Field(() => PdfFieldNameEnum, { description: 'Which value is drawn.' }) name!: DocumentFieldName;
   @Field(() => Float, { description: 'Points from the left edge of the first page to the start of the baseline.' }) x!: number;
   @Field(() => Float, { description: 'Points from the bottom edge of the first page to the baseline.' }) y!: number;
-  @Field(() => PdfFontNameEnum, { description: 'The font.' }) fontName!: FontName;
+  @Field(() => PdfFontNameEnum, { description: 'The font: a PDF standard font or a Noto Sans face (see PdfFontName).' })
+  fontName!: FontName;
   @Field(() => Float, { description: 'Font size in points; a value that does not fit is drawn smaller or wrapped.' }) fontSize!: number;
   @Field({ description: 'Text colour, #RRGGBB.' }) color!: string;
   @Field(() => Float, { description: 'From 0 (invisible) to 1 (opaque).' }) opacity!: number;
@@ -89,7 +111,11 @@ export class PdfTemplateFieldInput {
   @Field(() => PdfFieldNameEnum, { description: 'Which value is drawn; it must be one the entity type offers.' }) name!: DocumentFieldName;
   @Field(() => Float, { description: 'Points from the left edge, at most the page width.' }) x!: number;
   @Field(() => Float, { description: 'Points from the bottom edge, at most the page height.' }) y!: number;
-  @Field(() => PdfFontNameEnum, { nullable: true, description: 'Default noto_sans.' }) fontName?: FontName | null;
+  @Field(() => PdfFontNameEnum, {
+    nullable: true,
+    description: 'A PDF standard font or a Noto Sans face (see PdfFontName); default noto_sans.',
+  })
+  fontName?: FontName | null;
   @Field(() => Float, { nullable: true, description: 'Points, 1 to 200; default 12.' }) fontSize?: number | null;
   @Field(() => String, { nullable: true, description: '#RRGGBB; default #000000.' }) color?: string | null;
   @Field(() => Float, { nullable: true, description: '0 to 1; default 1.' }) opacity?: number | null;

@@ -2,14 +2,17 @@ import type { AppModule } from '../../kernel/module';
 import { PdfTemplate } from './document.entity';
 import { DocumentResolver } from './document.resolver';
 import { documentRoutes } from './document.routes';
+import { closePdfThreads } from './pdf-threads';
 
 /**
  * PDF documents: templates (upload, metadata, download), the PDF of a printable item (through
  * the sources other modules register, kernel/documents.ts) and receipts of paid transactions.
+ * Uploaded PDFs are read, and templates drawn, on worker threads of its own (pdf-threads.ts).
  */
 export const documentModule: AppModule = {
   name: 'document',
   entities: [PdfTemplate],
   resolvers: [DocumentResolver],
   routes: documentRoutes,
+  close: closePdfThreads,
 };

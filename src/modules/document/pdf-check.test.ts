@@ -1,6 +1,16 @@
+import { PDFDocument, PDFName, PDFRawStream, PDFRef } from 'pdf-lib';
 import { DomainError } from '../../shared/errors';
 import { checkPdf } from './pdf-check';
-import { makeTemplate, PNG_BYTES } from './testkit';
+import {
+  flateOf,
+  makeTemplate,
+  MiB,
+  objectsIn,
+  PNG_BYTES,
+  templateWithContent,
+  templateWithObjects,
+  templateWithObjectStream,
+} from './testkit';
 
 async function refusal(bytes: Uint8Array): Promise<string> {
   try {
@@ -26,5 +36,102 @@ describe('checkPdf', () => {
     const good = await makeTemplate();
     expect(await refusal(good.subarray(0, Math.floor(good.length / 2)))).toMatch(/^400 the PDF is truncated/);
     expect(await refusal(Buffer.from('%PDF-1.7\nthis is not a document\n%%EOF\n'))).toMatch(/^400 the PDF (cannot be read|has no page)/);
+  });
+});
+
+describe('checkPdf bounds the work a PDF makes', () => {
+  let bomb: Buffer;
+  beforeAll(async () => {
+    // 400 MiB of blanks, about 400 KB compressed
+    bomb = await flateOf(400 * MiB);
+  });
+
+  const timed = async (bytes: Uint8Array): Promise<{ answer: string; ms: number }> => {
+    const started = performance.now();
+    const answer = await refusal(bytes).catch((err: Error) => `accepted? ${err.message}`);
+    return { answer, ms: performance.now() - started };
+  };
+
+  it('refuses a content stream that inflates beyond 50 MiB, stopping at the bound', async () => {
+    const pdf = await templateWithContent(bomb);
+    expect(pdf.length).toBeLessThan(500_000);
+    const { answer, ms } = await timed(pdf);
+    expect(answer).toBe('400 the PDF has compressed streams that inflate to more than 50 MiB');
+    expect(ms).toBeLessThan(2000);
+  });
+
+  it('refuses an object stream that inflates beyond 50 MiB before pdf-lib inflates it', async () => {
+    const { answer, ms } = await timed(await templateWithObjectStream(bomb));
+    expect(answer).toBe('400 the PDF has compressed streams that inflate to more than 50 MiB');
+    expect(ms).toBeLessThan(2000);
+  });
+
+  it('counts what every stream inflates to, together', async () => {
+    const half = await flateOf(26 * MiB);
+    const doc = await PDFDocument.load(await templateWithContent(half));
+    const page = doc.getPage(0);
+    page.node.addContentStream(doc.context.register(PDFRawStream.of(doc.context.obj({ Filter: 'FlateDecode' }), half)));
+    expect(await refusal(await doc.save({ useObjectStreams: false }))).toBe(
+      '400 the PDF has compressed streams that inflate to more than 50 MiB',
+    );
+  });
+
+  it('follows chains of filters (hex text of Flate data)', async () => {
+    const hex = Buffer.from(bomb.toString('hex') + '>');
+    const doc = await PDFDocument.load(await makeTemplate(300, 200));
+    const filter = doc.context.obj(['ASCIIHexDecode', 'FlateDecode']);
+    doc.getPage(0).node.addContentStream(doc.context.register(PDFRawStream.of(doc.context.obj({ Filter: filter }), hex)));
+    expect(await refusal(await doc.save({ useObjectStreams: false }))).toBe(
+      '400 the PDF has compressed streams that inflate to more than 50 MiB',
+    );
+  });
+
+  it('finds a stream hidden inside an object stream', async () => {
+    const head = Buffer.from(`<< /Filter /FlateDecode /Length ${bomb.length} >>\nstream\n`);
+    const body = Buffer.concat([head, bomb, Buffer.from('\nendstream')]);
+    const prefix = Buffer.from('90 0 ');
+    const doc = await PDFDocument.load(await makeTemplate(300, 200));
+    const objStm = PDFRawStream.of(doc.context.obj({ Type: 'ObjStm', N: 1, First: prefix.length }), Buffer.concat([prefix, body]));
+    doc.context.register(objStm);
+    doc.getPage(0).node.addContentStream(PDFRef.of(90));
+    expect(await refusal(await doc.save({ useObjectStreams: false }))).toBe(
+      '400 the PDF has compressed streams that inflate to more than 50 MiB',
+    );
+  });
+
+  it('does not inflate images (nothing here decodes them)', async () => {
+    const doc = await PDFDocument.load(await makeTemplate(300, 200));
+    const image = doc.context.obj({
+      Type: 'XObject',
+      Subtype: 'Image',
+      Width: 1,
+      Height: 1,
+      BitsPerComponent: 8,
+      ColorSpace: 'DeviceGray',
+    });
+    image.set(PDFName.of('Filter'), PDFName.of('FlateDecode'));
+    doc.context.register(PDFRawStream.of(image, bomb));
+    expect(await checkPdf(await doc.save({ useObjectStreams: false }))).toMatchObject({ pageCount: 1 });
+  });
+
+  it('accepts a PDF whose streams inflate to just under 50 MiB', async () => {
+    const pdf = await templateWithContent(await flateOf(49 * MiB));
+    expect(await checkPdf(pdf)).toEqual({ pageCount: 1, pageWidth: 500, pageHeight: 300 });
+  });
+
+  it('refuses more than 1,000 objects, in object streams or not; accepts 1,000', async () => {
+    for (const objectStreams of [false, true]) {
+      const over = await templateWithObjects(1000, objectStreams);
+      expect(await refusal(over)).toBe('400 the PDF has more than 1000 objects');
+    }
+    const classic = await templateWithObjects(1000 - objectsIn(await templateWithObjects(0, false)), false);
+    expect(objectsIn(classic)).toBe(1000);
+    expect(await checkPdf(classic)).toMatchObject({ pageCount: 1 });
+  });
+
+  it('refuses a stored file larger than 10 MiB', async () => {
+    const template = Buffer.from(await makeTemplate(300, 200));
+    const huge = Buffer.concat([template, Buffer.from('\n%'), Buffer.alloc(10 * MiB, 'x'), Buffer.from('\n%%EOF\n')]);
+    expect(await refusal(huge)).toBe('400 the PDF is larger than 10 MiB');
   });
 });

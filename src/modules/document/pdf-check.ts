@@ -1,8 +1,8 @@
-import { EncryptedPDFError, PDFDocument } from 'pdf-lib';
+import { PDFDocument } from 'pdf-lib';
 import { DomainError, invalid } from '../../shared/errors';
+import { loadBoundedPdf } from './pdf-bounds';
 
-/** Uploads above this are 413 (REST contract, section 3). */
-export const MAX_PDF_BYTES = 10 * 1024 * 1024;
+export { MAX_PDF_BYTES } from './pdf-bounds';
 
 export interface PdfFacts {
   pageCount: number;
@@ -17,8 +17,9 @@ const TRAILER = Buffer.from('%%EOF');
 /**
  * Checks that an upload really is a PDF and reads its first page's size. Not a PDF at all (no
  * `%PDF-` header: an image, a text file, whatever its name or content type) is 415; a PDF that
- * is cut short (no `%%EOF` near its end), encrypted, or that the parser cannot read or finds no
- * page in is 400.
+ * is cut short (no `%%EOF` near its end), encrypted, that the parser cannot read or finds no
+ * page in, or that goes beyond the bounds of `loadBoundedPdf` (objects, inflated streams) is 400.
+ * Runs on a PDF worker thread (pdf-threads.ts).
  */
 export async function checkPdf(bytes: Uint8Array): Promise<PdfFacts> {
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -26,13 +27,7 @@ export async function checkPdf(bytes: Uint8Array): Promise<PdfFacts> {
   if (buf.subarray(0, 1024).indexOf(HEADER) < 0)
     throw new DomainError('unsupported_media_type', 'the file is not a PDF', [{ path: 'file', message: 'is not a PDF' }]);
   if (buf.subarray(Math.max(0, buf.length - 1024)).indexOf(TRAILER) < 0) throw damaged('is truncated (no %%EOF marker at its end)');
-  let doc: PDFDocument;
-  try {
-    doc = await PDFDocument.load(bytes, { updateMetadata: false });
-  } catch (err) {
-    if (err instanceof EncryptedPDFError) throw damaged('is encrypted; upload a PDF without a password');
-    throw damaged('cannot be read as a PDF');
-  }
+  const doc = await loadBoundedPdf(bytes);
   let facts: PdfFacts;
   try {
     const pageCount = doc.getPageCount();

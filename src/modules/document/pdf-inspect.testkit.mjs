@@ -1,5 +1,5 @@
 // Test support: reads a PDF (stdin) with PDF.js and prints what a reader sees, as JSON:
-// every page's size and its text runs with position, size, rotation, fill colour and opacity.
+// every page's size and its text runs with position, size, rotation, font, fill colour and opacity.
 // PDF.js ships ES modules only, so the tests run this in a child process (testkit.ts).
 import { Buffer } from 'node:buffer';
 import process from 'node:process';
@@ -14,6 +14,9 @@ const pages = [];
 for (let n = 1; n <= doc.numPages; n++) {
   const page = await doc.getPage(n);
   const [x0, y0, x1, y1] = page.view;
+  // The operator list loads the page's fonts, whose names the text items then give.
+  const ops = await page.getOperatorList();
+  const fontOf = (id) => (page.commonObjs.has(id) ? (page.commonObjs.get(id)?.name ?? null) : null);
   const content = await page.getTextContent();
   const items = content.items
     .filter((it) => 'str' in it && it.str.length > 0)
@@ -27,26 +30,28 @@ for (let n = 1; n <= doc.numPages; n++) {
         fontSize: Math.hypot(a, b),
         rotation: (Math.atan2(b, a) * 180) / Math.PI,
         fontFamily: content.styles[it.fontName]?.fontFamily ?? null,
+        font: fontOf(it.fontName),
       };
     });
-  // Fill colour and opacity in force at each text drawing, in drawing order.
-  const ops = await page.getOperatorList();
+  // Font, fill colour and opacity in force at each text drawing, in drawing order.
   const runs = [];
   let color = '#000000';
   let opacity = 1;
+  let font = null;
   const stack = [];
   for (let i = 0; i < ops.fnArray.length; i++) {
     const fn = ops.fnArray[i];
     const args = ops.argsArray[i];
-    if (fn === OPS.save) stack.push([color, opacity]);
-    else if (fn === OPS.restore) [color, opacity] = stack.pop() ?? ['#000000', 1];
+    if (fn === OPS.save) stack.push([color, opacity, font]);
+    else if (fn === OPS.restore) [color, opacity, font] = stack.pop() ?? ['#000000', 1, null];
+    else if (fn === OPS.setFont) font = fontOf(args[0]);
     else if (fn === OPS.setFillRGBColor) color = typeof args[0] === 'string' ? args[0] : toHex(args);
     else if (fn === OPS.setFillGray) color = toHex([args[0] * 255, args[0] * 255, args[0] * 255]);
     else if (fn === OPS.setGState) {
       for (const [k, v] of args[0]) if (k === 'ca') opacity = v;
     } else if (fn === OPS.showText) {
       const text = args[0].map((g) => (typeof g === 'object' && g !== null && 'unicode' in g ? g.unicode : '')).join('');
-      if (text.trim()) runs.push({ text, color, opacity });
+      if (text.trim()) runs.push({ text, color, opacity, font });
     }
   }
   pages.push({ width: x1 - x0, height: y1 - y0, items, runs });

@@ -1,7 +1,9 @@
 import { PDFDocument } from 'pdf-lib';
+import { DomainError } from '../../shared/errors';
+import { FONT_NAMES, STANDARD_FONT_NAMES } from './fonts';
 import { renderTemplate } from './render-template';
 import type { TemplateField } from './template.checks';
-import { makeTemplate, readPdf, type PdfTextItem } from './testkit';
+import { flateOf, makeTemplate, MiB, readPdf, templateWithContent, type PdfTextItem } from './testkit';
 
 const field = (over: Partial<TemplateField> & Pick<TemplateField, 'name' | 'x' | 'y'>): TemplateField => ({
   fontName: 'noto_sans',
@@ -40,8 +42,18 @@ describe('renderTemplate', () => {
     expect([title.x, title.y, Math.round(title.fontSize)]).toEqual([250, 150, 16]);
     expect(title.rotation).toBeCloseTo(30, 3);
 
-    expect(page.runs.find((r) => r.text === 'GC-7Q2K')).toEqual({ text: 'GC-7Q2K', color: '#cc0000', opacity: 1 });
-    expect(page.runs.find((r) => r.text === '25.00 EUR')).toEqual({ text: '25.00 EUR', color: '#0044aa', opacity: 0.5 });
+    expect(page.runs.find((r) => r.text === 'GC-7Q2K')).toEqual({
+      text: 'GC-7Q2K',
+      color: '#cc0000',
+      opacity: 1,
+      font: expect.stringMatching(/^NotoSans-Bold\b/),
+    });
+    expect(page.runs.find((r) => r.text === '25.00 EUR')).toEqual({
+      text: '25.00 EUR',
+      color: '#0044aa',
+      opacity: 0.5,
+      font: expect.stringMatching(/^NotoSans-Regular\b/),
+    });
   });
 
   it('draws Latvian, German and Polish text with an embedded Unicode font', async () => {
@@ -90,5 +102,42 @@ describe('renderTemplate', () => {
     doc.addPage([600, 800]);
     const view = await readPdf(await renderTemplate(await doc.save(), [field({ name: 'code', x: 10, y: 10 })], { code: 'X1' }));
     expect(view.pages.map((p) => [p.width, p.height])).toEqual([[400, 250]]);
+  });
+
+  it('draws Latin-1 text in a standard font, and a value it cannot draw in the matching Noto Sans face', async () => {
+    const latin1 = 'José Müller-Øberg, 25.00 €';
+    const beyond = 'Łukasz Žīgurs Ωμέγα Жанна';
+    const fields = [
+      field({ name: 'code', x: 20, y: 250, fontName: 'Helvetica-Bold' }),
+      field({ name: 'clientName', x: 20, y: 220, fontName: 'Helvetica-Bold' }),
+      field({ name: 'title', x: 20, y: 190, fontName: 'Times-Italic' }),
+      field({ name: 'clientEmail', x: 20, y: 160, fontName: 'Courier-BoldOblique' }),
+      field({ name: 'amount', x: 20, y: 130, fontName: 'Courier' }),
+    ];
+    const values = { code: latin1, clientName: beyond, title: 'Dāvanu karte', clientEmail: 'jānis@example.lv', amount: 'ASCII-only' };
+    const [page] = (await readPdf(await renderTemplate(await makeTemplate(500, 300), fields, values))).pages;
+    expect(find(page.items, latin1).font).toBe('Helvetica-Bold');
+    expect(find(page.items, beyond).font).toMatch(/^NotoSans-Bold\b/);
+    expect(find(page.items, 'Dāvanu karte').font).toMatch(/^NotoSans-Italic\b/);
+    expect(find(page.items, 'jānis@example.lv').font).toMatch(/^NotoSans-BoldItalic\b/);
+    expect(find(page.items, 'ASCII-only').font).toBe('Courier');
+  });
+
+  it('draws with every font a field may name', async () => {
+    const fields = FONT_NAMES.map((fontName, i) => field({ name: 'title', x: 10, y: 10 + i * 17, fontName }));
+    const pdf = await renderTemplate(await makeTemplate(300, 300), fields, { title: 'Abc' });
+    const fonts = (await readPdf(pdf)).pages[0].items.filter((i) => i.str === 'Abc').map((i) => i.font);
+    expect(fonts).toHaveLength(FONT_NAMES.length);
+    expect(fonts.slice(0, STANDARD_FONT_NAMES.length)).toEqual(STANDARD_FONT_NAMES);
+  });
+
+  it('refuses a template beyond the bounds of an upload, saying to upload a new file', async () => {
+    const bomb = await templateWithContent(await flateOf(100 * MiB));
+    const err = await renderTemplate(bomb, [field({ name: 'code', x: 10, y: 10 })], { code: 'X' }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DomainError);
+    expect((err as DomainError).status).toBe(400);
+    expect((err as DomainError).message).toBe(
+      'the PDF template has compressed streams that inflate to more than 50 MiB; upload a new template file',
+    );
   });
 });

@@ -1,6 +1,8 @@
-import { PDFDocument, degrees, rgb, type PDFFont } from 'pdf-lib';
+import { PDFDocument, StandardFonts, degrees, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import fontkit from '@pdf-lib/fontkit';
-import { fontBytes, type FontName } from './fonts';
+import { invalid } from '../../shared/errors';
+import { fontBytes, isStandardFont, notoFaceOf, type FontName, type StandardFontName } from './fonts';
+import { PdfRefusal, loadBoundedPdf } from './pdf-bounds';
 import type { TemplateField } from './template.checks';
 import { fitText, type FontMetrics } from './text-fit';
 
@@ -9,7 +11,12 @@ import { fitText, type FontMetrics } from './text-fit';
  * position (points from the bottom-left), in its font, size, colour, opacity and rotation,
  * shrunk or wrapped so that it stays on the page. Pure: bytes and values in, bytes out.
  *
- * Fonts are embedded whole: pdf-lib's subsetting drops glyphs of Noto Sans (the letters come
+ * The template is read within the bounds of an upload (pdf-bounds.ts): a stored template beyond
+ * them (stored before they were checked) is refused with 400, saying to upload a new file.
+ *
+ * A standard font draws a value made of WinAnsi characters only (Latin-1 and a few more); a
+ * value with any other character is drawn whole in the matching Noto Sans face, so no letter
+ * is lost. Noto Sans is embedded whole: pdf-lib's subsetting drops its glyphs (the letters come
  * out blank), and one whole face adds about 300 KB to a document.
  */
 export async function renderTemplate(
@@ -17,21 +24,30 @@ export async function renderTemplate(
   fields: readonly TemplateField[],
   values: Readonly<Record<string, string>>,
 ): Promise<Uint8Array> {
-  const source = await PDFDocument.load(template, { updateMetadata: false });
+  let source: PDFDocument;
+  try {
+    source = await loadBoundedPdf(template);
+  } catch (err) {
+    if (!(err instanceof PdfRefusal)) throw err;
+    throw invalid(`the PDF template ${err.why}; upload a new template file`, [{ path: 'template', message: err.why }]);
+  }
   const doc = await PDFDocument.create();
   doc.registerFontkit(fontkit);
-  const [page] = await doc.copyPages(source, [0]);
+  let page: PDFPage;
+  try {
+    [page] = await doc.copyPages(source, [0]);
+  } catch {
+    throw invalid('the PDF template has a first page that cannot be read; upload a new template file', [
+      { path: 'template', message: 'has a first page that cannot be read' },
+    ]);
+  }
   doc.addPage(page);
   const box = page.getMediaBox();
-  const fonts = new Map<FontName, PDFFont>();
+  const fonts = new Fonts(doc);
   for (const f of fields) {
     const text = values[f.name] ?? '';
     if (!text.trim() || f.opacity === 0) continue;
-    let font = fonts.get(f.fontName);
-    if (!font) {
-      font = await doc.embedFont(fontBytes(f.fontName), { subset: false });
-      fonts.set(f.fontName, font);
-    }
+    const font = await fonts.for(f.fontName, text);
     const fitted = fitText(
       {
         text,
@@ -58,6 +74,52 @@ export async function renderTemplate(
     }
   }
   return doc.save();
+}
+
+const STANDARD: Record<StandardFontName, StandardFonts> = {
+  Helvetica: StandardFonts.Helvetica,
+  'Helvetica-Bold': StandardFonts.HelveticaBold,
+  'Helvetica-Oblique': StandardFonts.HelveticaOblique,
+  'Helvetica-BoldOblique': StandardFonts.HelveticaBoldOblique,
+  'Times-Roman': StandardFonts.TimesRoman,
+  'Times-Bold': StandardFonts.TimesRomanBold,
+  'Times-Italic': StandardFonts.TimesRomanItalic,
+  'Times-BoldItalic': StandardFonts.TimesRomanBoldItalic,
+  Courier: StandardFonts.Courier,
+  'Courier-Bold': StandardFonts.CourierBold,
+  'Courier-Oblique': StandardFonts.CourierOblique,
+  'Courier-BoldOblique': StandardFonts.CourierBoldOblique,
+};
+
+/** The fonts of one document, each embedded once, with the characters each standard font draws. */
+class Fonts {
+  private readonly embedded = new Map<FontName, { font: PDFFont; draws: Set<number> | null }>();
+
+  constructor(private readonly doc: PDFDocument) {}
+
+  /** The font that draws `text` for a field set in `name`: the standard font when it can draw every character, else Noto Sans. */
+  async for(name: FontName, text: string): Promise<PDFFont> {
+    if (isStandardFont(name)) {
+      const standard = await this.get(name);
+      // Drawing collapses whitespace (text-fit.ts); the ellipsis a cut adds is a WinAnsi character.
+      if (Array.from(text.replace(/\s+/g, ' '), (ch) => ch.codePointAt(0)!).every((cp) => standard.draws!.has(cp))) return standard.font;
+    }
+    return (await this.get(notoFaceOf(name))).font;
+  }
+
+  private async get(name: FontName): Promise<{ font: PDFFont; draws: Set<number> | null }> {
+    let entry = this.embedded.get(name);
+    if (!entry) {
+      if (isStandardFont(name)) {
+        const font = await this.doc.embedFont(STANDARD[name]);
+        entry = { font, draws: new Set(font.getCharacterSet()) };
+      } else {
+        entry = { font: await this.doc.embedFont(fontBytes(name), { subset: false }), draws: null };
+      }
+      this.embedded.set(name, entry);
+    }
+    return entry;
+  }
 }
 
 /** Font metrics for fitting; widths are laid out once per text (at size 1) and scaled, as fitting asks for the same texts at many sizes. */

@@ -53,7 +53,7 @@ describe('template fields', () => {
   it('lists every value out of range in one answer', () => {
     const p = problems(() =>
       parseFields(
-        [{ name: 'code', x: -1, y: 'a', fontName: 'Helvetica', fontSize: 0, color: 'red', opacity: 2, rotation: 400, maxWidth: 0 }],
+        [{ name: 'code', x: -1, y: 'a', fontName: 'Arial', fontSize: 0, color: 'red', opacity: 2, rotation: 400, maxWidth: 0 }],
         'gift_card',
         page,
       ),
@@ -61,13 +61,29 @@ describe('template fields', () => {
     expect(p.details).toEqual([
       'fields[0].x must be at least 0',
       'fields[0].y must be a number',
-      'fields[0].fontName must be one of noto_sans, noto_sans_bold, noto_sans_italic, noto_sans_bold_italic',
+      'fields[0].fontName must be one of Helvetica, Helvetica-Bold, Helvetica-Oblique, Helvetica-BoldOblique, Times-Roman, ' +
+        'Times-Bold, Times-Italic, Times-BoldItalic, Courier, Courier-Bold, Courier-Oblique, Courier-BoldOblique, ' +
+        'noto_sans, noto_sans_bold, noto_sans_italic, noto_sans_bold_italic',
       'fields[0].fontSize must be at least 1',
       'fields[0].color must be a color #RRGGBB',
       'fields[0].opacity must be at most 1',
       'fields[0].rotation must be at most 360',
       'fields[0].maxWidth must be at least 1',
     ]);
+  });
+
+  it('accepts the PDF standard fonts by PostScript name and the Noto Sans faces, exactly as spelt', () => {
+    const names = ['Helvetica-Bold', 'Times-Roman', 'Courier-BoldOblique', 'noto_sans_italic'];
+    const fields = parseFields(
+      names.map((fontName) => ({ name: 'code', x: 1, y: 1, fontName })),
+      'gift_card',
+      page,
+    );
+    expect(fields.map((f) => f.fontName)).toEqual(names);
+    for (const fontName of ['helvetica-bold', 'Helvetica_Bold', 'Times', 'Symbol', 'ZapfDingbats'])
+      expect(problems(() => parseFields([{ name: 'code', x: 1, y: 1, fontName }], 'gift_card', page)).details[0]).toMatch(
+        /^fields\[0\]\.fontName must be one of Helvetica, /,
+      );
   });
 
   it('keeps every position on the page', () => {

@@ -7,7 +7,9 @@ import { isUuid } from '../../shared/ids';
 import type { Page } from '../../shared/pagination';
 import { PdfTemplate } from './document.entity';
 import { templateJson, type TemplateJson } from './document.json';
-import { checkPdf } from './pdf-check';
+import { runHeavy } from '../../kernel/bulkhead';
+import type { PdfFacts } from './pdf-check';
+import { checkPdfOffThread } from './pdf-threads';
 import { getPdf, putPdf, removePdf } from './pdf-file.store';
 import { checkOnPage, parseFields } from './template.checks';
 
@@ -36,6 +38,14 @@ export function templateKey(entityType: unknown, entityId?: unknown): TemplateKe
   return { entityType: entityType as DocumentEntityType, entityId: typeof entityId === 'string' ? entityId.toLowerCase() : '' };
 }
 
+/**
+ * Reads an uploaded PDF (pdf-check.ts) on a PDF thread, with bounded work, under the documents
+ * bulkhead: a few at a time, a short queue, then 503.
+ */
+function checkUpload(ctx: Ctx, file: Uint8Array): Promise<PdfFacts> {
+  return runHeavy(ctx, 'documents', () => checkPdfOffThread(ctx.deps, file));
+}
+
 /** Creates the template of one gift card or subscription (`pdf.write`); a second one for the same entity is 409. */
 export async function createTemplate(ctx: Ctx, companyId: string, entityType: unknown, entityId: unknown, read: ReadUpload) {
   const company = await companyForMerchant(ctx, companyId, 'pdf.write');
@@ -43,7 +53,7 @@ export async function createTemplate(ctx: Ctx, companyId: string, entityType: un
   const upload = await read();
   if (!upload.file) throw invalid('a template needs a PDF file part named file', [{ path: 'file', message: 'is required' }]);
   if (upload.fields === undefined) throw invalid('a template needs a fields part', [{ path: 'fields', message: 'is required' }]);
-  const facts = await checkPdf(upload.file);
+  const facts = await checkUpload(ctx, upload.file);
   const fields = parseFields(upload.fields, key.entityType, { width: facts.pageWidth, height: facts.pageHeight });
   const file = upload.file;
   // A friendly answer for the usual case; the unique constraint decides between concurrent uploads.
@@ -114,7 +124,7 @@ export async function updateTemplate(
   const upload = await read();
   if (!upload.file && upload.fields === undefined)
     throw invalid('send a file part, a fields part or both', [{ path: 'file', message: 'or fields is required' }]);
-  const facts = upload.file ? await checkPdf(upload.file) : null;
+  const facts = upload.file ? await checkUpload(ctx, upload.file) : null;
   const updated = await ctx.em.transactional(async (em) => {
     const t = await em.findOne(
       PdfTemplate,

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
-import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
+import { createDeflate } from 'node:zlib';
+import { PDFDocument, PDFRawStream, StandardFonts, rgb } from 'pdf-lib';
 
 /** Test support for PDFs: what a reader sees in one (PDF.js, in a child process), and templates to upload. */
 
@@ -13,12 +14,15 @@ export interface PdfTextItem {
   fontSize: number;
   /** degrees, counter-clockwise */
   rotation: number;
+  /** the font's name as the PDF gives it (`Helvetica-Bold`; an embedded one with a suffix: `NotoSans-Bold-…`) */
+  font: string | null;
 }
 
 export interface PdfTextRun {
   text: string;
   color: string;
   opacity: number;
+  font: string | null;
 }
 
 export interface PdfPageView {
@@ -63,3 +67,68 @@ export const PNG_BYTES = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==',
   'base64',
 );
+
+export const MiB = 1024 * 1024;
+
+/**
+ * zlib (Flate) data of `size` bytes of `fill`, compressed as it is made, 4 MiB at a time, so
+ * that a bomb of hundreds of MiB never exists uncompressed (400 MiB of one byte: about 400 KB).
+ */
+export async function flateOf(size: number, fill = 0x20): Promise<Buffer> {
+  const parts: Buffer[] = [];
+  const deflate = createDeflate({ level: 9 });
+  deflate.on('data', (c: Buffer) => parts.push(c));
+  const done = new Promise<void>((resolve, reject) => deflate.on('end', resolve).on('error', reject));
+  const slice = Buffer.alloc(4 * MiB, fill);
+  for (let at = 0; at < size; at += slice.length) {
+    if (!deflate.write(slice.subarray(0, Math.min(slice.length, size - at))))
+      await new Promise((resolve) => deflate.once('drain', resolve));
+  }
+  deflate.end();
+  await done;
+  return Buffer.concat(parts);
+}
+
+/** A valid one-page template (a caption and a frame, as makeTemplate) whose page also draws `flate`, a Flate content stream. */
+export async function templateWithContent(flate: Uint8Array, width = 500, height = 300): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(await makeTemplate(width, height, 'Template with a big stream'));
+  const stream = doc.context.register(PDFRawStream.of(doc.context.obj({ Filter: 'FlateDecode', Length: flate.length }), flate));
+  doc.getPage(0).node.addContentStream(stream);
+  return doc.save({ useObjectStreams: false });
+}
+
+/** A valid one-page template with an object stream whose Flate data inflates to `flate`'s size (one object, then blanks). */
+export async function templateWithObjectStream(flate: Uint8Array): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(await makeTemplate(500, 300, 'Template with an object stream'));
+  const dict = doc.context.obj({ Type: 'ObjStm', N: 1, First: 5, Filter: 'FlateDecode', Length: flate.length });
+  doc.context.register(PDFRawStream.of(dict, flate));
+  return doc.save({ useObjectStreams: false });
+}
+
+/** A valid one-page template holding `extra` more objects (small arrays), in object streams or not. */
+export async function templateWithObjects(extra: number, objectStreams: boolean): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(await makeTemplate(500, 300, `Template with ${extra} more objects`));
+  for (let i = 0; i < extra; i++) doc.context.register(doc.context.obj([i]));
+  return doc.save({ useObjectStreams: objectStreams });
+}
+
+/** How many objects pdf-lib reads in a PDF: its indirect objects, object streams and cross-reference streams included. */
+export function objectsIn(bytes: Uint8Array): number {
+  return (
+    Buffer.from(bytes)
+      .toString('latin1')
+      .match(/\d+ \d+ obj\b/g) ?? []
+  ).length;
+}
+
+/**
+ * A small valid template where pdf-lib's parser spends time in the square of its size: a run of
+ * digits after the last object, where another could start (each position is tried as the start
+ * of an object number). 8,000 digits take it about a second, 100,000 minutes.
+ */
+export async function slowToParse(digits = 100_000): Promise<Uint8Array> {
+  const doc = await PDFDocument.load(await makeTemplate(500, 300, 'Slow to parse'));
+  const valid = Buffer.from(await doc.save({ useObjectStreams: false }));
+  const at = valid.lastIndexOf('endobj') + 'endobj'.length;
+  return Buffer.concat([valid.subarray(0, at), Buffer.from('\n'), Buffer.alloc(digits, '1'), valid.subarray(at)]);
+}

@@ -1,9 +1,9 @@
 import { runAudited, systemScope } from '../../src/kernel/audit';
 import { sweepSubscriptions } from '../../src/modules/subscription/subscription.sweeper';
 import { createTestApp, TestClock, type TestApp } from '../helpers/app';
-import { Shop } from '../bookings-fixtures';
-import { complete, configurePayments } from '../payments-fixtures';
-import { SubscriptionFixtures } from '../subscriptions-fixtures';
+import { Shop } from '../helpers/bookings-fixtures';
+import { complete, configurePayments } from '../helpers/payments-fixtures';
+import { SubscriptionFixtures } from '../helpers/subscriptions-fixtures';
 
 /**
  * The audit entries of writes made with SQL: subscription contracts (cart, checkout, payment,

@@ -1,6 +1,6 @@
 import { createTestApp, TestClock, type TestApp } from '../helpers/app';
-import { countRows, Shop } from '../bookings-fixtures';
-import { configurePayments } from '../payments-fixtures';
+import { countRows, Shop } from '../helpers/bookings-fixtures';
+import { configurePayments } from '../helpers/payments-fixtures';
 import { modules, startModules } from '../../src/app/registry';
 
 let t: TestApp;

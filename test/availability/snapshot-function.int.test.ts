@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createTestApp, TestClock, type TestApp } from '../helpers/app';
-import { Shop } from '../bookings-fixtures';
+import { Shop } from '../helpers/bookings-fixtures';
 
 /**
  * `availability_snapshot` as it is now against the version before it (occupancy sorted per

@@ -1,5 +1,5 @@
 import { createTestApp, TestClock, type TestApp } from '../helpers/app';
-import { Shop } from '../bookings-fixtures';
+import { Shop } from '../helpers/bookings-fixtures';
 
 /**
  * The schedule check of a new booking reads the availability document loaded with the service

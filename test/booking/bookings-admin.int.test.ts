@@ -1,5 +1,5 @@
 import { createTestApp, TestClock, type TestApp } from '../helpers/app';
-import { countRows, occupancyOf, Shop } from '../bookings-fixtures';
+import { countRows, occupancyOf, Shop } from '../helpers/bookings-fixtures';
 
 let t: TestApp;
 let s: Shop;

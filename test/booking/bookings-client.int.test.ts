@@ -1,6 +1,6 @@
 import { createTestApp, TestClock, type TestApp } from '../helpers/app';
-import { countRows, occupancyOf, Shop } from '../bookings-fixtures';
-import { complete, configurePayments } from '../payments-fixtures';
+import { countRows, occupancyOf, Shop } from '../helpers/bookings-fixtures';
+import { complete, configurePayments } from '../helpers/payments-fixtures';
 import { purgeIdempotencyKeys } from '../../src/modules/booking/idempotency';
 
 /** The token with its first character changed (always a different character). */

@@ -1,5 +1,5 @@
 import { createTestApp, TestClock, type TestApp } from '../helpers/app';
-import { countRows, Shop } from '../bookings-fixtures';
+import { countRows, Shop } from '../helpers/bookings-fixtures';
 import { tally } from '../helpers/tally';
 
 /** Real parallel HTTP requests against a listening server: the database decides who wins. */

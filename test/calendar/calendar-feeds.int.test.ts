@@ -1,6 +1,6 @@
 import type * as IcalJs from 'ical.js' with { 'resolution-mode': 'import' };
 import { createTestApp, TestClock, type TestApp } from '../helpers/app';
-import { Shop } from '../bookings-fixtures';
+import { Shop } from '../helpers/bookings-fixtures';
 
 let t: TestApp;
 let s: Shop;

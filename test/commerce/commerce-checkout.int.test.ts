@@ -1,7 +1,7 @@
 import { createTestApp, TestClock, type Res, type TestApp } from '../helpers/app';
-import { Shop } from '../bookings-fixtures';
-import { complete, configurePayments } from '../payments-fixtures';
-import { SubscriptionFixtures } from '../subscriptions-fixtures';
+import { Shop } from '../helpers/bookings-fixtures';
+import { complete, configurePayments } from '../helpers/payments-fixtures';
+import { SubscriptionFixtures } from '../helpers/subscriptions-fixtures';
 
 /**
  * What subscription checkouts, purchases, renewals and gift card purchases answer (the

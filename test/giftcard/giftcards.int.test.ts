@@ -1,8 +1,8 @@
 import { readPdf } from '../../src/modules/document/testkit';
 import { sweepExpiredPayments } from '../../src/modules/payment/payment.api';
 import { createTestApp, TestClock, type Res, type TestApp } from '../helpers/app';
-import { countRows, Shop } from '../bookings-fixtures';
-import { complete, configurePayments } from '../payments-fixtures';
+import { countRows, Shop } from '../helpers/bookings-fixtures';
+import { complete, configurePayments } from '../helpers/payments-fixtures';
 
 /** Gift cards through HTTP: definitions, contracts, usages and balances, purchases with payment, and cards on bookings. */
 

@@ -17,7 +17,7 @@ import { BOOKING_STATUSES } from '../../src/modules/booking/booking.status';
 import { PAYMENT_STATUSES, REFUND_STATUSES } from '../../src/modules/payment/payment.status';
 import { PROVIDER_NAMES } from '../../src/modules/payment/providers/provider-names';
 import { SERVICE_TYPES } from '../../src/shared/service-type';
-import { Shop } from '../bookings-fixtures';
+import { Shop } from '../helpers/bookings-fixtures';
 import { createTestApp, TestClock, type TestApp } from '../helpers/app';
 
 /** The public schema as served (introspection over HTTP), and what it promises its clients. */

@@ -2,8 +2,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { createTestApp, TestClock, type TestApp } from '../helpers/app';
-import { Shop } from '../bookings-fixtures';
-import { configurePayments, SECRET } from '../payments-fixtures';
+import { Shop } from '../helpers/bookings-fixtures';
+import { configurePayments, SECRET } from '../helpers/payments-fixtures';
 
 /**
  * The integrator's pages in a real browser (Debian's chromium, driven by playwright-core): the

@@ -1,5 +1,5 @@
 import { createTestApp, TestClock, type TestApp } from '../helpers/app';
-import { Shop } from '../bookings-fixtures';
+import { Shop } from '../helpers/bookings-fixtures';
 
 /**
  * An empty body sent with `content-type: application/json` is no body (contract section 3).

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { SHORTAGE_WINDOW_MS } from '../../src/db/resource-shortage';
 import { createTestApp, TestClock, type Res, type TestApp } from '../helpers/app';
-import { Shop } from '../bookings-fixtures';
+import { Shop } from '../helpers/bookings-fixtures';
 
 /**
  * The database refuses work for lack of resources (SQLSTATE class 53; here 53100, disk full):

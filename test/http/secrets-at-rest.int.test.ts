@@ -9,7 +9,7 @@ import { startRuntime } from '../../src/app/bootstrap';
 import { loadConfig } from '../../src/config/env';
 import { decryptSecret } from '../../src/modules/payment/redirect/secret-box';
 import { createTestApp, type TestApp } from '../helpers/app';
-import { configurePayments, SECRET } from '../payments-fixtures';
+import { configurePayments, SECRET } from '../helpers/payments-fixtures';
 
 /** The key every installation without ENCRYPTION_KEY used before keys were generated. */
 const OLD_CONSTANT_KEY = createHash('sha256').update('booking-platform development encryption key').digest();

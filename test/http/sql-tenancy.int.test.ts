@@ -1,6 +1,6 @@
 import { createTestApp, TestClock, type TestApp } from '../helpers/app';
-import { Shop } from '../bookings-fixtures';
-import { complete, configurePayments } from '../payments-fixtures';
+import { Shop } from '../helpers/bookings-fixtures';
+import { complete, configurePayments } from '../helpers/payments-fixtures';
 import { ALLOWED, recordStatements, shape, takeStatements, unscopedStatements } from '../helpers/sql-audit';
 
 /**

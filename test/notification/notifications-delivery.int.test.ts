@@ -3,7 +3,7 @@ import { SMTPServer } from 'smtp-server';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import type * as IcalJs from 'ical.js' with { 'resolution-mode': 'import' };
 import { createTestApp, TestClock, type TestApp } from '../helpers/app';
-import { Shop } from '../bookings-fixtures';
+import { Shop } from '../helpers/bookings-fixtures';
 import { deliverDueMessages, Mailer } from '../../src/modules/notification/delivery';
 
 // ical.js ships CommonJS beside its ES module; the tests run as CommonJS

@@ -1,7 +1,7 @@
 import { sweepExpiredPayments } from '../../src/modules/payment/payment.api';
 import { createTestApp, TestClock, type Res, type TestApp } from '../helpers/app';
-import { countRows, Shop } from '../bookings-fixtures';
-import { complete, configurePayments } from '../payments-fixtures';
+import { countRows, Shop } from '../helpers/bookings-fixtures';
+import { complete, configurePayments } from '../helpers/payments-fixtures';
 
 /** Several client bookings paid with one payment, and refunds through the booking update. */
 const T0 = Date.parse('2026-03-01T00:00:00Z');

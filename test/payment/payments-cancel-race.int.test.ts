@@ -1,7 +1,7 @@
 import { createTestApp, TestClock, type TestApp } from '../helpers/app';
-import { Shop } from '../bookings-fixtures';
-import { configurePayments } from '../payments-fixtures';
-import { SubscriptionFixtures } from '../subscriptions-fixtures';
+import { Shop } from '../helpers/bookings-fixtures';
+import { configurePayments } from '../helpers/payments-fixtures';
+import { SubscriptionFixtures } from '../helpers/subscriptions-fixtures';
 
 /**
  * A cancel and a checkout completion of the same pending item, sent at the same time as real

@@ -4,9 +4,9 @@ import { reportPaid, sweepExpiredPayments } from '../../src/modules/payment/paym
 import { PaymentTransaction } from '../../src/modules/payment/payment.entity';
 import { sweepSubscriptions } from '../../src/modules/subscription/subscription.sweeper';
 import { createTestApp, TestClock, type TestApp } from '../helpers/app';
-import { countRows, Shop } from '../bookings-fixtures';
-import { complete, configurePayments } from '../payments-fixtures';
-import { SubscriptionFixtures } from '../subscriptions-fixtures';
+import { countRows, Shop } from '../helpers/bookings-fixtures';
+import { complete, configurePayments } from '../helpers/payments-fixtures';
+import { SubscriptionFixtures } from '../helpers/subscriptions-fixtures';
 
 /**
  * Cancelling what a payment is for cancels the pending payment with it (payments contract,

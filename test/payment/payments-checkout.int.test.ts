@@ -2,7 +2,7 @@ import { createCtx } from '../../src/kernel/context';
 import { sweepExpiredPayments } from '../../src/modules/payment/payment.api';
 import { newId } from '../../src/shared/ids';
 import { createTestApp, TestClock, type TestApp } from '../helpers/app';
-import { complete, configurePayments, pathOf, SECRET, startTestPayment } from '../payments-fixtures';
+import { complete, configurePayments, pathOf, SECRET, startTestPayment } from '../helpers/payments-fixtures';
 
 const T0 = Date.parse('2026-07-01T12:00:00Z');
 const clock = new TestClock(T0);

@@ -1,7 +1,7 @@
 import { sweepExpiredPayments } from '../../src/modules/payment/payment.api';
 import { createTestApp, TestClock, type Res, type TestApp } from '../helpers/app';
-import { countRows, Shop } from '../bookings-fixtures';
-import { complete, configurePayments, pathOf, SECRET, verifyUrl } from '../payments-fixtures';
+import { countRows, Shop } from '../helpers/bookings-fixtures';
+import { complete, configurePayments, pathOf, SECRET, verifyUrl } from '../helpers/payments-fixtures';
 
 /** Client booking -> payment URL -> checkout -> signed redirect -> verify -> booking settled, through HTTP. */
 const T0 = Date.parse('2026-03-01T00:00:00Z');

@@ -1,6 +1,6 @@
 import { newId } from '../../src/shared/ids';
 import { createTestApp, TestClock, type TestApp } from '../helpers/app';
-import { complete, configurePayments, startTestPayment } from '../payments-fixtures';
+import { complete, configurePayments, startTestPayment } from '../helpers/payments-fixtures';
 
 const clock = new TestClock(Date.parse('2026-06-01T08:00:00Z'));
 let t: TestApp;

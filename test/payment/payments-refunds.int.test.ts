@@ -1,6 +1,6 @@
 import { newId } from '../../src/shared/ids';
 import { createTestApp, type TestApp } from '../helpers/app';
-import { complete, configurePayments, startTestPayment } from '../payments-fixtures';
+import { complete, configurePayments, startTestPayment } from '../helpers/payments-fixtures';
 
 let t: TestApp;
 let cid: string;

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { createTestApp, TestClock, type Res, type TestApp } from '../helpers/app';
-import { complete, configurePayments, pathOf, SECRET, startTestPayment, verifyUrl } from '../payments-fixtures';
+import { complete, configurePayments, pathOf, SECRET, startTestPayment, verifyUrl } from '../helpers/payments-fixtures';
 
 /**
  * The signing secret is write-only: whatever path a request takes (save, read, verify,

@@ -1,5 +1,5 @@
 import { createTestApp, type TestApp } from '../helpers/app';
-import { SECRET } from '../payments-fixtures';
+import { SECRET } from '../helpers/payments-fixtures';
 
 let t: TestApp;
 let cid: string;

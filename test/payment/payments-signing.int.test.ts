@@ -1,5 +1,5 @@
 import { createTestApp, TestClock, type TestApp } from '../helpers/app';
-import { complete, configurePayments, SECRET, startTestPayment, verifyUrl } from '../payments-fixtures';
+import { complete, configurePayments, SECRET, startTestPayment, verifyUrl } from '../helpers/payments-fixtures';
 
 const T0 = Date.parse('2026-05-04T10:00:00Z');
 const clock = new TestClock(T0);

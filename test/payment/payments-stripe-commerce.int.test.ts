@@ -5,7 +5,7 @@ import { createOrm } from '../../src/db/orm';
 import { allEntities } from '../../src/app/registry';
 import { buildServer } from '../../src/app/server';
 import { signatureFor } from '../helpers/stripe-server';
-import { SubscriptionFixtures } from '../subscriptions-fixtures';
+import { SubscriptionFixtures } from '../helpers/subscriptions-fixtures';
 import {
   deliver,
   nextStart,
@@ -16,7 +16,7 @@ import {
   transaction,
   type StripeShop,
   type StripeWorld,
-} from '../payments-stripe-fixtures';
+} from '../helpers/payments-stripe-fixtures';
 
 /**
  * Everything that is paid goes through Stripe when the company prefers it (batches, gift cards,

@@ -1,5 +1,5 @@
 import { sweepExpiredPayments } from '../../src/modules/payment/payment.api';
-import { verifyUrl } from '../payments-fixtures';
+import { verifyUrl } from '../helpers/payments-fixtures';
 import { signatureFor } from '../helpers/stripe-server';
 import {
   deliver,
@@ -12,7 +12,7 @@ import {
   transaction,
   type StripeShop,
   type StripeWorld,
-} from '../payments-stripe-fixtures';
+} from '../helpers/payments-stripe-fixtures';
 
 /**
  * The `stripe` provider through the real `stripe` library against a local Stripe

@@ -1,7 +1,7 @@
 import { sweepExpiredPayments } from '../../src/modules/payment/payment.api';
 import { createTestApp, TestClock, type Res, type TestApp } from '../helpers/app';
-import { countRows, Shop } from '../bookings-fixtures';
-import { complete, configurePayments } from '../payments-fixtures';
+import { countRows, Shop } from '../helpers/bookings-fixtures';
+import { complete, configurePayments } from '../helpers/payments-fixtures';
 
 /** Promo codes through HTTP: definitions, validation, and codes on client bookings with their usage lifecycle. */
 

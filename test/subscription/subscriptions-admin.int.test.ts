@@ -1,6 +1,6 @@
 import { createTestApp, TestClock, type TestApp } from '../helpers/app';
 import { Fixtures } from '../helpers/fixtures';
-import { upload } from '../pdf-fixtures';
+import { upload } from '../helpers/pdf-fixtures';
 import { makeTemplate, readPdf } from '../../src/modules/document/testkit';
 import { sweepSubscriptions } from '../../src/modules/subscription/subscription.sweeper';
 

@@ -1,7 +1,7 @@
 import { createTestApp, TestClock, type Res, type TestApp } from '../helpers/app';
-import { Shop } from '../bookings-fixtures';
-import { configurePayments } from '../payments-fixtures';
-import { SubscriptionFixtures } from '../subscriptions-fixtures';
+import { Shop } from '../helpers/bookings-fixtures';
+import { configurePayments } from '../helpers/payments-fixtures';
+import { SubscriptionFixtures } from '../helpers/subscriptions-fixtures';
 
 /**
  * Booking with a subscription contract code: covered only when every limitation holds (in the

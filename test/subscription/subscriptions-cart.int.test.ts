@@ -1,9 +1,9 @@
 import { sweepExpiredPayments } from '../../src/modules/payment/payment.api';
 import { sweepSubscriptions } from '../../src/modules/subscription/subscription.sweeper';
 import { createTestApp, TestClock, type TestApp } from '../helpers/app';
-import { Shop } from '../bookings-fixtures';
-import { complete, configurePayments } from '../payments-fixtures';
-import { SubscriptionFixtures } from '../subscriptions-fixtures';
+import { Shop } from '../helpers/bookings-fixtures';
+import { complete, configurePayments } from '../helpers/payments-fixtures';
+import { SubscriptionFixtures } from '../helpers/subscriptions-fixtures';
 
 /** The client's subscription cart, its checkout through the test provider, purchases, renewals and client isolation. */
 

@@ -1,8 +1,8 @@
 import { sweepSubscriptions } from '../../src/modules/subscription/subscription.sweeper';
 import { createTestApp, TestClock, type TestApp } from '../helpers/app';
-import { countRows, Shop } from '../bookings-fixtures';
-import { configurePayments } from '../payments-fixtures';
-import { SubscriptionFixtures } from '../subscriptions-fixtures';
+import { countRows, Shop } from '../helpers/bookings-fixtures';
+import { configurePayments } from '../helpers/payments-fixtures';
+import { SubscriptionFixtures } from '../helpers/subscriptions-fixtures';
 
 /** Real parallel HTTP requests against a listening server: row locks decide how many visits and places are taken. */
 

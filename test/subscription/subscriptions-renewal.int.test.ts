@@ -1,8 +1,8 @@
 import { sweepSubscriptions } from '../../src/modules/subscription/subscription.sweeper';
 import { createTestApp, TestClock, type TestApp } from '../helpers/app';
-import { Shop } from '../bookings-fixtures';
-import { configurePayments } from '../payments-fixtures';
-import { SubscriptionFixtures } from '../subscriptions-fixtures';
+import { Shop } from '../helpers/bookings-fixtures';
+import { configurePayments } from '../helpers/payments-fixtures';
+import { SubscriptionFixtures } from '../helpers/subscriptions-fixtures';
 
 /** Period changes, rollover and contract expiry with moved time, swept by several sweepers at once. */
 

@@ -1,7 +1,7 @@
 import { createServer, type Server, type AddressInfo } from 'node:net';
 import { createTestApp, TestClock, type TestApp } from '../helpers/app';
 import { WebhookReceiver } from '../helpers/webhook-receiver';
-import { Shop } from '../bookings-fixtures';
+import { Shop } from '../helpers/bookings-fixtures';
 import { deliverDue } from '../../src/modules/webhook/delivery';
 import { NOT_PUBLIC } from '../../src/modules/webhook/webhook-url';
 

@@ -3,9 +3,9 @@ import { deliverDue } from '../../src/modules/webhook/delivery';
 import { sweepSubscriptions } from '../../src/modules/subscription/subscription.sweeper';
 import { createTestApp, TestClock, type TestApp } from '../helpers/app';
 import { WebhookReceiver } from '../helpers/webhook-receiver';
-import { Shop } from '../bookings-fixtures';
-import { complete, configurePayments } from '../payments-fixtures';
-import { SubscriptionFixtures } from '../subscriptions-fixtures';
+import { Shop } from '../helpers/bookings-fixtures';
+import { complete, configurePayments } from '../helpers/payments-fixtures';
+import { SubscriptionFixtures } from '../helpers/subscriptions-fixtures';
 
 /** Subscription contracts cause webhook events: purchased, activated (paid), renewed, expired. */
 

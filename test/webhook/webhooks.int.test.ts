@@ -1,8 +1,8 @@
 import { Webhook } from 'standardwebhooks';
 import { createTestApp, TestClock, type TestApp } from '../helpers/app';
 import { WebhookReceiver } from '../helpers/webhook-receiver';
-import { Shop } from '../bookings-fixtures';
-import { complete, configurePayments, startTestPayment } from '../payments-fixtures';
+import { Shop } from '../helpers/bookings-fixtures';
+import { complete, configurePayments, startTestPayment } from '../helpers/payments-fixtures';
 import { deliverDue } from '../../src/modules/webhook/delivery';
 import { sweepExpiredPayments } from '../../src/modules/payment/payment.api';
 import { MAX_ATTEMPTS } from '../../src/modules/webhook/retry-schedule';

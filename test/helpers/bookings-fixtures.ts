@@ -1,4 +1,4 @@
-import type { Res, TestApp } from './helpers/app';
+import type { Res, TestApp } from './app';
 
 /** Catalog and rule fixtures for the booking tests, created through the REST API. */
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Res, TestApp } from './helpers/app';
+import type { Res, TestApp } from './app';
 
 export interface Part {
   name: string;

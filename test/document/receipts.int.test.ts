@@ -1,7 +1,7 @@
-import { newId } from '../src/shared/ids';
-import { pageText, readPdf, type PdfPageView } from '../src/modules/document/testkit';
-import { createTestApp, type TestApp } from './helpers/app';
-import { complete, configurePayments, startTestPayment } from './payments-fixtures';
+import { newId } from '../../src/shared/ids';
+import { pageText, readPdf, type PdfPageView } from '../../src/modules/document/testkit';
+import { createTestApp, type TestApp } from '../helpers/app';
+import { complete, configurePayments, startTestPayment } from '../helpers/payments-fixtures';
 
 /** Receipts of paid transactions: merchant and client routes, totals, tax, refunds, tenancy, GraphQL links. */
 

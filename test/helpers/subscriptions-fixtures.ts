@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { TestApp } from './helpers/app';
+import type { TestApp } from './app';
 
 /**
  * Subscription catalog rows for the commerce tests (subscriptions, price and capacity rules,

@@ -1,5 +1,5 @@
-import { createTestApp, TestClock, type Res, type TestApp } from './helpers/app';
-import { FakeStripe, newWebhookSecret, signatureFor } from './helpers/stripe-server';
+import { createTestApp, TestClock, type Res, type TestApp } from './app';
+import { FakeStripe, newWebhookSecret, signatureFor } from './stripe-server';
 import { Shop } from './bookings-fixtures';
 
 /**

@@ -1,10 +1,10 @@
 import { PDFDocument } from 'pdf-lib';
-import { createTestApp, type TestApp } from './helpers/app';
-import { multipart, upload, type Part } from './pdf-fixtures';
-import type { DocumentItem, DocumentSource } from '../src/kernel/documents';
-import { newId } from '../src/shared/ids';
-import { PdfTemplate } from '../src/modules/document/document.entity';
-import { putPdf } from '../src/modules/document/pdf-file.store';
+import { createTestApp, type TestApp } from '../helpers/app';
+import { multipart, upload, type Part } from '../helpers/pdf-fixtures';
+import type { DocumentItem, DocumentSource } from '../../src/kernel/documents';
+import { newId } from '../../src/shared/ids';
+import { PdfTemplate } from '../../src/modules/document/document.entity';
+import { putPdf } from '../../src/modules/document/pdf-file.store';
 import {
   flateOf,
   makeTemplate,
@@ -16,7 +16,7 @@ import {
   templateWithContent,
   templateWithObjects,
   templateWithObjectStream,
-} from '../src/modules/document/testkit';
+} from '../../src/modules/document/testkit';
 
 /**
  * PDF templates over HTTP: upload, read, partial updates, delete, download, the checks on what

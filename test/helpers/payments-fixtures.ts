@@ -1,7 +1,7 @@
-import { createCtx } from '../src/kernel/context';
-import { newId } from '../src/shared/ids';
-import { startPayment, type StartPaymentInput } from '../src/modules/payment/payment.api';
-import type { Res, TestApp } from './helpers/app';
+import { createCtx } from '../../src/kernel/context';
+import { newId } from '../../src/shared/ids';
+import { startPayment, type StartPaymentInput } from '../../src/modules/payment/payment.api';
+import type { Res, TestApp } from './app';
 
 /** A signing secret long enough for the save-time check; tests look for it in every output. */
 export const SECRET = 'sk_test_Zq8Lr3Vd9Xw2Mn7Bt5Kc1Hy6Pf4Gs0Ja';

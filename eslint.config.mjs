@@ -19,7 +19,7 @@ const ITEM_OWNERS = ['booking', 'catalog', 'client', 'availability', 'scheduling
   (m) => `./src/modules/${m}`,
 );
 /** Plugins: reached only through the registry and the kernel's contracts (codes, payables), never imported by another module. */
-const PLUGINS = ['promocode', 'giftcard', 'subscription', 'document', 'webhook', 'audit', 'calendar'];
+const PLUGINS = ['promocode', 'giftcard', 'subscription', 'document', 'webhook', 'audit', 'calendar', 'notification'];
 const MODULES = readdirSync(join(import.meta.dirname, 'src', 'modules'), { withFileTypes: true })
   .filter((d) => d.isDirectory())
   .map((d) => d.name);

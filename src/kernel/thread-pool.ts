@@ -144,10 +144,15 @@ interface SerialisedError {
   code?: ErrorCode;
   message: string;
   details?: ErrorDetail[];
+  retryAfterSec?: number;
 }
 
 function revive(e: SerialisedError): Error {
-  return e.domain ? new DomainError(e.code!, e.message, e.details) : new Error(`worker thread: ${e.message}`);
+  if (!e.domain) return new Error(`worker thread: ${e.message}`);
+  const error = new DomainError(e.code!, e.message, e.details);
+  // A 503 keeps its Retry-After.
+  if (e.retryAfterSec !== undefined) error.retryAfterSec = e.retryAfterSec;
+  return error;
 }
 
 /**
@@ -168,7 +173,7 @@ export function serveTasks<In, Out>(handler: (task: In) => Out | Promise<Out>): 
     } catch (err) {
       const error: SerialisedError =
         err instanceof DomainError
-          ? { domain: true, code: err.code, message: err.message, details: err.details }
+          ? { domain: true, code: err.code, message: err.message, details: err.details, retryAfterSec: err.retryAfterSec }
           : { domain: false, message: err instanceof Error ? err.message : String(err) };
       port.postMessage({ ok: false, error });
     }

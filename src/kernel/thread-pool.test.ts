@@ -1,0 +1,47 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DomainError } from '../shared/errors';
+import { ThreadPool } from './thread-pool';
+
+// Threads load the TypeScript sources through the require hook a server started from them uses.
+const PRELOAD = join(__dirname, '..', '..', 'test', 'helpers', 'swc-register.cjs');
+
+describe('errors from a worker thread', () => {
+  let dir: string;
+  let pool: ThreadPool<string, string>;
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'thread-pool-'));
+    const file = join(dir, 'worker.js');
+    writeFileSync(
+      file,
+      `const { serveTasks } = require(${JSON.stringify(join(__dirname, 'thread-pool.ts'))});
+       const { invalid, unavailable } = require(${JSON.stringify(join(__dirname, '..', 'shared', 'errors.ts'))});
+       serveTasks((task) => {
+         if (task === 'busy') throw unavailable('busy', 7);
+         if (task === 'bad') throw invalid('bad input', [{ path: 'x', message: 'is bad' }]);
+         throw new Error('internal detail');
+       });`,
+    );
+    pool = new ThreadPool<string, string>(file, 1, { preload: PRELOAD });
+  });
+
+  afterAll(async () => {
+    await pool.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('arrive as the same DomainError, a 503 with its Retry-After', async () => {
+    const busy = await pool.run('busy').catch((e: unknown) => e);
+    expect(busy).toBeInstanceOf(DomainError);
+    expect(busy).toMatchObject({ code: 'service_unavailable', status: 503, retryAfterSec: 7, message: 'busy' });
+    const bad = await pool.run('bad').catch((e: unknown) => e);
+    expect(bad).toBeInstanceOf(DomainError);
+    expect(bad).toMatchObject({ code: 'invalid_request', details: [{ path: 'x', message: 'is bad' }] });
+    expect((bad as DomainError).retryAfterSec).toBeUndefined();
+    const other = await pool.run('other').catch((e: unknown) => e);
+    expect(other).not.toBeInstanceOf(DomainError);
+    expect((other as Error).message).toBe('worker thread: internal detail');
+  });
+});

@@ -127,6 +127,10 @@ export interface KeptCheck {
   preloaded: PreloadedSnapshot;
 }
 
+/** The key of the document a booking of `resourceId` starting at `start` is checked with: one per span of the calendar. */
+const keyOf = (companyId: string, serviceId: string, resourceId: string, start: number): string =>
+  `${companyId}|${serviceId}|${resourceId}|${Math.floor(start / SPAN)}`;
+
 /** Reads of documents under way, by key. */
 const loading = new Map<string, Promise<Kept | null>>();
 
@@ -174,7 +178,7 @@ export async function keptCheck(
   const to = Math.min((span + 1) * SPAN + MARGIN, LAST_INSTANT);
   // a booking whose check reaches beyond its span (a long stay near the edge) is checked in full
   if (needFrom < from || needTo > to) return null;
-  const key = `${companyId}|${serviceId}|${resourceId}|${span}`;
+  const key = keyOf(companyId, serviceId, resourceId, start);
   let k = kept.get(key);
   if (!k) {
     // bookings arriving while the document is read (after a catalog change, say) share the read
@@ -208,7 +212,7 @@ export async function keptCheck(
 
 /** Forgets the kept catalog of a booking's resource (the insert found the catalog changed). */
 function forgetKept(companyId: string, serviceId: string, resourceId: string, start: number): void {
-  kept.forget(`${companyId}|${serviceId}|${resourceId}|${Math.floor(start / SPAN)}`);
+  kept.forget(keyOf(companyId, serviceId, resourceId, start));
 }
 
 /**

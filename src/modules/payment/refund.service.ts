@@ -85,7 +85,8 @@ async function lockTransaction(
 export const paidFor = (tx: PaymentTransaction, itemId: string): number =>
   tx.perItemAmounts[itemId] ?? (tx.itemIds.length === 1 ? tx.amount : 0);
 
-async function refundedFor(em: EntityManager, tx: PaymentTransaction, itemId: string): Promise<number> {
+/** Pending and succeeded refunds of one item of `tx` so far (failed ones gave nothing back). */
+export async function refundedFor(em: EntityManager, tx: PaymentTransaction, itemId: string): Promise<number> {
   const rows = await em.execute<{ total: string | number }[]>(
     `select coalesce(sum(amount), 0) as total from refund where company_id = ? and transaction_id = ? and item_id = ? and status in ('pending', 'succeeded')`,
     [tx.companyId, tx.id, itemId],

@@ -5,7 +5,7 @@ import { isUuid } from '../../shared/ids';
 import { PaymentTransaction } from './payment.entity';
 import { recordPaymentEvent } from './payment.events';
 import { refundEvent, transitionPayment } from './payment.status';
-import { issueRefund, paidFor } from './refund.service';
+import { issueRefund, paidFor, refundedFor } from './refund.service';
 import { providerFor } from './providers/registry';
 
 /**
@@ -110,13 +110,20 @@ async function pay(deps: AppDeps, em: EntityManager, tx: PaymentTransaction, aba
   }
 }
 
-/** Refunds the whole amount of a payment that arrived for a cancelled or failed transaction, item by item. */
+/**
+ * Refunds the whole amount of a payment that arrived for a cancelled or failed transaction, item
+ * by item. A report repeated after some of these refunds were refused refunds only what is
+ * still owed for each item, never an item twice.
+ */
 async function refundLatePayment(deps: AppDeps, em: EntityManager, tx: PaymentTransaction, now: Date): Promise<void> {
   const reason = `paid after the payment was ${tx.status}`;
   const shares = tx.itemIds.map((itemId) => ({ itemId, amount: Math.min(paidFor(tx, itemId), tx.amount) }));
   // Item shares add up to the amount; should they not, the rest goes back with the first item.
   shares[0].amount += Math.max(0, tx.amount - shares.reduce((sum, s) => sum + s.amount, 0));
-  for (const s of shares) if (s.amount > 0) await issueRefund(deps, em, tx, { ...s, reason }, now);
+  for (const s of shares) {
+    const owed = s.amount - (await refundedFor(em, tx, s.itemId));
+    if (owed > 0) await issueRefund(deps, em, tx, { itemId: s.itemId, amount: owed, reason }, now);
+  }
   if (tx.refundedAmount >= tx.amount) {
     tx.status = transitionPayment(tx.status, 'refund_late');
     tx.updatedAt = now;

@@ -25,7 +25,7 @@
 -- does not promise it; the engine checks the order of every list and sorts one that is not.
 --
 -- kept_catalog_snapshot.sql is this document without occupancy and slot usage: a change here
--- to anything else is made there too (test/kept-catalog-invariants.int.test.ts compares them).
+-- to anything else is made there too (test/availability/kept-catalog-invariants.int.test.ts compares them).
 create or replace function availability_snapshot(
   p_company uuid, p_service uuid, p_wide_from timestamptz, p_wide_to timestamptz,
   p_from timestamptz, p_to timestamptz, p_exclude uuid[], p_wanted uuid[]

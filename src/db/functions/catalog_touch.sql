@@ -2,7 +2,7 @@
 -- occupancy: kept_catalog_snapshot.sql and booking_kept_catalog.sql) gives its company a new
 -- catalog version, at commit (a deferred constraint trigger), whoever makes the change.
 -- Every table the kept catalog reads must be listed here (docs/architecture.md, Invariants;
--- test/kept-catalog-invariants.int.test.ts); catalog_touch_all.sql covers `truncate`.
+-- test/availability/kept-catalog-invariants.int.test.ts); catalog_touch_all.sql covers `truncate`.
 create or replace function catalog_touch() returns trigger language plpgsql as $fn$
 begin
   if tg_op <> 'INSERT' then

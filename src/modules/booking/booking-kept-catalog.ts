@@ -24,7 +24,7 @@ import { mapped } from './booking-placement.service';
  * resource and year of the calendar with the company's catalog version, and written by
  * `booking_insert_at_version`, which writes nothing unless the catalog is still at that
  * version (a trigger gives the company a new version with every change of a catalog row:
- * Migration20261127000100CatalogVersion). A booking then costs one statement instead of two,
+ * src/db/functions/catalog_touch.sql). A booking then costs one statement instead of two,
  * and the check can never rest on a catalog older than the one the insert sees. A refusal by
  * the kept catalog is not trusted (it may be older than the database's): the full check
  * answers it.

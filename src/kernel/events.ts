@@ -117,26 +117,37 @@ export function recordEvent(em: EntityManager, e: { companyId: string; type: Eve
   return recordEvents(em, { companyId: e.companyId, events: [{ type: e.type, data: e.payload }], at: e.at });
 }
 
+/** Who reads events of some types: webhook endpoints, the e-mail notifications, or both. */
+export interface EventListeners {
+  /** the types an enabled endpoint of the company listens to: they carry the record's whole JSON */
+  webhooks: Set<EventType>;
+  /** the types the company's e-mail notifications read (NOTIFIED_EVENT_TYPES, none when switched off) */
+  notifications: Set<EventType>;
+}
+
 /**
- * The subset of `types` an enabled endpoint of the company listens to, or its e-mail
- * notifications read (NOTIFIED_EVENT_TYPES, unless the company switched them off): for events
- * whose data costs reads to build (settled bookings), asked before building it.
+ * Which of `types` an enabled endpoint of the company listens to, and which its e-mail
+ * notifications read, in one indexed read: for events whose data costs reads to build
+ * (settled bookings), asked before building it.
  */
-export async function listenedTypes(em: EntityManager, companyId: string, types: readonly EventType[]): Promise<Set<EventType>> {
-  if (!types.length) return new Set();
-  const rows = await em.execute<{ t: EventType }[]>(
-    `select distinct t from webhook_endpoint e, unnest(e.event_types) t
+export async function eventListeners(em: EntityManager, companyId: string, types: readonly EventType[]): Promise<EventListeners> {
+  const out: EventListeners = { webhooks: new Set(), notifications: new Set() };
+  if (!types.length) return out;
+  const asked = `{${[...new Set(types)].join(',')}}`;
+  const rows = await em.execute<{ t: EventType; webhook: boolean }[]>(
+    `select distinct t, true as webhook from webhook_endpoint e, unnest(e.event_types) t
       where e.company_id = ? and e.enabled and t = any(?::text[])
-     union
-     select t from unnest(?::text[]) t
+     union all
+     select t, false from unnest(?::text[]) t
       where t = any(?::text[]) and not exists (select 1 from notification_settings s where s.company_id = ? and not s.enabled)`,
-    [
-      companyId,
-      `{${[...new Set(types)].join(',')}}`,
-      `{${[...new Set(types)].join(',')}}`,
-      `{${NOTIFIED_EVENT_TYPES.join(',')}}`,
-      companyId,
-    ],
+    [companyId, asked, asked, `{${NOTIFIED_EVENT_TYPES.join(',')}}`, companyId],
   );
-  return new Set(rows.map((r) => r.t));
+  for (const r of rows) (r.webhook ? out.webhooks : out.notifications).add(r.t);
+  return out;
+}
+
+/** The subset of `types` an endpoint listens to or the e-mail notifications read (see `eventListeners`). */
+export async function listenedTypes(em: EntityManager, companyId: string, types: readonly EventType[]): Promise<Set<EventType>> {
+  const { webhooks, notifications } = await eventListeners(em, companyId, types);
+  return new Set([...webhooks, ...notifications]);
 }

@@ -282,3 +282,30 @@ it('two servers on one database deliver each message once', async () => {
     await t2.close();
   }
 });
+
+it('a status change in a company without webhook endpoints costs its messages one statement, and reads no status history for them', async () => {
+  const quiet = await Shop.open(t, 'Quiet Salon', 'Europe/Riga');
+  const q = await quiet.bookable('fixed', { duration: 'PT1H' });
+  const cid = (await t.call('POST', `${quiet.base}/clients`, { body: { externalUserID: 'ext-quiet', email: 'quiet@example.com' } })).body
+    .id;
+  const cancelOne = async (startTime: string) => {
+    const b = await t.call('POST', `${quiet.base}/bookings`, {
+      body: { serviceID: q.sid, resourceID: q.rids[0], startTime, clientID: cid },
+    });
+    expect(b.status).toBe(200);
+    return t.countStatements(() => t.call('PATCH', `${quiet.base}/bookings/${b.body.id}`, { body: { status: 'cancelled' } }));
+  };
+  const off = await t.call('PUT', `${quiet.base}/notifications/settings`, { body: { enabled: false } });
+  expect(off.status).toBe(200);
+  const without = await cancelOne('2031-05-05T07:00:00Z');
+  await t.call('PUT', `${quiet.base}/notifications/settings`, { body: { enabled: true } });
+  const withMessages = await cancelOne('2031-05-06T07:00:00Z');
+  expect(withMessages).toBe(without + 1);
+  const [m] = await t.deps.orm.em
+    .fork()
+    .getConnection()
+    .execute(`select status from notification_message where company_id = ? and event = 'booking.cancelled' and recipient = 'client'`, [
+      quiet.companyId,
+    ]);
+  expect(m).toMatchObject({ status: 'queued' });
+});

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { listenedTypes, recordEvents, type EventType } from '../../kernel/events';
+import { eventListeners, recordEvents, type EventType } from '../../kernel/events';
+import { formatTimestamp } from '../../shared/time';
 import { Booking, BookingStatusChange } from './booking.entity';
 import { bookingJson } from './booking.json';
 import { holds, type BookingStatus } from './booking.status';
@@ -59,9 +60,23 @@ export interface BookingEvents {
 }
 
 /**
+ * What the e-mail outbox reads of a booking event (src/db/functions/notification_enqueue.sql):
+ * the event of a type no webhook endpoint listens to carries only this, so it costs no read of
+ * status changes and no access token.
+ */
+const noticeData = (b: Booking) => ({
+  id: b.id,
+  clientID: b.clientId,
+  status: b.status,
+  bookingPolicy: b.bookingPolicy,
+  startTime: formatTimestamp(b.startTime),
+});
+
+/**
  * Records the events of changed bookings in the caller's transaction. Asks first which types
- * an endpoint listens to (one indexed read), and reads the bookings and their status changes
- * only for those.
+ * an endpoint listens to or the e-mail notifications read (one indexed read), reads the
+ * bookings the caller does not hold only for those, and their status changes only for the
+ * types an endpoint receives.
  */
 export async function recordBookingEvents(
   em: EntityManager,
@@ -70,32 +85,34 @@ export async function recordBookingEvents(
   items: readonly BookingEvents[],
   at: Date,
 ): Promise<void> {
-  const listened = await listenedTypes(
+  const { webhooks, notifications } = await eventListeners(
     em,
     companyId,
     items.flatMap((i) => i.types),
   );
-  if (!listened.size) return;
-  const wanted = items.map((i) => ({ ...i, types: i.types.filter((t) => listened.has(t)) })).filter((i) => i.types.length);
+  if (!webhooks.size && !notifications.size) return;
+  const wanted = items
+    .map((i) => ({ ...i, types: i.types.filter((t) => webhooks.has(t) || notifications.has(t)) }))
+    .filter((i) => i.types.length);
   if (!wanted.length) return;
-  const ids = wanted.map((i) => i.id);
   const missing = wanted.filter((i) => !i.booking).map((i) => i.id);
   const read = missing.length ? await em.find(Booking, { companyId, id: { $in: missing } }, { disableIdentityMap: true }) : [];
   const byId = new Map(read.map((b) => [b.id, b]));
-  const changes = await em.find(
-    BookingStatusChange,
-    { companyId, bookingId: { $in: ids } },
-    { orderBy: { seq: 'asc' }, disableIdentityMap: true },
-  );
+  const whole = wanted.filter((i) => i.types.some((t) => webhooks.has(t))).map((i) => i.id);
+  const changes = whole.length
+    ? await em.find(BookingStatusChange, { companyId, bookingId: { $in: whole } }, { orderBy: { seq: 'asc' }, disableIdentityMap: true })
+    : [];
   const events = wanted.flatMap((i) => {
     const b = i.booking ?? byId.get(i.id);
     if (!b) return [];
-    const data = bookingJson(
-      b,
-      jwtKey,
-      changes.filter((c) => c.bookingId === b.id),
-    );
-    return i.types.map((type) => ({ type, data }));
+    const json = i.types.some((t) => webhooks.has(t))
+      ? bookingJson(
+          b,
+          jwtKey,
+          changes.filter((c) => c.bookingId === b.id),
+        )
+      : null;
+    return i.types.map((type) => ({ type, data: webhooks.has(type) ? json! : noticeData(b) }));
   });
   await recordEvents(em, { companyId, events, at });
 }

@@ -1,7 +1,7 @@
-import { PDFDocument, StandardFonts, degrees, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+import { PDFDocument, type StandardFonts, degrees, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
 import fontkit from '@pdf-lib/fontkit';
 import { invalid } from '../../shared/errors';
-import { fontBytes, isStandardFont, notoFaceOf, type FontName, type StandardFontName } from './fonts';
+import { fontBytes, isStandardFont, notoFaceOf, type FontName } from './fonts';
 import { PdfRefusal, loadBoundedPdf } from './pdf-bounds';
 import type { TemplateField } from './template.checks';
 import { fitText, type FontMetrics } from './text-fit';
@@ -76,21 +76,6 @@ export async function renderTemplate(
   return doc.save();
 }
 
-const STANDARD: Record<StandardFontName, StandardFonts> = {
-  Helvetica: StandardFonts.Helvetica,
-  'Helvetica-Bold': StandardFonts.HelveticaBold,
-  'Helvetica-Oblique': StandardFonts.HelveticaOblique,
-  'Helvetica-BoldOblique': StandardFonts.HelveticaBoldOblique,
-  'Times-Roman': StandardFonts.TimesRoman,
-  'Times-Bold': StandardFonts.TimesRomanBold,
-  'Times-Italic': StandardFonts.TimesRomanItalic,
-  'Times-BoldItalic': StandardFonts.TimesRomanBoldItalic,
-  Courier: StandardFonts.Courier,
-  'Courier-Bold': StandardFonts.CourierBold,
-  'Courier-Oblique': StandardFonts.CourierOblique,
-  'Courier-BoldOblique': StandardFonts.CourierBoldOblique,
-};
-
 /** The fonts of one document, each embedded once, with the characters each standard font draws. */
 class Fonts {
   private readonly embedded = new Map<FontName, { font: PDFFont; draws: Set<number> | null }>();
@@ -111,7 +96,8 @@ class Fonts {
     let entry = this.embedded.get(name);
     if (!entry) {
       if (isStandardFont(name)) {
-        const font = await this.doc.embedFont(STANDARD[name]);
+        // A standard font's PostScript name is pdf-lib's StandardFonts value.
+        const font = await this.doc.embedFont(name satisfies `${StandardFonts}`);
         entry = { font, draws: new Set(font.getCharacterSet()) };
       } else {
         entry = { font: await this.doc.embedFont(fontBytes(name), { subset: false }), draws: null };

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
 import type { AppDeps } from '../../kernel/context';
 import { displayName, isAddress } from './address';
-import { fromAddress, renderMessage, type MessageContent, type MessageRow } from './message-content';
+import { fromAddress, renderMessage, UnrenderableMessage, type MessageContent, type MessageRow } from './message-content';
 import { retryDelayMs } from './retry-schedule';
 
 /**
@@ -99,9 +99,47 @@ const permanent = (err: unknown): boolean => {
   return typeof code === 'number' && code >= 500 && code < 600;
 };
 
+/** `text` without SMTP_URL's user name and password: plain, and base64 as AUTH PLAIN and LOGIN send them. */
+export function withoutSmtpSecrets(text: string, url: string | null): string {
+  if (!url) return text;
+  const u = new URL(url);
+  const decoded = (v: string) => {
+    try {
+      return decodeURIComponent(v);
+    } catch {
+      return v;
+    }
+  };
+  const user = decoded(u.username);
+  const pass = decoded(u.password);
+  const b64 = (v: string) => Buffer.from(v).toString('base64');
+  const secrets = [`\0${user}\0${pass}`, user, pass, u.username, u.password]
+    .filter((v) => v.replace(/\0/g, '').length > 0)
+    .flatMap((v) => [v, b64(v)])
+    .sort((a, b) => b.length - a.length);
+  for (const secret of secrets) text = text.split(secret).join('***');
+  return text;
+}
+
+/**
+ * What a failed attempt records as `lastError`, which the company reads: the mail server's
+ * answer without SMTP_URL's user name and password; a message that cannot be rendered, its
+ * reason; anything else (a database error carries its SQL) only that the message could not be
+ * prepared, the error itself going to the server's log.
+ */
+function failureText(deps: AppDeps, m: Claimed, err: unknown, sending: boolean): string {
+  if (!sending && !(err instanceof UnrenderableMessage)) {
+    deps.log.error({ err, messageId: m.id }, 'a notification could not be prepared');
+    return 'the message could not be prepared (the server log has the details)';
+  }
+  const text = String((err as Error)?.message ?? err).replace(/\s+/g, ' ');
+  return sending ? withoutSmtpSecrets(text, deps.config.smtpUrl) : text;
+}
+
 async function attempt(deps: AppDeps, mailer: Mailer, m: Claimed, random: () => number): Promise<void> {
   const em = deps.orm.em.fork() as EntityManager;
   let o: Outcome;
+  let sending = false;
   try {
     if (!isAddress(m.to_address)) {
       o = { status: 'skipped', error: 'no valid e-mail address' };
@@ -110,6 +148,7 @@ async function attempt(deps: AppDeps, mailer: Mailer, m: Claimed, random: () => 
       if (!mailer.configured) {
         o = { status: 'not_sent', error: NOT_CONFIGURED, content };
       } else {
+        sending = true;
         await mailer.send({
           from: { name: displayName(content.senderName), address: fromAddress(deps) },
           to: m.to_address,
@@ -128,7 +167,7 @@ async function attempt(deps: AppDeps, mailer: Mailer, m: Claimed, random: () => 
     }
   } catch (err) {
     const delay = permanent(err) ? null : retryDelayMs(m.attempts, random);
-    const error = String((err as Error).message ?? err).replace(/\s+/g, ' ');
+    const error = failureText(deps, m, err, sending);
     o = delay === null ? { status: 'failed', error } : { status: 'queued', error, retryAt: new Date(deps.clock.now() + delay) };
   }
   await record(em, m, o, new Date(deps.clock.now()));

@@ -239,6 +239,9 @@ export function fromAddress(deps: AppDeps): string {
   return (inAngles ?? from ?? `bookings@${new URL(deps.config.publicUrl).hostname}`).trim();
 }
 
+/** A message that cannot be rendered for a reason its log may show (its message is recorded as `lastError`). */
+export class UnrenderableMessage extends Error {}
+
 /** Reads what a message needs and renders it. */
 export async function renderMessage(em: EntityManager, deps: AppDeps, m: MessageRow): Promise<MessageContent> {
   const company = await companyNotice(em, m.company_id);
@@ -267,7 +270,7 @@ export async function renderMessage(em: EntityManager, deps: AppDeps, m: Message
         where b.company_id = ? and b.id = ?`,
       [m.company_id, m.booking_id],
     );
-    if (!b) throw new Error('the booking of the message no longer exists');
+    if (!b) throw new UnrenderableMessage('the booking of the message no longer exists');
     // the driver answers timestamps as text
     for (const k of ['start_time', 'end_time', 'created_at', 'updated_at'] as const) if (b[k] !== null) b[k] = new Date(b[k]!);
     Object.assign(vars, bookingVars(b, company.timeZone, language));

@@ -1,8 +1,6 @@
 import { PDFDocument } from 'pdf-lib';
-import { DomainError, invalid } from '../../shared/errors';
-import { loadBoundedPdf } from './pdf-bounds';
-
-export { MAX_PDF_BYTES } from './pdf-bounds';
+import { DomainError } from '../../shared/errors';
+import { PdfRefusal, loadBoundedPdf } from './pdf-bounds';
 
 export interface PdfFacts {
   pageCount: number;
@@ -26,30 +24,26 @@ export async function checkPdf(bytes: Uint8Array): Promise<PdfFacts> {
   // The header may follow a little junk (PDF readers look in the first KiB).
   if (buf.subarray(0, 1024).indexOf(HEADER) < 0)
     throw new DomainError('unsupported_media_type', 'the file is not a PDF', [{ path: 'file', message: 'is not a PDF' }]);
-  if (buf.subarray(Math.max(0, buf.length - 1024)).indexOf(TRAILER) < 0) throw damaged('is truncated (no %%EOF marker at its end)');
+  if (buf.subarray(Math.max(0, buf.length - 1024)).indexOf(TRAILER) < 0) throw new PdfRefusal('is truncated (no %%EOF marker at its end)');
   const doc = await loadBoundedPdf(bytes);
   let facts: PdfFacts;
   try {
     const pageCount = doc.getPageCount();
-    if (pageCount < 1) throw damaged('has no page');
+    if (pageCount < 1) throw new PdfRefusal('has no page');
     const { width, height } = doc.getPage(0).getMediaBox();
     facts = { pageCount, pageWidth: Math.abs(width), pageHeight: Math.abs(height) };
   } catch (err) {
     if (err instanceof DomainError) throw err;
-    throw damaged('cannot be read as a PDF');
+    throw new PdfRefusal('cannot be read as a PDF');
   }
   if (!(facts.pageWidth >= 1 && facts.pageHeight >= 1 && facts.pageWidth <= 14_400 && facts.pageHeight <= 14_400))
-    throw damaged('has a first page whose size is not between 1 and 14400 points');
+    throw new PdfRefusal('has a first page whose size is not between 1 and 14400 points');
   // Copying the first page is what every drawing does; a page that cannot be copied is refused now.
   try {
     const probe = await PDFDocument.create();
     await probe.copyPages(doc, [0]);
   } catch {
-    throw damaged('has a first page that cannot be read');
+    throw new PdfRefusal('has a first page that cannot be read');
   }
   return facts;
-}
-
-function damaged(why: string): DomainError {
-  return invalid(`the PDF ${why}`, [{ path: 'file', message: why }]);
 }

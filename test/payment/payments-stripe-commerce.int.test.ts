@@ -108,6 +108,37 @@ describe('refunds through Stripe', () => {
     expect((await w.t.call('POST', url, { body: { itemID: b.id, percent: 100 } })).body.status).toBe('succeeded');
   });
 
+  it('a late payment whose refunds were cut short by an unreachable Stripe, reported again, refunds each booking once', async () => {
+    const r = await w.t.call('POST', '/v1/client/bookings/batch', {
+      token: s.token,
+      body: {
+        bookings: [
+          { companyID: cid(), serviceID: s.sid, resourceID: s.rids[0], startTime: nextStart(w) },
+          { companyID: cid(), serviceID: s.sid, resourceID: s.rids[1], startTime: nextStart(w) },
+        ],
+      },
+    });
+    expect(r.status).toBe(200);
+    const ids: string[] = r.body.bookings.map((x: { id: string }) => x.id);
+    const txId = await txOfBooking(ids[0]);
+    const session = w.stripe.session((await transaction(w, cid(), txId)).referenceID);
+    for (const id of ids)
+      expect((await w.t.call('POST', `/v1/client/bookings/${id}/cancel`, { token: s.token, body: {} })).status).toBe(200);
+    expect((await transaction(w, cid(), txId)).status).toBe('cancelled');
+    w.stripe.pay(session.id);
+    // The first booking's refund is made at Stripe; the second's cannot be, and the report is rolled back.
+    w.stripe.fail((req) => req.path === '/v1/refunds' && req.params.metadata?.itemID === ids[1], 503, 2);
+    const event = w.stripe.sessionEvent('checkout.session.completed', session.id);
+    expect((await deliver(w, cid(), event, s.webhookSecret)).status).toBe(503);
+    expect((await transaction(w, cid(), txId)).status).toBe('cancelled');
+    expect((await deliver(w, cid(), event, s.webhookSecret)).status).toBe(200);
+    expect((await transaction(w, cid(), txId)).status).toBe('refunded');
+    const atStripe = [...w.stripe.refunds.values()].filter((x) => x.payment_intent === session.payment_intent);
+    expect(atStripe.map((x) => x.amount)).toEqual([2500, 2500]);
+    const records = await sql(w, 'select item_id, amount, status from refund where transaction_id = ? order by item_id', [txId]);
+    expect(records).toEqual([...ids].sort().map((id) => ({ item_id: id, amount: 2500, status: 'succeeded' })));
+  });
+
   it('refund.updated and charge.refunded move the refund records; another company’s refund is 400', async () => {
     w.stripe.refundStatus = 'pending';
     try {

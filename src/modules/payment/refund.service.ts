@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppDeps, Ctx } from '../../kernel/context';
@@ -172,21 +173,57 @@ export async function refundItem(ctx: Ctx, em: EntityManager, input: RefundItemI
   return refund;
 }
 
+/** A UUID that follows from `name` (SHA-256, marked as version 8). */
+function uuidOf(name: string): string {
+  const h = createHash('sha256').update(name).digest();
+  h[6] = (h[6] & 0x0f) | 0x80;
+  h[8] = (h[8] & 0x3f) | 0x80;
+  const x = h.subarray(0, 16).toString('hex');
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20)}`;
+}
+
+/**
+ * The id of a new refund. The provider is asked before the refund's database transaction
+ * commits; should that transaction roll back and be tried again (a merchant's request repeated
+ * with its idempotency key, a provider's report delivered again), the retry must send the
+ * provider the very same request (its idempotency key and metadata carry the id), so that the
+ * provider answers with the first refund instead of making a second one. A keyed refund's id
+ * follows from its key; one the payment issues by itself, from its transaction, its item and
+ * how many refunds the item has on record; only a merchant's refund without a key is random.
+ */
+async function refundId(em: EntityManager, tx: PaymentTransaction, itemId: string, key: string | null, own: boolean): Promise<string> {
+  if (key) return uuidOf(`refund\n${tx.companyId}\n${key}`);
+  if (!own) return newId();
+  const [row] = await em.execute<{ n: number }[]>(
+    'select count(*)::int as n from refund where company_id = ? and transaction_id = ? and item_id = ?',
+    [tx.companyId, tx.id, itemId],
+  );
+  return uuidOf(`refund\n${tx.id}\n${itemId}\n${row?.n ?? 0}`);
+}
+
 /**
  * Refunds `amount` of one item of the locked transaction `tx` through its provider and keeps
  * the refund record; unless the provider refused it, `tx.refundedAmount` grows by it. The
- * caller checked the amount and moves the transaction's status.
+ * caller checked the amount and moves the transaction's status. `own`: the payment refunds on
+ * its own account (a payment for what is no longer wanted), not at a merchant's request.
  */
 export async function issueRefund(
   deps: AppDeps,
   em: EntityManager,
   tx: PaymentTransaction,
-  r: { itemId: string; amount: number; reason: string | null; idempotencyKey?: string | null; metadata?: Record<string, string> | null },
+  r: {
+    itemId: string;
+    amount: number;
+    reason: string | null;
+    idempotencyKey?: string | null;
+    metadata?: Record<string, string> | null;
+    own?: boolean;
+  },
   now: Date,
 ): Promise<Refund> {
   const refund = new Refund();
   Object.assign(refund, {
-    id: newId(),
+    id: await refundId(em, tx, r.itemId, r.idempotencyKey ?? null, r.own ?? false),
     companyId: tx.companyId,
     transactionId: tx.id,
     itemId: r.itemId,

@@ -101,7 +101,7 @@ async function pay(deps: AppDeps, em: EntityManager, tx: PaymentTransaction, aba
       deps,
       em,
       tx,
-      { itemId, amount: paidFor(tx, itemId), reason: 'the item was cancelled before its payment arrived' },
+      { itemId, amount: paidFor(tx, itemId), reason: 'the item was cancelled before its payment arrived', own: true },
       now,
     );
   if (tx.refundedAmount > 0) {
@@ -122,7 +122,7 @@ async function refundLatePayment(deps: AppDeps, em: EntityManager, tx: PaymentTr
   shares[0].amount += Math.max(0, tx.amount - shares.reduce((sum, s) => sum + s.amount, 0));
   for (const s of shares) {
     const owed = s.amount - (await refundedFor(em, tx, s.itemId));
-    if (owed > 0) await issueRefund(deps, em, tx, { itemId: s.itemId, amount: owed, reason }, now);
+    if (owed > 0) await issueRefund(deps, em, tx, { itemId: s.itemId, amount: owed, reason, own: true }, now);
   }
   if (tx.refundedAmount >= tx.amount) {
     tx.status = transitionPayment(tx.status, 'refund_late');

@@ -64,6 +64,12 @@ export class Migration20261128000600Notification extends Migration {
     this.addSql(
       `create index notification_message_booking_idx on notification_message (company_id, booking_id) where booking_id is not null`,
     );
+    // A booking's reminder is queued or sent once (a resend's copy aside): the database holds the
+    // rule that notification_enqueue's "not exists" checks, whatever the order of two changes.
+    this.addSql(
+      `create unique index notification_message_reminder_once on notification_message (company_id, booking_id)
+         where event = 'booking.reminder' and status in ('queued', 'sent') and resent_from is null`,
+    );
     this.addSql(`create table notification_muted_booking (
       company_id uuid not null references company(id) on delete cascade,
       booking_id uuid not null,

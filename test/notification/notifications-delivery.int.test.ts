@@ -235,6 +235,18 @@ it('reminders: due reminderHours before start (whole days keep the local time ac
   await deliver();
   const sent = inbox.mails.filter((x) => /Reminder/.test(x.subject ?? '') && (x.to as any).value[0].address === 'remind@example.com');
   expect(sent).toHaveLength(1);
+  // the database holds "once": a second reminder of the booking is refused whatever writes it
+  const again = t.deps.orm.em
+    .fork()
+    .getConnection()
+    .execute(
+      `insert into notification_message (id, company_id, event, recipient, to_address, client_id, booking_id, status,
+         next_attempt_at, created_at, updated_at)
+       select gen_random_uuid(), company_id, event, recipient, to_address, client_id, booking_id, 'queued', now(), now(), now()
+         from notification_message where booking_id = ? and event = 'booking.reminder'`,
+      [b.id],
+    );
+  await expect(again).rejects.toMatchObject({ code: '23505' });
   clock.set('2031-03-21T09:00:00Z');
 });
 

@@ -1,40 +1,9 @@
 import type { DocumentValue } from '../../kernel/documents';
+import { formatPlainMoney } from '../../shared/money';
+
+export { formatMoney, formatPlainMoney, minorDigits } from '../../shared/money';
 
 /** How printed values are written: one place, so templates, default documents and receipts agree. */
-
-const digitsCache = new Map<string, number>();
-
-/** Decimal places of a currency's minor unit (EUR 2, JPY 0, KWD 3), from Intl's currency data. */
-export function minorDigits(currency: string): number {
-  let d = digitsCache.get(currency);
-  if (d === undefined) {
-    try {
-      d = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-    } catch {
-      d = 2;
-    }
-    digitsCache.set(currency, d);
-  }
-  return d;
-}
-
-/** An amount in the smallest unit as the contract writes it on a template: `25.00 EUR`. */
-export function formatPlainMoney(amount: number, currency: string): string {
-  const d = minorDigits(currency);
-  return `${(amount / 10 ** d).toFixed(d)} ${currency}`;
-}
-
-/** An amount in the smallest unit as a person reads it (`€25.00`, `-€5.00`), formatted by Intl. */
-export function formatMoney(amount: number, currency: string, locale = 'en-GB'): string {
-  const d = minorDigits(currency);
-  try {
-    return new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: d, maximumFractionDigits: d }).format(
-      amount / 10 ** d,
-    );
-  } catch {
-    return formatPlainMoney(amount, currency);
-  }
-}
 
 /** The calendar date of an instant in a time zone: `2026-12-31`. */
 export function formatDate(at: Date, timeZone: string): string {

@@ -1,5 +1,6 @@
 import { finish, line, newDocument } from './pdfkit-doc';
 import { formatDateTime, formatMoney, formatRate } from './format';
+import { taxContained } from '../../shared/money';
 
 /**
  * The receipt of a paid payment transaction, drawn with pdfkit (A4). Pure: facts in, PDF out.
@@ -50,7 +51,7 @@ export interface TaxBreakdown {
 
 /** The tax included in `amount` at `rate` percent (rounded to the smallest unit), and the rest. */
 export function taxBreakdown(amount: number, rate: number): TaxBreakdown {
-  const tax = rate > 0 ? Math.round((amount * rate) / (100 + rate)) : 0;
+  const tax = taxContained(amount, rate);
   return { net: amount - tax, tax, total: amount };
 }
 

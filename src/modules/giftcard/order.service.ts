@@ -9,6 +9,7 @@ import type { Client } from '../client/client.entity';
 import { startPayment, takesPayments } from '../payment/payment.api';
 import { conflict, invalid, notFound, unauthorized } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
+import { taxContained } from '../../shared/money';
 import { parsePage } from '../../shared/pagination';
 import { formatTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
@@ -117,7 +118,7 @@ export async function purchaseGiftCard(ctx: Ctx, companyId: string, input: Purch
     item: clientContractJson(contract, card, [], ctx.now),
     price,
     // the tax contained in what is paid, rounded as receipts round it
-    tax: card.taxRate > 0 ? Math.round((price * card.taxRate) / (100 + card.taxRate)) : 0,
+    tax: taxContained(price, card.taxRate),
     taxRate: card.taxRate,
     taxInclusive: card.taxInclusive,
     currency: contract.currency,

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DateTime } from 'luxon';
 import type { AppDeps } from '../../kernel/context';
 import { renderFeed } from '../../kernel/ics';
+import { formatMoney } from '../../shared/money';
 import { defaultTemplate } from './defaults';
 import { EVENT_VARIABLES, type NotificationEvent } from './notification.events';
 import { renderTemplate, type TemplateParts } from './templates';
@@ -101,17 +102,9 @@ export function pickLanguage(event: NotificationEvent, own: ReadonlyMap<string, 
 export const templateFor = (event: NotificationEvent, language: string, own: ReadonlyMap<string, TemplateParts>): TemplateParts =>
   own.get(language) ?? defaultTemplate(event, language) ?? defaultTemplate(event, 'en')!;
 
-/** An amount in minor units formatted in a language (`25,00 €`, `€25.00`). */
-export function formatMoney(minor: number, currency: string | null, language: string): string {
-  if (!currency) return (minor / 100).toFixed(2);
-  try {
-    const f = new Intl.NumberFormat(language, { style: 'currency', currency });
-    const digits = f.resolvedOptions().maximumFractionDigits ?? 2;
-    return f.format(minor / 10 ** digits);
-  } catch {
-    return `${(minor / 100).toFixed(2)} ${currency}`;
-  }
-}
+/** An amount in minor units formatted in a language (`25,00 €`, `€25.00`); without a currency, as a plain number. */
+export const formatAmountIn = (minor: number, currency: string | null, language: string): string =>
+  currency ? formatMoney(minor, currency, language) : (minor / 100).toFixed(2);
 
 const local = (d: Date, zone: string, language: string) => DateTime.fromJSDate(d, { zone }).setLocale(language);
 
@@ -150,7 +143,7 @@ export function bookingVars(b: BookingRow, zone: string, language: string) {
       end: end ? end.toLocaleString(DateTime.DATETIME_FULL) : '',
       endTime: end ? end.toLocaleString(DateTime.TIME_SIMPLE) : '',
       status: b.status,
-      price: formatMoney(b.price, b.currency, language),
+      price: formatAmountIn(b.price, b.currency, language),
       spots: String(b.spots),
     },
     service: { name: b.service_name },
@@ -169,7 +162,7 @@ function recordVars(event: NotificationEvent, data: Record<string, unknown> | nu
   const d = data ?? {};
   const str = (v: unknown) => (typeof v === 'string' || typeof v === 'number' ? String(v) : '');
   const money = (amount: unknown, currency: unknown) =>
-    typeof amount === 'number' ? formatMoney(amount, typeof currency === 'string' ? currency : null, language) : '';
+    typeof amount === 'number' ? formatAmountIn(amount, typeof currency === 'string' ? currency : null, language) : '';
   const date = (v: unknown) =>
     typeof v === 'string' && !Number.isNaN(Date.parse(v)) ? local(new Date(v), zone, language).toLocaleString(DateTime.DATE_FULL) : '';
   switch (event) {

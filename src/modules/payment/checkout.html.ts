@@ -1,18 +1,11 @@
+import { minorDigits } from '../../shared/money';
+
 /** HTML of the test provider's hosted pages. Every interpolated value goes through `esc`. */
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
 
 export function esc(v: unknown): string {
   return String(v ?? '').replace(/[&<>"'`]/g, (ch) => ENTITIES[ch]);
-}
-
-/** Minor-unit digits of a currency (EUR 2, JPY 0), from Intl; 2 when unknown. */
-function minorDigits(currency: string): number {
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    return 2;
-  }
 }
 
 /** `1250` EUR -> `12.50 EUR`; `500` JPY -> `500 JPY`. */

@@ -19,6 +19,8 @@ export class Migration20261128000500StripePayments extends Migration {
     this.addSql(
       `create index payment_transaction_close_idx on payment_transaction (checkout_close_at) where checkout_close_at is not null`,
     );
+    // A refund event names the refund by Stripe's id: found by index, not by scanning the company's refunds.
+    this.addSql(`create index refund_provider_refund_idx on refund (company_id, provider_refund_id) where provider_refund_id is not null`);
     this.addSql(`create table stripe_event (
       company_id uuid not null references company(id) on delete cascade,
       event_id text not null check (length(event_id) <= 255),
@@ -31,6 +33,7 @@ export class Migration20261128000500StripePayments extends Migration {
 
   override async down(): Promise<void> {
     this.addSql('drop table if exists stripe_event');
+    this.addSql('drop index if exists refund_provider_refund_idx');
     this.addSql('drop index if exists payment_transaction_close_idx');
     this.addSql(
       'alter table payment_transaction drop column if exists provider_payment_id, drop column if exists provider_check_at, drop column if exists checkout_close_at',

@@ -113,7 +113,10 @@ export async function postSigned(
     const ok = res.status >= 200 && res.status < 300;
     return { succeeded: ok, status: res.status, latencyMs: latency(), excerpt, error: ok ? null : `HTTP ${res.status}` };
   } catch (err) {
-    const why = err instanceof OutboundError ? err.message : (err as Error).message;
+    // Outbound errors are worded for the delivery log; anything else (an answer cut off midway)
+    // is named by its code only, so no other error text reaches the company.
+    const why =
+      err instanceof OutboundError ? err.message : `connection failed: ${(err as NodeJS.ErrnoException).code ?? 'the answer was cut off'}`;
     // A refused attempt reports no latency: no connection was made, and none is suggested.
     const latencyMs = err instanceof OutboundError && err.refused ? 0 : latency();
     return { succeeded: false, status: null, latencyMs, excerpt: null, error: printable(why.slice(0, ERROR_CHARS)) };

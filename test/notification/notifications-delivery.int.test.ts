@@ -1,9 +1,7 @@
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
-import { simpleParser, type ParsedMail } from 'mailparser';
 import type * as IcalJs from 'ical.js' with { 'resolution-mode': 'import' };
 import { createTestApp, TestClock, type TestApp } from '../helpers/app';
 import { Shop } from '../helpers/bookings-fixtures';
+import { SmtpInbox } from '../helpers/smtp-inbox';
 import { deliverDueMessages, Mailer } from '../../src/modules/notification/delivery';
 
 // ical.js ships CommonJS beside its ES module; the tests run as CommonJS
@@ -17,38 +15,7 @@ const ICAL = require('ical.js') as typeof IcalJs.default;
  */
 jest.setTimeout(60_000);
 
-class Inbox {
-  mails: ParsedMail[] = [];
-  raw: string[] = [];
-  private server: SMTPServer | null = null;
-  port = 0;
-  async start(port = 0): Promise<void> {
-    this.server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      onData: (stream, _session, done) => {
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          this.raw.push(text);
-          simpleParser(text).then((m) => {
-            this.mails.push(m);
-            done();
-          }, done);
-        });
-      },
-    });
-    await new Promise<void>((resolve) => this.server!.listen(port, '127.0.0.1', () => resolve()));
-    this.port = (this.server as unknown as { server: { address(): AddressInfo } }).server.address().port;
-  }
-  async stop(): Promise<void> {
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
-    this.server = null;
-  }
-}
-
-const inbox = new Inbox();
+const inbox = new SmtpInbox();
 const clock = new TestClock(Date.parse('2031-03-20T09:00:00Z'));
 let t: TestApp;
 let mailer: Mailer;

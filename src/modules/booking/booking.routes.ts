@@ -75,7 +75,12 @@ const bookingPage = S.out({
 
 const repeat = S.object({ rrule: S.str, timeZone: S.str, until: S.str }, ['rrule', 'timeZone']);
 const placement = { duration: S.str, metaData: S.obj, resourceID: S.str, serviceID: S.str, spots: S.int, startTime: S.str, tickets: S.obj };
-const createBody = S.object({ ...placement, clientID: S.nstr, ignoreSchedule: S.bool, repeat }, ['resourceID', 'serviceID', 'startTime']);
+const NOTIFY =
+  "false: the booking's client gets no e-mail about it, neither now nor about its later changes or a reminder (the merchant's messages and webhooks are unaffected); default true";
+const createBody = S.object(
+  { ...placement, clientID: S.nstr, ignoreSchedule: S.bool, notify: { type: 'boolean', description: NOTIFY }, repeat },
+  ['resourceID', 'serviceID', 'startTime'],
+);
 const guest = S.object({ platformID: S.str, id: S.str, email: S.str, firstName: S.nstr, lastName: S.nstr });
 const requestBody = S.object(
   {

@@ -40,6 +40,7 @@ export interface CreateBookingInput {
   duration?: unknown;
   ignoreSchedule?: unknown;
   metaData?: unknown;
+  notify?: unknown;
   repeat?: unknown;
   resourceID?: unknown;
   serviceID?: unknown;
@@ -52,6 +53,8 @@ interface Parsed {
   p: PlacementInput;
   clientId: string | null;
   ignoreSchedule: boolean;
+  /** false: the client gets no e-mail about this booking, ever (kernel/events.ts, `quiet`) */
+  notify: boolean;
   repeat: RepeatSpec | undefined;
 }
 
@@ -61,9 +64,10 @@ function parse(input: CreateBookingInput): Parsed {
   const p = checkPlacement(c, input ?? {}, true);
   const clientId = checkOptionalClientId(c, input?.clientID);
   const ignoreSchedule = c.bool('ignoreSchedule', input?.ignoreSchedule) ?? false;
+  const notify = c.bool('notify', input?.notify) ?? true;
   const repeat = checkRepeatField(c, input?.repeat);
   c.done('invalid booking');
-  return { p, clientId, ignoreSchedule, repeat };
+  return { p, clientId, ignoreSchedule, notify, repeat };
 }
 
 /** Admin: creates a booking (or a recurring series with `repeat`) and returns the admin Booking (the first of a series). */
@@ -82,13 +86,14 @@ export async function createBooking(
 async function create(
   ctx: Ctx,
   company: Company,
-  { p, clientId, ignoreSchedule, repeat }: Parsed,
+  { p, clientId, ignoreSchedule, notify, repeat }: Parsed,
   idem: Idempotency | undefined,
 ): Promise<BookingJson> {
+  const quiet = !notify;
   // looked up once, for the check against the kept catalog and for the full check alike
   const clientLookup = clientId ? getClientInCompany(ctx, company.id, clientId) : Promise.resolve(null);
   if (!repeat && !ignoreSchedule) {
-    const done = await createAtVersion(ctx, company, p, clientLookup, idem);
+    const done = await createAtVersion(ctx, company, p, clientLookup, idem, quiet);
     if (done) return done;
   }
   // a single booking on its schedule: the availability document comes with the service and resource
@@ -98,14 +103,14 @@ async function create(
     clientLookup,
   ]);
   const amounts = amountsFor(service, p);
-  if (repeat) return createSeries(ctx, company, service, resource, client, p, amounts, repeat, ignoreSchedule, idem);
+  if (repeat) return createSeries(ctx, company, service, resource, client, p, amounts, repeat, { ignoreSchedule, quiet }, idem);
 
   const placement = await placeAt(ctx, company, service, resource.id, p.start!, p, amounts, {
     ignoreSchedule,
     includePast: true,
     preloaded,
   });
-  const row = newRow(company, service, placement, ctx.now, { clientId: client?.id ?? null, metaData: p.metaData ?? {} });
+  const row = newRow(company, service, placement, ctx.now, { clientId: client?.id ?? null, metaData: p.metaData ?? {}, quiet });
   return commitCreation(ctx, company.id, idem, !needsTransaction(row.type, placement), async (em) => {
     const { json } = await writeBooking(em, row, placement, ctx.deps.jwtKey);
     // the event's object with the records embedded (the same keys, in the same order, as bookingJson writes them)
@@ -124,6 +129,7 @@ async function createAtVersion(
   p: PlacementInput,
   clientLookup: Promise<Client | null>,
   idem: Idempotency | undefined,
+  quiet: boolean,
 ): Promise<BookingJson | null> {
   const [checked, client] = await Promise.all([
     keptCheck(ctx, company.id, p.serviceId!, p.resourceId!, p.start!, p.durationSec),
@@ -138,7 +144,7 @@ async function createAtVersion(
   );
   if (!checked || !placement) return null;
   const { service, resource, version } = checked;
-  const row = newRow(company, service, placement, ctx.now, { clientId: client?.id ?? null, metaData: p.metaData ?? {} });
+  const row = newRow(company, service, placement, ctx.now, { clientId: client?.id ?? null, metaData: p.metaData ?? {}, quiet });
   return commitChecked(
     { companyId: company.id, serviceId: service.id, resourceId: resource.id, start: p.start! },
     () =>
@@ -169,7 +175,7 @@ async function createSeries(
   p: PlacementInput,
   amounts: Amounts,
   repeat: RepeatSpec,
-  ignoreSchedule: boolean,
+  { ignoreSchedule, quiet }: { ignoreSchedule: boolean; quiet: boolean },
   idem: Idempotency | undefined,
 ): Promise<BookingJson> {
   const series = countOccurrences({ rrule: repeat.rrule, timeZone: repeat.timeZone, until: repeat.until, start: p.start! });
@@ -185,7 +191,13 @@ async function createSeries(
   }
   const recurringId = newId();
   const rows = placements.map((pl) =>
-    newRow(company, service, pl, ctx.now, { clientId: client?.id ?? null, metaData: p.metaData ?? {}, rrule: repeat.rrule, recurringId }),
+    newRow(company, service, pl, ctx.now, {
+      clientId: client?.id ?? null,
+      metaData: p.metaData ?? {},
+      rrule: repeat.rrule,
+      recurringId,
+      quiet,
+    }),
   );
   return commitCreation(ctx, company.id, idem, false, async (em) => {
     let first: BookingJson | null = null;

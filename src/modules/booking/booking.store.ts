@@ -74,6 +74,8 @@ export interface BookingRow {
   bufferAfterSec: number;
   metaData: Record<string, unknown>;
   createdAt: Date;
+  /** Not a column: a booking made with `notify: false`, whose `booking.created` event is `quiet` (kernel/events.ts). */
+  quiet?: boolean;
 }
 
 /**
@@ -407,7 +409,8 @@ export async function writeBooking(
   let json = later ? null : bookingJson(b, jwtKey, [change]);
   if (atVersion !== undefined && (capacity || later))
     throw new Error('a booking checked at a catalog version has no capacity or related resource to choose');
-  const q = insertBookingCall(b, occupied, change.id, json ? [{ type: 'booking.created', data: json }] : undefined, atVersion);
+  const created = (data: BookingJson): NewEvent[] => [{ type: 'booking.created', data, ...(row.quiet ? { quiet: true } : {}) }];
+  const q = insertBookingCall(b, occupied, change.id, json ? created(json) : undefined, atVersion);
   await queryWithParams(em, q.sql, q.params);
   if (later) {
     const chosen = await occupyAny(
@@ -424,7 +427,7 @@ export async function writeBooking(
       'run',
     );
     json = bookingJson(bookingOf(row), jwtKey, [change]);
-    await recordEvents(em, { companyId: row.companyId, events: [{ type: 'booking.created', data: json }], at: row.createdAt });
+    await recordEvents(em, { companyId: row.companyId, events: created(json), at: row.createdAt });
   }
   if (capacity) {
     if (!p.capacity) throw conflict('no capacity rule applies to this time');

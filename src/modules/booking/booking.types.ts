@@ -165,6 +165,13 @@ export class CreateBookingInput {
   @Field({ nullable: true, description: 'skip working hours, closings, slot schedules and the horizon (never overlap or capacity)' })
   ignoreSchedule?: boolean;
   @Field(() => JSONObjectScalar, { nullable: true, description: DOC.metaDataInput }) metaData?: MetaData | null;
+  @Field(() => Boolean, {
+    nullable: true,
+    description:
+      "false: the booking's client gets no e-mail about it, neither now nor about its later changes or a reminder " +
+      "(the merchant's messages and webhooks are unaffected); default true.",
+  })
+  notify?: boolean | null;
   @Field(() => BookingRepeatInput, { nullable: true, description: 'Makes a recurring series.' }) repeat?: BookingRepeatInput | null;
   @Field(() => Int, { nullable: true, description: 'Spots to take (group services; default 1).' }) spots?: number | null;
   @Field(() => [TicketCountInput], { nullable: true, description: 'Tickets to book (ticket services).' }) tickets?:

@@ -14,13 +14,3 @@ export const displayName = (v: string): string =>
     .replace(/ {2,}/g, ' ')
     .trim()
     .slice(0, 100);
-
-/** A BCP 47 language tag in its canonical form (`en`, `lv`, `en-GB`), or null when it is not one. */
-export function canonicalLanguage(v: unknown): string | null {
-  if (typeof v !== 'string' || v.length === 0 || v.length > 35 || !/^[A-Za-z0-9-]+$/.test(v)) return null;
-  try {
-    return Intl.getCanonicalLocales(v)[0] ?? null;
-  } catch {
-    return null;
-  }
-}

@@ -4,7 +4,8 @@ import { conflict, invalid, notFound } from '../../shared/errors';
 import { isUuid, newId } from '../../shared/ids';
 import { parsePage } from '../../shared/pagination';
 import { Check } from '../../shared/validate';
-import { canonicalLanguage, displayName, isAddress } from './address';
+import { displayName, isAddress } from './address';
+import { canonicalLanguage, LANGUAGE_RULE } from '../../shared/language';
 import { defaultTemplate } from './defaults';
 import { companyNotice, ownTemplates, sampleVars, templateFor } from './message-content';
 import { NotificationSettings, NotificationTemplate } from './notification.entity';
@@ -112,7 +113,7 @@ export async function updateNotificationSettings(ctx: Ctx, companyId: string, in
   let language: string | undefined;
   if (input.language !== undefined) {
     language = canonicalLanguage(input.language) ?? undefined;
-    if (!language) c.fail('language', 'must be a BCP 47 language tag (en, lv, en-GB)');
+    if (!language) c.fail('language', LANGUAGE_RULE);
   }
   c.done('invalid notification settings');
   let s = await ctx.em.findOne(NotificationSettings, { companyId: company.id });
@@ -137,7 +138,7 @@ function eventAndLanguage(event: unknown, language: unknown): { event: Notificat
   const c = new Check();
   if (!isNotificationEvent(event)) c.fail('event', `must be one of ${NOTIFICATION_EVENTS.join(', ')}`);
   const lang = canonicalLanguage(language);
-  if (!lang) c.fail('language', 'must be a BCP 47 language tag (en, lv, en-GB)');
+  if (!lang) c.fail('language', LANGUAGE_RULE);
   c.done('invalid template address');
   return { event: event as NotificationEvent, language: lang! };
 }

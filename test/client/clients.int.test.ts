@@ -37,6 +37,7 @@ describe('admin clients over REST', () => {
       email: 'Ann.Smith@Example.com',
       firstName: 'Ann',
       lastName: 'Smith',
+      language: null,
       metaData: { tier: 'gold' },
       metaDataVersion: 1,
       state: 'active',
@@ -254,7 +255,7 @@ describe('isolation', () => {
 });
 
 describe('clients over GraphQL', () => {
-  const FIELDS = 'id companyID externalUserID email firstName lastName metaData metaDataVersion state createdAt updatedAt';
+  const FIELDS = 'id companyID externalUserID email firstName lastName language metaData metaDataVersion state createdAt updatedAt';
   it('creates, updates, lists, gets and searches', async () => {
     const created = await t.gql(`mutation($c: ID!, $i: CreateClientInput!) { createClient(companyID: $c, input: $i) { ${FIELDS} } }`, {
       c: cid,

@@ -31,7 +31,7 @@ const FRAGMENTS: Record<string, string> = {
   Resource:
     'fragment Resource on Resource { id companyID name color metaData metaDataVersion relatedResourceIDs disabledAt createdAt updatedAt }',
   Client:
-    'fragment Client on Client { id companyID externalUserID email firstName lastName metaData metaDataVersion state createdAt updatedAt }',
+    'fragment Client on Client { id companyID externalUserID email firstName lastName language metaData metaDataVersion state createdAt updatedAt }',
   Link: 'fragment Link on ServiceResourceLink { id serviceID resourceID relatedResourceIDs { all any } createdAt updatedAt }',
   Hours:
     'fragment Hours on WorkingHoursRule { id resourceID serviceIDs startTime endTime priority workingHours { daysOfWeek hours { start end } } createdAt updatedAt }',

@@ -8,7 +8,7 @@ import { newId } from '../../shared/ids';
 import { formatTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
 import { Client, ClientRefreshToken } from './client.entity';
-import { checkEmail, checkName } from './client.checks';
+import { checkEmail, checkLanguage, checkName } from './client.checks';
 import { ensureClient } from './client.lookup';
 import { clientJson, type ClientJson } from './client.service';
 import { revokeRefreshTokens } from './refresh-tokens';
@@ -27,6 +27,7 @@ export interface ClientLoginInput {
   externalUserID?: unknown;
   firstName?: unknown;
   lastName?: unknown;
+  language?: unknown;
   metaData?: unknown;
 }
 
@@ -59,7 +60,7 @@ async function issuePair(ctx: Ctx, em: EntityManager, client: Client, familyId: 
  * Client authorization: an API key with `client.login` for the company exchanges the
  * client's identity for a token pair. Not `client.create`: that is the permission of a browser
  * widget's key, and whoever holds this one can act as any client of the company. The client is found by externalUserID (created when
- * new); email and the sent names are updated on every login, metaData is used only when the
+ * new); email, the sent names and the sent language are updated on every login, metaData is used only when the
  * client is created. A blocked client is 403. Every login starts a new refresh token family.
  */
 export async function clientLogin(ctx: Ctx, input: ClientLoginInput): Promise<TokenPairJson> {
@@ -70,13 +71,14 @@ export async function clientLogin(ctx: Ctx, input: ClientLoginInput): Promise<To
   const externalUserId = c.string('externalUserID', input.externalUserID, { required: true });
   const firstName = checkName(c, 'firstName', input.firstName);
   const lastName = checkName(c, 'lastName', input.lastName);
+  const language = checkLanguage(c, 'language', input.language);
   const metaData = c.metaData('metaData', input.metaData);
   c.done('invalid client authorization');
   const company = await companyForMerchant(ctx, companyId!, 'client.login');
   const { client, created } = await ensureClient(
     ctx.em,
     company.id,
-    { externalUserId: externalUserId!, email: email!, firstName, lastName, metaData },
+    { externalUserId: externalUserId!, email: email!, firstName, lastName, language, metaData },
     ctx.now,
   );
   if (client.state === 'blocked') throw forbidden('the client is blocked');
@@ -84,6 +86,7 @@ export async function clientLogin(ctx: Ctx, input: ClientLoginInput): Promise<To
     client.email = email!;
     if (firstName !== undefined) client.firstName = firstName;
     if (lastName !== undefined) client.lastName = lastName;
+    if (language !== undefined) client.language = language;
   }
   return issuePair(ctx, ctx.em, client, newId());
 }

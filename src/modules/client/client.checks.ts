@@ -1,3 +1,4 @@
+import { canonicalLanguage, LANGUAGE_RULE } from '../../shared/language';
 import type { Check } from '../../shared/validate';
 
 /**
@@ -24,6 +25,15 @@ export function checkName(c: Check, path: string, v: unknown): string | null | u
   const s = c.string(path, v, { max: 255 });
   if (s === undefined) return undefined;
   return s === '' ? null : s;
+}
+
+/** A language: `undefined` when not sent, `null` to clear it, else the canonical BCP 47 tag (`lv-lv` -> `lv-LV`). */
+export function checkLanguage(c: Check, path: string, v: unknown): string | null | undefined {
+  if (v === undefined) return undefined;
+  if (v === null) return null;
+  const tag = canonicalLanguage(v);
+  if (!tag) return (c.fail(path, LANGUAGE_RULE), undefined);
+  return tag;
 }
 
 /** The externalUserID kept for a guest client created from an email address. */

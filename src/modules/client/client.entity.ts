@@ -23,6 +23,10 @@ export class Client extends MetaEntity {
 
   @Property({ type: 'text' })
   state: ClientState = 'active';
+
+  /** BCP 47, canonical (`lv-LV`); the language of the client's e-mails when a template exists for it. */
+  @Property({ type: 'text', nullable: true })
+  language: string | null = null;
 }
 
 /**

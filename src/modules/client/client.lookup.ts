@@ -62,6 +62,7 @@ export interface NewClient {
   email: string;
   firstName?: string | null;
   lastName?: string | null;
+  language?: string | null;
   metaData?: MetaData;
 }
 
@@ -85,6 +86,7 @@ export async function ensureClient(
       email: data.email,
       firstName: data.firstName ?? null,
       lastName: data.lastName ?? null,
+      language: data.language ?? null,
       metaData: data.metaData ?? {},
       metaDataVersion: 1,
       state: 'active',

@@ -3,6 +3,11 @@ import { defineRoutes, errors, S } from '../../kernel/rest';
 import { createClient, getClient, listClients, searchClients, updateClient } from './client.service';
 import { clientLogin, clientProfile, refreshClientTokens } from './client-auth.service';
 
+const language = {
+  type: ['string', 'null'],
+  description: "BCP 47 language tag (en, lv, en-GB): the language of the client's e-mails when a template exists for it; null: none",
+};
+
 export const clientSchema = S.out({
   id: S.uuid,
   companyID: S.uuid,
@@ -10,6 +15,7 @@ export const clientSchema = S.out({
   email: S.str,
   firstName: S.nstr,
   lastName: S.nstr,
+  language,
   metaData: S.obj,
   metaDataVersion: S.int,
   state: { type: 'string', enum: ['active', 'blocked'] },
@@ -52,7 +58,7 @@ export function clientRoutes(app: FastifyInstance): void {
       tags: ['clients'],
       params: S.params('cid'),
       status: 201,
-      body: S.object({ email: S.str, externalUserID: S.str, firstName: S.nstr, lastName: S.nstr, metaData: S.nobj }, [
+      body: S.object({ email: S.str, externalUserID: S.str, firstName: S.nstr, lastName: S.nstr, language, metaData: S.nobj }, [
         'email',
         'externalUserID',
       ]),
@@ -88,7 +94,7 @@ export function clientRoutes(app: FastifyInstance): void {
       summary: 'Update client',
       tags: ['clients'],
       params: S.params('cid', 'client_id'),
-      body: S.object({ email: S.str, firstName: S.nstr, lastName: S.nstr, metaDataUpdate: S.metaDataUpdate, state: S.str }),
+      body: S.object({ email: S.str, firstName: S.nstr, lastName: S.nstr, language, metaDataUpdate: S.metaDataUpdate, state: S.str }),
       response: { 200: clientSchema, 409: S.error, ...errors },
       handler: (ctx, req) => updateClient(ctx, (req.params as P).cid, (req.params as P).client_id, req.body as object),
     },
@@ -98,11 +104,10 @@ export function clientRoutes(app: FastifyInstance): void {
       auth: 'key',
       summary: 'Client authorization',
       tags: ['client interface'],
-      body: S.object({ companyID: S.str, email: S.str, externalUserID: S.str, firstName: S.nstr, lastName: S.nstr, metaData: S.nobj }, [
-        'companyID',
-        'email',
-        'externalUserID',
-      ]),
+      body: S.object(
+        { companyID: S.str, email: S.str, externalUserID: S.str, firstName: S.nstr, lastName: S.nstr, language, metaData: S.nobj },
+        ['companyID', 'email', 'externalUserID'],
+      ),
       response: { 200: tokenPairSchema, ...errors },
       handler: (ctx, req) => clientLogin(ctx, req.body as object),
     },

@@ -7,7 +7,7 @@ import { parsePage } from '../../shared/pagination';
 import { formatTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
 import { CLIENT_STATES, Client, type ClientState } from './client.entity';
-import { checkEmail, checkName, likePattern } from './client.checks';
+import { checkEmail, checkLanguage, checkName, likePattern } from './client.checks';
 import { getClientInCompany } from './client.lookup';
 import { revokeRefreshTokens } from './refresh-tokens';
 
@@ -21,6 +21,7 @@ export interface ClientJson {
   email: string;
   firstName: string | null;
   lastName: string | null;
+  language: string | null;
   metaData: MetaData;
   metaDataVersion: number;
   state: ClientState;
@@ -43,6 +44,7 @@ export function clientJson(c: Client): ClientJson {
     email: c.email,
     firstName: c.firstName,
     lastName: c.lastName,
+    language: c.language ?? null,
     metaData: c.metaData ?? {},
     metaDataVersion: c.metaDataVersion,
     state: c.state,
@@ -56,6 +58,7 @@ export interface CreateClientInput {
   externalUserID?: unknown;
   firstName?: unknown;
   lastName?: unknown;
+  language?: unknown;
   metaData?: unknown;
 }
 
@@ -63,6 +66,7 @@ export interface UpdateClientInput {
   email?: unknown;
   firstName?: unknown;
   lastName?: unknown;
+  language?: unknown;
   metaDataUpdate?: unknown;
   state?: unknown;
 }
@@ -82,6 +86,7 @@ export async function createClient(ctx: Ctx, companyId: string, input: CreateCli
   const externalUserId = c.string('externalUserID', input.externalUserID, { required: true });
   const firstName = checkName(c, 'firstName', input.firstName);
   const lastName = checkName(c, 'lastName', input.lastName);
+  const language = checkLanguage(c, 'language', input.language);
   const metaData = c.metaData('metaData', input.metaData);
   c.done('invalid client');
   // A friendly message for the common case; the unique constraint decides races.
@@ -96,6 +101,7 @@ export async function createClient(ctx: Ctx, companyId: string, input: CreateCli
     email: email!,
     firstName: firstName ?? null,
     lastName: lastName ?? null,
+    language: language ?? null,
     metaData: metaData ?? {},
     metaDataVersion: 1,
     state: 'active',
@@ -118,11 +124,13 @@ export async function updateClient(ctx: Ctx, companyId: string, id: string, inpu
   const email = checkEmail(c, 'email', input.email, false);
   const firstName = checkName(c, 'firstName', input.firstName);
   const lastName = checkName(c, 'lastName', input.lastName);
+  const language = checkLanguage(c, 'language', input.language);
   const state = c.oneOf('state', input.state, CLIENT_STATES);
   c.done('invalid client');
   if (email !== undefined) client.email = email;
   if (firstName !== undefined) client.firstName = firstName;
   if (lastName !== undefined) client.lastName = lastName;
+  if (language !== undefined) client.language = language;
   updateRecordMetaData(client, input.metaDataUpdate);
   const blocking = state === 'blocked' && client.state !== 'blocked';
   if (state !== undefined) client.state = state;

@@ -8,6 +8,9 @@ export const ClientStateEnum = defineEnum('ClientState', 'Whether a client may u
   blocked: 'Cannot log in, refresh tokens or book (`forbidden`).',
 });
 
+const CLIENT_LANGUAGE =
+  "BCP 47 language tag (en, lv, en-GB): the language of the client's e-mails when a template exists for it; null: none.";
+
 @ObjectType('Client', { description: 'An end user of one company.' })
 export class ClientType {
   @Field(() => ID, { description: DOC.id }) id!: string;
@@ -16,6 +19,7 @@ export class ClientType {
   @Field({ description: 'Email address.' }) email!: string;
   @Field(() => String, { nullable: true, description: 'First name; null when not given.' }) firstName!: string | null;
   @Field(() => String, { nullable: true, description: 'Last name; null when not given.' }) lastName!: string | null;
+  @Field(() => String, { nullable: true, description: CLIENT_LANGUAGE }) language!: string | null;
   @Field(() => JSONObjectScalar, { description: DOC.metaData }) metaData!: MetaData;
   @Field(() => Int, { description: DOC.metaDataVersion }) metaDataVersion!: number;
   @Field(() => ClientStateEnum, { description: 'Whether the client may log in and book.' }) state!: string;
@@ -45,6 +49,7 @@ export class CreateClientInput {
   @Field({ description: "The integrator's user id; unique within the company (else `conflict`)." }) externalUserID!: string;
   @Field(() => String, { nullable: true, description: 'First name.' }) firstName?: string | null;
   @Field(() => String, { nullable: true, description: 'Last name.' }) lastName?: string | null;
+  @Field(() => String, { nullable: true, description: CLIENT_LANGUAGE }) language?: string | null;
   @Field(() => JSONObjectScalar, { nullable: true, description: DOC.metaDataInput }) metaData?: MetaData | null;
 }
 
@@ -53,6 +58,7 @@ export class UpdateClientInput {
   @Field(() => String, { nullable: true, description: 'Email address.' }) email?: string | null;
   @Field(() => String, { nullable: true, description: 'null clears the name.' }) firstName?: string | null;
   @Field(() => String, { nullable: true, description: 'null clears the name.' }) lastName?: string | null;
+  @Field(() => String, { nullable: true, description: `${CLIENT_LANGUAGE} null clears it.` }) language?: string | null;
   @Field(() => MetaDataUpdateInput, { nullable: true, description: DOC.metaDataUpdate }) metaDataUpdate?: MetaDataUpdateInput | null;
   @Field(() => ClientStateEnum, { nullable: true, description: "Blocking revokes the client's refresh tokens." }) state?: string | null;
 }
@@ -73,6 +79,7 @@ export class ClientLoginInput {
   @Field({ description: "The integrator's user id the backend has authenticated." }) externalUserID!: string;
   @Field(() => String, { nullable: true, description: 'First name.' }) firstName?: string | null;
   @Field(() => String, { nullable: true, description: 'Last name.' }) lastName?: string | null;
+  @Field(() => String, { nullable: true, description: `${CLIENT_LANGUAGE} Updates a known client when sent.` }) language?: string | null;
   @Field(() => JSONObjectScalar, { nullable: true, description: 'Used only when the login creates the client.' })
   metaData?: MetaData | null;
 }

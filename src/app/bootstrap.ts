@@ -10,7 +10,7 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded';
 import { bootstrapAdminKey } from '../modules/company/apikey.service';
 import { systemClock, type AppDeps, type Clock } from '../kernel/context';
 import { resolveEncryptionKey } from './encryption-key';
-import { allEntities, codeHandlersOf, documentsOf, payablesOf } from './registry';
+import { allEntities, codeHandlersOf, documentsOf, payablesOf, printerOf } from './registry';
 
 /**
  * The HMAC key of client access tokens: JWT_SECRET, or a random secret kept in the data
@@ -90,6 +90,7 @@ export async function startRuntime(
     changes,
     liveness: () => (embedded?.state() === 'failed' ? 'the embedded PostgreSQL could not be restarted' : null),
   };
+  deps.print = printerOf(deps);
   return {
     deps,
     url,

@@ -1,7 +1,7 @@
 import type { AppModule } from '../kernel/module';
 import type { AppDeps } from '../kernel/context';
 import { runAudited, systemScope } from '../kernel/audit';
-import type { DocumentEntityType, DocumentSource, DocumentSources } from '../kernel/documents';
+import type { DocumentEntityType, DocumentPrinter, DocumentSource, DocumentSources } from '../kernel/documents';
 import { orderCodeHandlers, type CodeHandlers } from '../kernel/codes';
 import type { PayableItems, Payables } from '../kernel/payable';
 import type { DirectField } from '../kernel/graphql-direct';
@@ -92,6 +92,13 @@ export function documentsOf(list: readonly AppModule[] = modules): DocumentSourc
     }
   }
   return out;
+}
+
+/** The printer of the module that prints documents, for `deps`; undefined when none does, and two are a wiring error. */
+export function printerOf(deps: AppDeps, list: readonly AppModule[] = modules): DocumentPrinter | undefined {
+  const printers = list.filter((m) => m.printer);
+  if (printers.length > 1) throw new Error(`documents are printed by two modules: ${printers.map((m) => m.name).join(', ')}`);
+  return printers[0]?.printer!(deps);
 }
 
 /** Every module's code handlers in the contract's lookup order (promo codes, gift cards, subscriptions, then others). */

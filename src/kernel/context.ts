@@ -2,7 +2,7 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
 import type DataLoader from 'dataloader';
 import type { Config } from '../config/env';
-import type { DocumentSources } from './documents';
+import type { DocumentPrinter, DocumentSources } from './documents';
 import type { CodeHandlers } from './codes';
 import type { Payables } from './payable';
 import type { PrewrittenJson } from './prewritten-json';
@@ -59,6 +59,8 @@ export interface AppDeps {
   payables: Payables;
   /** Sources of printable items (gift card purchases, membership contracts), by entity type. */
   documents: DocumentSources;
+  /** Prints receipts, vouchers and membership cards (the document context's); absent when no module prints. */
+  print?: DocumentPrinter;
   /** Handlers of the codes a booking request may carry, in the contract's lookup order. */
   codes: CodeHandlers;
   /** Database change notifications; absent when a single process runs without them (tests). */

@@ -46,6 +46,28 @@ export type DocumentSource = (em: EntityManager, companyId: string, itemId: stri
 /** entity type -> the source of its items, built once by the composition root from every module. */
 export type DocumentSources = ReadonlyMap<DocumentEntityType, DocumentSource>;
 
+/** What may be printed for an e-mail: a paid transaction's receipt, or an item of an entity type. */
+export type PrintedDocument = 'receipt' | DocumentEntityType;
+
+/** A printed document: its bytes, and a file name for its download. */
+export interface PrintedPdf {
+  bytes: Uint8Array;
+  filename: string;
+}
+
+/**
+ * Prints one document of the company off the event loop (the document context's PDF threads),
+ * reading with `em`: the receipt of a paid transaction (`itemId` its id), a gift card purchase's
+ * voucher or a membership contract's card (the entity's template or the default document).
+ * Null when the company has no such item, or the transaction has no receipt (it is not paid).
+ */
+export type DocumentPrinter = (
+  em: EntityManager,
+  companyId: string,
+  document: PrintedDocument,
+  itemId: string,
+) => Promise<PrintedPdf | null>;
+
 /**
  * Where an item's PDF is downloaded (merchant API, `pdf.read`), for the download URL fields of
  * the types that print (a gift card purchase, a membership contract).

@@ -1,7 +1,7 @@
 import type { EventSubscriber } from '@mikro-orm/core';
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps, ClientActor } from './context';
-import type { DocumentEntityType, DocumentSource } from './documents';
+import type { DocumentEntityType, DocumentPrinter, DocumentSource } from './documents';
 import type { CodeHandler } from './codes';
 import type { DirectField } from './graphql-direct';
 import type { PayableItems } from './payable';
@@ -22,6 +22,8 @@ export interface AppModule {
   payables?: Record<string, PayableItems>;
   /** How this module's printable items are read for their PDF, keyed by entity type (kernel/documents.ts). */
   documents?: Partial<Record<DocumentEntityType, DocumentSource>>;
+  /** The printer of receipts and items' documents for the server's `deps.print` (the document context). */
+  printer?: (deps: AppDeps) => DocumentPrinter;
   /** Codes this module recognises on booking requests (promo codes, gift cards, ...). */
   codes?: CodeHandler[];
   /** ORM event subscribers (e.g. the audit log's), registered on the server's ORM. */

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { loadConfig, type Config } from '../../src/config/env';
 import { createOrm } from '../../src/db/orm';
-import { allEntities, codeHandlersOf, documentsOf, payablesOf } from '../../src/app/registry';
+import { allEntities, codeHandlersOf, documentsOf, payablesOf, printerOf } from '../../src/app/registry';
 import { buildServer } from '../../src/app/server';
 import type { AppDeps, Clock } from '../../src/kernel/context';
 import type { DocumentEntityType, DocumentSource } from '../../src/kernel/documents';
@@ -131,6 +131,7 @@ export async function createTestApp(
     codes: codeHandlersOf(),
     lookupHost: opts.lookupHost,
   };
+  deps.print = printerOf(deps);
   const app = await buildServer(deps, { logger: opts.logStream ? { level: 'info', stream: opts.logStream } : false });
   // Every response is checked against its route's declared response schema (test/helpers/response-check.ts).
   const responses = installResponseCheck(app);

@@ -8,7 +8,7 @@
 --
 -- The company's settings (no row: enabled, every event on, no merchant address, reminders 24
 -- hours ahead) decide what is written. A message to a client is written only when the record
--- names a client; a client without a valid address, or a booking created with notify: false
+-- names a client (clientID; a gift card contract's JSON says clientId, a payment's may say userID); a client without a valid address, or a booking created with notify: false
 -- (an event row with "quiet": true; the booking is then listed in notification_muted_booking),
 -- gets a 'skipped' row. Ids that are not UUIDs are read as absent. Rendering and sending are the delivery worker's (src/modules/notification).
 --
@@ -39,7 +39,7 @@ begin
   with ev as (
     select x.type, x.body->'data' as body, coalesce(x.quiet, false) as quiet, case when x.body->'data'->>'id' ~ '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' then (x.body->'data'->>'id')::uuid end as record_id,
         case when x.type like 'booking.%' and x.body->'data'->>'id' ~ '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' then (x.body->'data'->>'id')::uuid end as booking_id,
-        case when coalesce(x.body->'data'->>'clientID', x.body->'data'->>'userID') ~ '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' then (coalesce(x.body->'data'->>'clientID', x.body->'data'->>'userID'))::uuid end as client_id
+        case when coalesce(x.body->'data'->>'clientID', x.body->'data'->>'clientId', x.body->'data'->>'userID') ~ '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' then (coalesce(x.body->'data'->>'clientID', x.body->'data'->>'clientId', x.body->'data'->>'userID'))::uuid end as client_id
       from jsonb_to_recordset(p_events::jsonb) as x(type text, body jsonb, quiet boolean)
   ), muted as (
     insert into notification_muted_booking (company_id, booking_id)

@@ -3,7 +3,8 @@ import multipart from '@fastify/multipart';
 import { DOCUMENT_ENTITY_TYPES, DOCUMENT_FIELD_NAMES } from '../../kernel/documents';
 import { defineRoutes, errors, S } from '../../kernel/rest';
 import { DomainError, invalid } from '../../shared/errors';
-import { clientReceipt, entityPdf, merchantReceipt, type PdfAnswer } from './document.service';
+import type { PrintedPdf } from '../../kernel/documents';
+import { clientReceipt, entityPdf, merchantReceipt } from './document.service';
 import { FONT_NAMES } from './fonts';
 import { MAX_INFLATED_BYTES, MAX_PDF_BYTES, MAX_PDF_OBJECTS } from './pdf-bounds';
 import {
@@ -100,7 +101,7 @@ function uploadError(err: unknown): DomainError {
   return invalid('the multipart body is malformed');
 }
 
-function sendPdf(reply: FastifyReply, answer: PdfAnswer): Buffer {
+function sendPdf(reply: FastifyReply, answer: PrintedPdf): Buffer {
   reply
     .type('application/pdf')
     .header('content-disposition', `attachment; filename="${answer.filename}"`)

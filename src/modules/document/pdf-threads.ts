@@ -1,9 +1,11 @@
 import { join } from 'node:path';
 import type { AppDeps } from '../../kernel/context';
 import { TaskTimeout, ThreadPool } from '../../kernel/thread-pool';
-import { invalid } from '../../shared/errors';
+import { invalid, unavailable } from '../../shared/errors';
+import type { DefaultDocumentInput } from './default-documents';
 import type { PdfFacts } from './pdf-check';
 import type { PdfTask } from './pdf-task';
+import type { ReceiptInput } from './receipt';
 import type { TemplateField } from './template.checks';
 
 const pools = new WeakMap<AppDeps, ThreadPool<PdfTask, PdfFacts | Uint8Array>>();
@@ -36,7 +38,7 @@ async function run<T>(deps: AppDeps, task: PdfTask, tooLong: (why: string) => Er
     return (await pdfThreads(deps).run(task)) as T;
   } catch (err) {
     if (!(err instanceof TaskTimeout)) throw err;
-    deps.log.warn({ ms: err.ms, task: task.kind }, 'a PDF took too long to read: refused, and its thread ended');
+    deps.log.warn({ ms: err.ms, task: task.kind }, 'a PDF took too long: refused, and its thread ended');
     throw tooLong(`takes more than ${err.ms / 1000} s to read`);
   }
 }
@@ -56,6 +58,19 @@ export function renderTemplateOffThread(
   return run(deps, { kind: 'render', template, fields: [...fields], values: { ...values } }, (why) =>
     invalid(`the PDF template ${why}; upload a new template file`, [{ path: 'template', message: why }]),
   );
+}
+
+// A document drawn from scratch is bounded work; one past the time-out means the threads are overloaded.
+const busy = (why: string) => unavailable(`the document ${why}; try again`);
+
+/** Draws a receipt (receipt.ts) on a PDF thread. */
+export function renderReceiptOffThread(deps: AppDeps, input: ReceiptInput): Promise<Uint8Array> {
+  return run(deps, { kind: 'receipt', input }, busy);
+}
+
+/** Draws a default voucher or membership card (default-documents.ts) on a PDF thread. */
+export function renderDefaultOffThread(deps: AppDeps, input: DefaultDocumentInput): Promise<Uint8Array> {
+  return run(deps, { kind: 'default', input }, busy);
 }
 
 /** Ends the PDF threads of a server that closes. */

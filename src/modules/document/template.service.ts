@@ -1,4 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../kernel/context';
 import { DOCUMENT_ENTITY_TYPES, type DocumentEntityType } from '../../kernel/documents';
 import { companyForMerchant } from '../company/company.access';
@@ -180,9 +181,13 @@ export async function templateFile(ctx: Ctx, companyId: string, entityType: unkn
 }
 
 /** The template of an entity, or null (no access checks: the caller has made them). */
-export async function templateFor(ctx: Ctx, companyId: string, key: TemplateKey): Promise<{ template: PdfTemplate; file: Buffer } | null> {
-  const template = await ctx.em.findOne(PdfTemplate, { companyId, entityType: key.entityType, entityId: key.entityId });
+export async function templateFor(
+  em: EntityManager,
+  companyId: string,
+  key: TemplateKey,
+): Promise<{ template: PdfTemplate; file: Buffer } | null> {
+  const template = await em.findOne(PdfTemplate, { companyId, entityType: key.entityType, entityId: key.entityId });
   if (!template) return null;
-  const file = await getPdf(ctx.em, companyId, template.fileId);
+  const file = await getPdf(em, companyId, template.fileId);
   return file ? { template, file } : null;
 }

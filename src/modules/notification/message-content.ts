@@ -1,7 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DateTime } from 'luxon';
 import type { AppDeps } from '../../kernel/context';
+import type { PrintedDocument } from '../../kernel/documents';
 import { renderFeed } from '../../kernel/ics';
+import { DomainError } from '../../shared/errors';
 import { formatMoney } from '../../shared/money';
 import { defaultTemplate } from './defaults';
 import { EVENT_VARIABLES, type NotificationEvent } from './notification.events';
@@ -13,7 +15,9 @@ import { renderTemplate, type TemplateParts } from './templates';
  * the message), formatted in the company's zone and the message's language, rendered with the
  * company's template or the built-in one, with the booking's invitation (`invite.ics`) or
  * cancellation (`cancel.ics`) attached. The calendar event has the UID and SEQUENCE the
- * calendar feeds give the booking.
+ * calendar feeds give the booking. A paid record's message carries its PDF (the receipt, the
+ * gift card voucher, the membership card), printed by the document context (`deps.print`) when
+ * the message is sent: the outbox keeps no document.
  */
 
 export interface MessageRow {
@@ -235,6 +239,45 @@ export function fromAddress(deps: AppDeps): string {
 /** A message that cannot be rendered for a reason its log may show (its message is recorded as `lastError`). */
 export class UnrenderableMessage extends Error {}
 
+/** The PDF a paid record's message carries: what is printed, the attachment's name, and what the log calls it. */
+const PRINTED: Partial<Record<NotificationEvent, { document: PrintedDocument; filename: string; what: string }>> = {
+  'payment.receipt': { document: 'receipt', filename: 'receipt.pdf', what: 'receipt' },
+  'giftcard.purchased': { document: 'gift_card', filename: 'gift-card.pdf', what: 'gift card voucher' },
+  'subscription.activated': { document: 'membership', filename: 'membership.pdf', what: 'membership card' },
+};
+
+/**
+ * The PDF of the message's record, printed now on the document context's PDF threads; none for
+ * other events or a server without a printer. A record that no longer exists, or a document that
+ * cannot be drawn (a template beyond the bounds of an upload, threads too busy), fails the
+ * attempt with the reason: it is tried again like a send that failed.
+ */
+async function printedAttachment(em: EntityManager, deps: AppDeps, m: MessageRow): Promise<Attachment | null> {
+  const printed = PRINTED[m.event];
+  if (!printed || !m.item_id || !deps.print) return null;
+  let pdf;
+  try {
+    pdf = await deps.print(em, m.company_id, printed.document, m.item_id);
+  } catch (err) {
+    deps.log.warn({ err, messageId: m.id }, `the ${printed.what} of a message could not be printed`);
+    const why = err instanceof DomainError ? err.message : 'the server log has the details';
+    throw new UnrenderableMessage(`the ${printed.what} PDF could not be made: ${why}`);
+  }
+  if (!pdf) throw new UnrenderableMessage(`the ${printed.what} of the message no longer exists`);
+  return { filename: printed.filename, content: Buffer.from(pdf.bytes), contentType: 'application/pdf' };
+}
+
+/**
+ * The record's data as its message reads it. A subscription contract's event data names no
+ * subscription: its title is read through the membership card's document source.
+ */
+async function recordData(em: EntityManager, deps: AppDeps, m: MessageRow): Promise<Record<string, unknown> | null> {
+  if (m.event !== 'subscription.activated' || !m.item_id) return m.data;
+  const item = await deps.documents.get('membership')?.(em, m.company_id, m.item_id);
+  const title = item?.values.title;
+  return title?.kind === 'text' ? { ...m.data, title: title.text } : m.data;
+}
+
 /** Reads what a message needs and renders it. */
 export async function renderMessage(em: EntityManager, deps: AppDeps, m: MessageRow): Promise<MessageContent> {
   const company = await companyNotice(em, m.company_id);
@@ -300,7 +343,9 @@ export async function renderMessage(em: EntityManager, deps: AppDeps, m: Message
       });
     }
   } else {
-    Object.assign(vars, recordVars(m.event, m.data, company.timeZone, language));
+    Object.assign(vars, recordVars(m.event, await recordData(em, deps, m), company.timeZone, language));
+    const pdf = await printedAttachment(em, deps, m);
+    if (pdf) attachments.push(pdf);
   }
   const parts = renderTemplate(templateFor(m.event, language, own), vars);
   return { ...parts, language, senderName: company.senderName, replyTo: company.replyTo, attachments };

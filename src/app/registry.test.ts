@@ -1,6 +1,7 @@
-import type { DocumentSource } from '../kernel/documents';
+import type { AppDeps } from '../kernel/context';
+import type { DocumentPrinter, DocumentSource } from '../kernel/documents';
 import type { AppModule } from '../kernel/module';
-import { documentsOf } from './registry';
+import { documentsOf, printerOf } from './registry';
 
 const source: DocumentSource = async () => null;
 const mod = (name: string, documents: AppModule['documents']): AppModule => ({ name, entities: [], resolvers: [], documents });
@@ -17,5 +18,20 @@ describe('documentsOf', () => {
     expect(() => documentsOf([mod('a', { gift_card: source }), mod('b', { gift_card: source })])).toThrow(
       'entity type gift_card is registered by two modules',
     );
+  });
+});
+
+describe('printerOf', () => {
+  const deps = {} as AppDeps;
+  const printer: DocumentPrinter = async () => null;
+  const printing = (name: string): AppModule => ({ name, entities: [], resolvers: [], printer: (d) => (d === deps ? printer : null!) });
+
+  it('binds the one printing module’s printer to the server’s deps; none without one', () => {
+    expect(printerOf(deps, [mod('a', undefined), printing('document')])).toBe(printer);
+    expect(printerOf(deps, [mod('a', undefined)])).toBeUndefined();
+  });
+
+  it('refuses two printing modules', () => {
+    expect(() => printerOf(deps, [printing('a'), printing('b')])).toThrow('documents are printed by two modules: a, b');
   });
 });

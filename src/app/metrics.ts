@@ -1,10 +1,11 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { sqlStats } from '../db/stats';
 import { keptCatalogStats } from '../modules/booking/booking-kept-catalog';
+import { dueMessages, notificationStats } from '../modules/notification/delivery';
 
 /** Prometheus metrics of one server process. */
-export function createMetrics(orm: MikroORM) {
+export function createMetrics(orm: MikroORM, now: () => number = Date.now) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({
@@ -88,6 +89,30 @@ export function createMetrics(orm: MikroORM) {
     registers: [registry],
     collect() {
       this.set(keptCatalogStats.held().chars);
+    },
+  });
+  new Counter({
+    name: 'notification_messages_total',
+    help: 'E-mail notification attempts of this process by event and the status they left the message in (queued: to be tried again)',
+    labelNames: ['event', 'status'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const { event, status, n } of notificationStats.outcomes.values()) this.inc({ event, status }, n);
+    },
+  });
+  new Gauge({
+    name: 'notification_messages_due',
+    help: 'E-mail notification messages due and not yet sent, by event (every process reads the same outbox)',
+    labelNames: ['event'],
+    registers: [registry],
+    async collect() {
+      this.reset();
+      try {
+        for (const { event, n } of await dueMessages(orm.em.fork() as EntityManager, new Date(now()))) this.set({ event }, n);
+      } catch {
+        // the database is away: /ready and the pool gauges say so; the scrape still answers
+      }
     },
   });
   const rateLimitStoreFailures = new Counter({

@@ -99,7 +99,7 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
     for (const method of [r.method].flat()) if (method !== 'HEAD') registered.push({ method, url: r.url });
   });
 
-  const metrics = createMetrics(deps.orm);
+  const metrics = createMetrics(deps.orm, () => deps.clock.now());
   const limiter = createLimiter(deps, metrics);
   app.addHook('onClose', async () => limiter.close());
   app.addHook('onClose', async () => {

@@ -6,12 +6,15 @@ import { simpleParser, type ParsedMail } from 'mailparser';
  * A real SMTP server on a loopback port that keeps every message it accepts, parsed back with
  * mailparser. With `hold` set, a message's DATA phase is read but never answered: the sender
  * waits for the server's reply (a test kills it meanwhile); the message still counts as received.
+ * `refuse` answers a recipient with an SMTP error code (450: try later, 550: never).
  */
 export class SmtpInbox {
   mails: ParsedMail[] = [];
   raw: string[] = [];
   /** when true, the DATA phase of the next messages is never answered */
   hold = false;
+  /** the SMTP code a recipient is refused with, or null to accept it */
+  refuse: (address: string) => number | null = () => null;
   port = 0;
   private server: SMTPServer | null = null;
   private waiters: { n: number; resolve: () => void }[] = [];
@@ -22,6 +25,11 @@ export class SmtpInbox {
       // a held connection is cut a second after close(), not the default 30 s
       closeTimeout: 1000,
       disabledCommands: ['STARTTLS'],
+      onRcptTo: (address, _session, done) => {
+        const code = this.refuse(address.address);
+        if (code === null) return done();
+        done(Object.assign(new Error(`${code === 550 ? 'no such mailbox' : 'mailbox busy, try later'}`), { responseCode: code }));
+      },
       onData: (stream, _session, done) => {
         const chunks: Buffer[] = [];
         stream.on('data', (c: Buffer) => chunks.push(c));

@@ -44,8 +44,23 @@ interface Outcome {
   content?: MessageContent;
 }
 
+/**
+ * Messages of this process's attempts by event and the status each attempt left them in
+ * (`queued`: the attempt failed and the message waits for the next one), for /metrics
+ * (app/metrics.ts). An attempt whose lease another process took over is not counted here.
+ */
+export const notificationStats = {
+  outcomes: new Map<string, { event: string; status: Outcome['status']; n: number }>(),
+  count(event: string, status: Outcome['status']): void {
+    const key = `${event} ${status}`;
+    const c = this.outcomes.get(key);
+    if (c) c.n++;
+    else this.outcomes.set(key, { event, status, n: 1 });
+  },
+};
+
 async function record(em: EntityManager, m: Claimed, o: Outcome, now: Date): Promise<void> {
-  await em.execute(
+  const res = await em.execute<{ affectedRows: number }>(
     `update notification_message set status = ?, last_error = ?, subject = coalesce(?, subject), language = coalesce(?, language),
         next_attempt_at = ?::timestamptz, sent_at = case when ? = 'sent' then ?::timestamptz else sent_at end, updated_at = ?::timestamptz
       where company_id = ? and id = ? and attempts = ? and status = 'queued'`,
@@ -64,6 +79,16 @@ async function record(em: EntityManager, m: Claimed, o: Outcome, now: Date): Pro
     ],
     'run',
   );
+  if (res.affectedRows) notificationStats.count(m.event, o.status);
+}
+
+/** Queued messages due at `now`, by event (the outbox's backlog, read through its index of queued messages). */
+export async function dueMessages(em: EntityManager, now: Date): Promise<{ event: string; n: number }[]> {
+  const rows = await em.execute<{ event: string; n: string }[]>(
+    `select event, count(*) as n from notification_message where status = 'queued' and next_attempt_at <= ?::timestamptz group by event`,
+    [now.toISOString()],
+  );
+  return rows.map((r) => ({ event: r.event, n: Number(r.n) }));
 }
 
 /** The process's mail transport, made from SMTP_URL on first use; null without one. */

@@ -3,6 +3,7 @@ import { companyForMerchant } from '../company/company.access';
 import { conflict, invalid, notFound } from '../../shared/errors';
 import { isUuid, newId } from '../../shared/ids';
 import { parsePage } from '../../shared/pagination';
+import { formatTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
 import { displayName, isAddress } from './address';
 import { canonicalLanguage, LANGUAGE_RULE } from '../../shared/language';
@@ -150,7 +151,7 @@ const templateJson = (t: NotificationTemplate): TemplateJson => ({
   text: t.text,
   html: t.html,
   custom: true,
-  updatedAt: t.updatedAt.toISOString(),
+  updatedAt: formatTimestamp(t.updatedAt),
 });
 
 /** The company's own templates (the built-in ones are not listed). */
@@ -269,8 +270,8 @@ const messageJson = (r: MessageRow): MessageJson => ({
   attempts: r.attempts,
   lastError: r.last_error,
   bookingID: r.booking_id,
-  createdAt: new Date(r.created_at).toISOString(),
-  sentAt: r.sent_at ? new Date(r.sent_at).toISOString() : null,
+  createdAt: formatTimestamp(new Date(r.created_at))!,
+  sentAt: formatTimestamp(r.sent_at === null ? null : new Date(r.sent_at)),
 });
 
 const MESSAGE_COLUMNS = 'id, event, to_address, subject, language, status, attempts, last_error, booking_id, created_at, sent_at';

@@ -77,6 +77,8 @@ export interface Config {
   smtpFrom: string | null;
   /** how often the notification worker looks for due messages, ms */
   notificationPollMs: number;
+  /** how long the mail server may take to connect, greet or answer one command, ms (a message's lease is three times that and 10 s) */
+  smtpTimeoutMs: number;
   /**
    * `STRIPE_API_URL`: where the Stripe library sends its requests (scheme, host and port
    * only), for local servers that speak Stripe's API; null: Stripe's own API.
@@ -203,6 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: parseSmtpUrl(str(env, 'SMTP_URL')),
     smtpFrom: str(env, 'SMTP_FROM'),
     notificationPollMs: int(env, 'NOTIFICATION_POLL_MS', 1000, 10, 600_000),
+    smtpTimeoutMs: int(env, 'SMTP_TIMEOUT_MS', 20_000, 100, 300_000),
     stripeApiUrl: parseStripeApiUrl(str(env, 'STRIPE_API_URL')),
   };
 }

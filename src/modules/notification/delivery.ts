@@ -17,13 +17,13 @@ import { retryDelayMs } from './retry-schedule';
 
 export const NOT_CONFIGURED = 'no transport configured';
 const BATCH = 20;
-const SEND_TIMEOUT_MS = 20_000;
-const LEASE_MS = 3 * SEND_TIMEOUT_MS + 10_000;
+/** A claimed message is leased long enough for a connection, a greeting and a command to time out (SMTP_TIMEOUT_MS each). */
+export const leaseMs = (timeoutMs: number): number => 3 * timeoutMs + 10_000;
 const ERROR_CHARS = 500;
 
 type Claimed = MessageRow & { attempts: number };
 
-async function claim(em: EntityManager, now: Date, limit: number): Promise<Claimed[]> {
+async function claim(em: EntityManager, now: Date, lease: number, limit: number): Promise<Claimed[]> {
   const at = now.toISOString();
   return em.execute<Claimed[]>(
     `update notification_message m set attempts = m.attempts + 1, next_attempt_at = ?::timestamptz, updated_at = ?::timestamptz
@@ -33,7 +33,7 @@ async function claim(em: EntityManager, now: Date, limit: number): Promise<Claim
       ) due
       where m.id = due.id
       returning m.id, m.company_id, m.event, m.recipient, m.to_address, m.client_id, m.booking_id, m.item_id, m.data, m.attempts`,
-    [new Date(now.getTime() + LEASE_MS).toISOString(), at, at, limit],
+    [new Date(now.getTime() + lease).toISOString(), at, at, limit],
   );
 }
 
@@ -94,7 +94,10 @@ export async function dueMessages(em: EntityManager, now: Date): Promise<{ event
 /** The process's mail transport, made from SMTP_URL on first use; null without one. */
 export class Mailer {
   private transport: Transporter | null = null;
-  constructor(private readonly url: string | null) {}
+  constructor(
+    private readonly url: string | null,
+    private readonly timeoutMs = 20_000,
+  ) {}
 
   get configured(): boolean {
     return this.url !== null;
@@ -102,9 +105,9 @@ export class Mailer {
 
   send(mail: SendMailOptions): Promise<unknown> {
     this.transport ??= nodemailer.createTransport(this.url!, {
-      connectionTimeout: SEND_TIMEOUT_MS,
-      greetingTimeout: SEND_TIMEOUT_MS,
-      socketTimeout: SEND_TIMEOUT_MS,
+      connectionTimeout: this.timeoutMs,
+      greetingTimeout: this.timeoutMs,
+      socketTimeout: this.timeoutMs,
     } as never);
     return this.transport.sendMail(mail);
   }
@@ -206,7 +209,7 @@ export async function deliverDueMessages(
 ): Promise<number> {
   let done = 0;
   for (;;) {
-    const claimed = await claim(deps.orm.em.fork() as EntityManager, new Date(deps.clock.now()), BATCH);
+    const claimed = await claim(deps.orm.em.fork() as EntityManager, new Date(deps.clock.now()), leaseMs(deps.config.smtpTimeoutMs), BATCH);
     const settled = await Promise.allSettled(claimed.map((m) => attempt(deps, mailer, m, opts.random ?? Math.random)));
     for (const r of settled) if (r.status === 'rejected') deps.log.error({ err: r.reason }, 'a notification attempt could not be recorded');
     done += claimed.length;
@@ -216,7 +219,7 @@ export async function deliverDueMessages(
 
 /** Starts the worker (every NOTIFICATION_POLL_MS); the returned function stops it and waits for the pass under way. */
 export function startNotificationWorker(deps: AppDeps): () => Promise<void> {
-  const mailer = new Mailer(deps.config.smtpUrl);
+  const mailer = new Mailer(deps.config.smtpUrl, deps.config.smtpTimeoutMs);
   let stopped = false;
   let running: Promise<unknown> = Promise.resolve();
   let timer: NodeJS.Timeout | null = null;

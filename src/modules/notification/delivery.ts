@@ -1,12 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
 import type { AppDeps } from '../../kernel/context';
+import { drainDue, startPolling } from '../../kernel/outbox-worker';
 import { displayName, isAddress } from './address';
 import { fromAddress, renderMessage, UnrenderableMessage, type MessageContent, type MessageRow } from './message-content';
 import { retryDelayMs } from './retry-schedule';
 
 /**
- * The e-mail delivery worker. Due messages (queued, `next_attempt_at` passed) are claimed with
+ * The e-mail delivery worker, on the outbox loop of kernel/outbox-worker.ts (shared with the
+ * webhook worker). Due messages (queued, `next_attempt_at` passed) are claimed with
  * `for update skip locked` in one statement that counts the attempt and moves
  * `next_attempt_at` a lease ahead, so several processes never send the same attempt at once
  * and a process that dies while sending leaves the message due again when the lease ends.
@@ -201,40 +203,37 @@ async function attempt(deps: AppDeps, mailer: Mailer, m: Claimed, random: () => 
   await record(em, m, o, new Date(deps.clock.now()));
 }
 
-/** One pass: claims and sends due messages in batches until none is due or `stopping()`; returns the attempts made. */
-export async function deliverDueMessages(
+/**
+ * One pass (kernel/outbox-worker.ts): claims and sends due messages in batches until none is
+ * due or `stopping()`; returns the attempts made.
+ */
+export function deliverDueMessages(
   deps: AppDeps,
   mailer: Mailer,
   opts: { random?: () => number; stopping?: () => boolean } = {},
 ): Promise<number> {
-  let done = 0;
-  for (;;) {
-    const claimed = await claim(deps.orm.em.fork() as EntityManager, new Date(deps.clock.now()), leaseMs(deps.config.smtpTimeoutMs), BATCH);
-    const settled = await Promise.allSettled(claimed.map((m) => attempt(deps, mailer, m, opts.random ?? Math.random)));
-    for (const r of settled) if (r.status === 'rejected') deps.log.error({ err: r.reason }, 'a notification attempt could not be recorded');
-    done += claimed.length;
-    if (claimed.length < BATCH || opts.stopping?.()) return done;
-  }
+  const random = opts.random ?? Math.random;
+  const lease = leaseMs(deps.config.smtpTimeoutMs);
+  return drainDue<Claimed>({
+    clock: deps.clock,
+    claim: (now, limit) => claim(deps.orm.em.fork() as EntityManager, now, lease, limit),
+    attempt: (m) => attempt(deps, mailer, m, random),
+    batch: BATCH,
+    unrecorded: (err) => deps.log.error({ err }, 'a notification attempt could not be recorded'),
+    stopping: opts.stopping,
+  });
 }
 
 /** Starts the worker (every NOTIFICATION_POLL_MS); the returned function stops it and waits for the pass under way. */
 export function startNotificationWorker(deps: AppDeps): () => Promise<void> {
   const mailer = new Mailer(deps.config.smtpUrl, deps.config.smtpTimeoutMs);
-  let stopped = false;
-  let running: Promise<unknown> = Promise.resolve();
-  let timer: NodeJS.Timeout | null = null;
-  const tick = () => {
-    running = deliverDueMessages(deps, mailer, { stopping: () => stopped })
-      .catch((err) => deps.log.error({ err }, 'notification delivery pass failed'))
-      .finally(() => {
-        if (!stopped) timer = setTimeout(tick, deps.config.notificationPollMs).unref();
-      });
-  };
-  timer = setTimeout(tick, deps.config.notificationPollMs).unref();
+  const stop = startPolling(
+    (stopping) => deliverDueMessages(deps, mailer, { stopping }),
+    deps.config.notificationPollMs,
+    (err) => deps.log.error({ err }, 'notification delivery pass failed'),
+  );
   return async () => {
-    stopped = true;
-    if (timer) clearTimeout(timer);
-    await running;
+    await stop();
     mailer.close();
   };
 }

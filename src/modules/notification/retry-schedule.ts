@@ -1,3 +1,5 @@
+import { jittered } from '../../kernel/outbox-worker';
+
 /**
  * When a failed message is tried again: after 1 min, 5 min, 15 min, 30 min, 1 h, 2 h and 4 h,
  * each ±20 % at random (a mail server coming back is not hit by every message at once): 8
@@ -10,5 +12,5 @@ export const JITTER = 0.2;
 /** The delay after attempt `n` (1-based), or null after the last one; `random` in [0, 1). */
 export function retryDelayMs(n: number, random: () => number = Math.random): number | null {
   if (!Number.isInteger(n) || n < 1 || n >= MAX_ATTEMPTS) return null;
-  return Math.round(DELAYS_MS[n - 1] * (1 - JITTER + 2 * JITTER * random()));
+  return jittered(DELAYS_MS[n - 1], random, JITTER);
 }

@@ -2,18 +2,20 @@ import { performance } from 'node:perf_hooks';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Webhook } from 'standardwebhooks';
 import type { AppDeps, HostLookup } from '../../kernel/context';
+import { drainDue, startPolling } from '../../kernel/outbox-worker';
 import { lookupOf, OutboundError, postTo } from './outbound';
 import { DISABLE_AFTER_MS, retryDelayMs } from './retry-schedule';
 import { openSecret } from './webhook.service';
 
 /**
- * The delivery worker. Due deliveries are claimed with `for update skip locked` in one
- * statement that also moves their `next_attempt_at` a lease ahead (the timeout and a margin):
- * several processes never post the same attempt at once, and a process that dies while
- * posting leaves the delivery due again when the lease ends. Posting happens outside any
- * transaction; the outcome is recorded afterwards, so a delivery may reach its endpoint more
- * than once (at-least-once) but never silently not at all. Every attempt is signed per
- * Standard Webhooks with the event id as `webhook-id`, the same on every attempt.
+ * The delivery worker, on the outbox loop of kernel/outbox-worker.ts. Due deliveries are claimed
+ * with `for update skip locked` in one statement that also moves their `next_attempt_at` a lease
+ * ahead (the timeout and a margin) and logs their attempts as begun: several processes never
+ * post the same attempt at once, and a process that dies while posting leaves the delivery due
+ * again when the lease ends. Posting happens outside any transaction; the outcome is recorded
+ * afterwards, so a delivery may reach its endpoint more than once (at-least-once) but never
+ * silently not at all. Every attempt is signed per Standard Webhooks with the event id as
+ * `webhook-id`, the same on every attempt.
  */
 
 const LEASE_MARGIN_MS = 5000;
@@ -211,45 +213,29 @@ async function attempt(deps: AppDeps, d: Claimed, random: () => number): Promise
 
 /**
  * One pass of the worker: claims and posts due deliveries in batches (posted in parallel)
- * until none is due at the clock's `now`, or `stopping()` says so. Returns the number of
- * attempts made.
+ * until none is due at the clock's `now`, or `stopping()` says so (kernel/outbox-worker.ts).
+ * Returns the number of attempts made.
  */
-export async function deliverDue(
-  deps: AppDeps,
-  opts: { batch?: number; random?: () => number; stopping?: () => boolean } = {},
-): Promise<number> {
-  const batch = opts.batch ?? DELIVERY_BATCH;
+export function deliverDue(deps: AppDeps, opts: { batch?: number; random?: () => number; stopping?: () => boolean } = {}): Promise<number> {
   const random = opts.random ?? Math.random;
-  let done = 0;
-  for (;;) {
-    const now = new Date(deps.clock.now());
-    const claimed = await claim(deps.orm.em.fork() as EntityManager, now, deps.config.webhookTimeoutMs + LEASE_MARGIN_MS, batch);
+  const lease = deps.config.webhookTimeoutMs + LEASE_MARGIN_MS;
+  return drainDue<Claimed>({
+    clock: deps.clock,
+    claim: (now, limit) => claim(deps.orm.em.fork() as EntityManager, now, lease, limit),
+    attempt: (d) => attempt(deps, d, random),
+    batch: opts.batch ?? DELIVERY_BATCH,
     // An outcome that cannot be recorded (the database went away) leaves the attempt without
     // one; its lease runs out and the delivery is tried again.
-    const settled = await Promise.allSettled(claimed.map((d) => attempt(deps, d, random)));
-    for (const r of settled) if (r.status === 'rejected') deps.log.error({ err: r.reason }, 'a webhook attempt could not be recorded');
-    done += claimed.length;
-    // A stopping process finishes the batch it posted and claims no more (a backlog can be long).
-    if (claimed.length < batch || opts.stopping?.()) return done;
-  }
+    unrecorded: (err) => deps.log.error({ err }, 'a webhook attempt could not be recorded'),
+    stopping: opts.stopping,
+  });
 }
 
 /** Starts the worker (every WEBHOOK_POLL_MS); the returned function stops it and waits for the pass under way. */
 export function startWebhookWorker(deps: AppDeps): () => Promise<void> {
-  let stopped = false;
-  let running: Promise<unknown> = Promise.resolve();
-  let timer: NodeJS.Timeout | null = null;
-  const tick = () => {
-    running = deliverDue(deps, { stopping: () => stopped })
-      .catch((err) => deps.log.error({ err }, 'webhook delivery pass failed'))
-      .finally(() => {
-        if (!stopped) timer = setTimeout(tick, deps.config.webhookPollMs).unref();
-      });
-  };
-  timer = setTimeout(tick, deps.config.webhookPollMs).unref();
-  return async () => {
-    stopped = true;
-    if (timer) clearTimeout(timer);
-    await running;
-  };
+  return startPolling(
+    (stopping) => deliverDue(deps, { stopping }),
+    deps.config.webhookPollMs,
+    (err) => deps.log.error({ err }, 'webhook delivery pass failed'),
+  );
 }

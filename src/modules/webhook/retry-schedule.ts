@@ -1,3 +1,5 @@
+import { jittered } from '../../kernel/outbox-worker';
+
 /**
  * When a failed delivery is tried again: exponential backoff from 10 s, tripling, capped at 6 h,
  * with up to ±20 % jitter so that endpoints coming back after an outage are not hit by every
@@ -19,8 +21,7 @@ export function baseDelayMs(n: number): number | null {
 /** The delay after attempt `n` with jitter; `random` in [0, 1). */
 export function retryDelayMs(n: number, random: () => number = Math.random): number | null {
   const base = baseDelayMs(n);
-  if (base === null) return null;
-  return Math.round(base * (1 - JITTER + 2 * JITTER * random()));
+  return base === null ? null : jittered(base, random, JITTER);
 }
 
 /**

@@ -1,6 +1,8 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { simpleParser, type ParsedMail } from 'mailparser';
+import { deliverDueMessages, Mailer } from '../../src/modules/notification/delivery';
+import { createTestApp, type TestApp, type TestClock } from './app';
 
 /**
  * A real SMTP server on a loopback port that keeps every message it accepts, parsed back with
@@ -80,4 +82,42 @@ export class SmtpInbox {
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
     this.server = null;
   }
+}
+
+/** A test app whose e-mail goes to a local SMTP inbox, and the delivery worker's pass to send what is due. */
+export interface MailTestApp {
+  readonly t: TestApp;
+  readonly inbox: SmtpInbox;
+  readonly mailer: Mailer;
+  /** One pass of the delivery worker (jitter at its middle), through `mailer` or the app's own. */
+  deliver(mailer?: Mailer): Promise<number>;
+}
+
+/** Starts the inbox and the app before the file's tests (opening them with `setup`) and closes both after them. */
+export function mailTestApp(clock: TestClock, setup: (m: MailTestApp) => Promise<void> = async () => undefined): MailTestApp {
+  const inbox = new SmtpInbox();
+  let t: TestApp | null = null;
+  let mailer: Mailer | null = null;
+  const m: MailTestApp = {
+    get t() {
+      return t!;
+    },
+    inbox,
+    get mailer() {
+      return mailer!;
+    },
+    deliver: (through) => deliverDueMessages(t!.deps, through ?? mailer!, { random: () => 0.5 }),
+  };
+  beforeAll(async () => {
+    await inbox.start();
+    t = await createTestApp({ clock, config: { smtpUrl: inbox.url, smtpFrom: 'Bookings <bookings@example.com>' } });
+    mailer = new Mailer(t.deps.config.smtpUrl);
+    await setup(m);
+  });
+  afterAll(async () => {
+    mailer?.close();
+    await t?.close();
+    await inbox.stop();
+  });
+  return m;
 }

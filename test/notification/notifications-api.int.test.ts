@@ -1,7 +1,7 @@
-import { createTestApp, TestClock, type Res, type TestApp } from '../helpers/app';
+import { TestClock, type Res, type TestApp } from '../helpers/app';
 import { Shop } from '../helpers/bookings-fixtures';
-import { SmtpInbox } from '../helpers/smtp-inbox';
-import { deliverDueMessages, Mailer } from '../../src/modules/notification/delivery';
+import { mailTestApp } from '../helpers/smtp-inbox';
+import { Mailer } from '../../src/modules/notification/delivery';
 
 /**
  * The notification API around the messages: every GraphQL operation answers what its REST twin
@@ -12,10 +12,8 @@ import { deliverDueMessages, Mailer } from '../../src/modules/notification/deliv
  */
 jest.setTimeout(90_000);
 
-const inbox = new SmtpInbox();
 const clock = new TestClock(Date.parse('2031-03-20T09:00:00Z'));
 let t: TestApp;
-let mailer: Mailer;
 let a: Shop;
 let b: Shop;
 let bKey: string;
@@ -34,10 +32,8 @@ async function seed(shop: Shop, email: string, startTime: string): Promise<strin
   return r.body.id;
 }
 
-beforeAll(async () => {
-  await inbox.start();
-  t = await createTestApp({ clock, config: { smtpUrl: inbox.url, smtpFrom: 'Bookings <bookings@example.com>' } });
-  mailer = new Mailer(t.deps.config.smtpUrl);
+const mail = mailTestApp(clock, async (m) => {
+  t = m.t;
   a = await Shop.open(t, 'Salon A', 'Europe/Riga');
   bKey = await t.newMerchant('Merchant B');
   b = await Shop.open(t, 'Salon B', 'Europe/Riga', bKey);
@@ -48,14 +44,10 @@ beforeAll(async () => {
     200,
   );
 });
-afterAll(async () => {
-  mailer.close();
-  await t.close();
-  await inbox.stop();
-});
+const { inbox } = mail;
 
 const TEMPLATE = { subject: 'Moved: {{service.name}}', text: 'Now {{booking.date}}', html: '<p>Now {{booking.date}}</p>' };
-const deliver = (m = mailer) => deliverDueMessages(t.deps, m, { random: () => 0.5 });
+const deliver = (through?: Mailer) => mail.deliver(through);
 const messagesOf = async (shop: Shop, query: Record<string, string> = {}, key = shop.key) =>
   (await t.call('GET', `${shop.base}/notifications/messages`, { key, query })).body.items as any[];
 

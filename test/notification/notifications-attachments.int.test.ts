@@ -1,12 +1,11 @@
 import type { Attachment, ParsedMail } from 'mailparser';
 import { PDFDocument } from 'pdf-lib';
 import { pageText, makeTemplate, readPdf } from '../../src/modules/document/testkit';
-import { deliverDueMessages, Mailer } from '../../src/modules/notification/delivery';
-import { createTestApp, TestClock, type TestApp } from '../helpers/app';
+import { TestClock, type TestApp } from '../helpers/app';
 import { Shop } from '../helpers/bookings-fixtures';
 import { complete, configurePayments } from '../helpers/payments-fixtures';
 import { upload } from '../helpers/pdf-fixtures';
-import { SmtpInbox } from '../helpers/smtp-inbox';
+import { mailTestApp } from '../helpers/smtp-inbox';
 import { SubscriptionFixtures } from '../helpers/subscriptions-fixtures';
 
 /**
@@ -17,29 +16,21 @@ import { SubscriptionFixtures } from '../helpers/subscriptions-fixtures';
  */
 jest.setTimeout(90_000);
 
-const inbox = new SmtpInbox();
 const clock = new TestClock(Date.parse('2031-03-01T10:00:00Z'));
 let t: TestApp;
-let mailer: Mailer;
 let shop: Shop;
 let f: SubscriptionFixtures;
 
-beforeAll(async () => {
-  await inbox.start();
-  t = await createTestApp({ clock, config: { smtpUrl: inbox.url, smtpFrom: 'Bookings <bookings@example.com>' } });
-  mailer = new Mailer(t.deps.config.smtpUrl);
+const mail = mailTestApp(clock, async (m) => {
+  t = m.t;
   shop = await Shop.open(t, 'Spa Jūrmala', 'Europe/Riga');
   expect((await configurePayments(t, shop.companyId)).status).toBe(200);
   f = new SubscriptionFixtures(t, shop.companyId);
   await f.settings({ currency: 'EUR', taxInclusive: true, taxRate: 21, cartExpiration: 'PT15M' });
 });
-afterAll(async () => {
-  mailer.close();
-  await t.close();
-  await inbox.stop();
-});
+const { inbox } = mail;
 
-const deliver = () => deliverDueMessages(t.deps, mailer, { random: () => 0.5 });
+const deliver = () => mail.deliver();
 const txId = (url: string) => url.split('/').pop()!;
 const GIFT = `/v1/companies/{cid}/plugins/giftcards`;
 const gift = () => GIFT.replace('{cid}', shop.companyId);

@@ -1,7 +1,7 @@
 import type * as IcalJs from 'ical.js' with { 'resolution-mode': 'import' };
 import { createTestApp, TestClock, type TestApp } from '../helpers/app';
 import { Shop } from '../helpers/bookings-fixtures';
-import { SmtpInbox } from '../helpers/smtp-inbox';
+import { mailTestApp } from '../helpers/smtp-inbox';
 import { deliverDueMessages, Mailer } from '../../src/modules/notification/delivery';
 
 // ical.js ships CommonJS beside its ES module; the tests run as CommonJS
@@ -15,29 +15,21 @@ const ICAL = require('ical.js') as typeof IcalJs.default;
  */
 jest.setTimeout(60_000);
 
-const inbox = new SmtpInbox();
 const clock = new TestClock(Date.parse('2031-03-20T09:00:00Z'));
 let t: TestApp;
-let mailer: Mailer;
 let shop: Shop;
 let sid: string;
 let rid: string;
 
-beforeAll(async () => {
-  await inbox.start();
-  t = await createTestApp({ clock, config: { smtpUrl: `smtp://127.0.0.1:${inbox.port}`, smtpFrom: 'Bookings <bookings@example.com>' } });
-  mailer = new Mailer(t.deps.config.smtpUrl);
+const mail = mailTestApp(clock, async (m) => {
+  t = m.t;
   shop = await Shop.open(t, 'Salon Riga', 'Europe/Riga');
   ({
     sid,
     rids: [rid],
   } = await shop.bookable('fixed', { duration: 'PT1H', currency: 'EUR' }));
 });
-afterAll(async () => {
-  mailer.close();
-  await t.close();
-  await inbox.stop();
-});
+const { inbox } = mail;
 
 async function client(body: Record<string, unknown>): Promise<string> {
   const r = await t.call('POST', `${shop.base}/clients`, { body: { externalUserID: `ext-${Math.random()}`, ...body } });
@@ -57,7 +49,7 @@ const messages = async (query: Record<string, string> = {}) => {
   return r.body.items as any[];
 };
 
-const deliver = () => deliverDueMessages(t.deps, mailer, { random: () => 0.5 });
+const deliver = () => mail.deliver();
 
 it('a confirmed booking sends its confirmation with invite.ics in the company zone across DST; cancelling sends CANCEL; both logged sent', async () => {
   const cid = await client({ email: 'anna@example.com', firstName: 'Anna' });
@@ -250,7 +242,11 @@ it('two servers on one database deliver each message once', async () => {
     for (let i = 0; i < 6; i++) ids.push(await client({ email: `pair${i}@example.com` }));
     for (let i = 0; i < 6; i++) await book(ids[i], `2031-04-1${i}T07:00:00Z`);
     const before = inbox.mails.length;
-    await Promise.all([deliverDueMessages(t.deps, mailer), deliverDueMessages(t2.deps, mailer2), deliverDueMessages(t.deps, mailer)]);
+    await Promise.all([
+      deliverDueMessages(t.deps, mail.mailer),
+      deliverDueMessages(t2.deps, mailer2),
+      deliverDueMessages(t.deps, mail.mailer),
+    ]);
     const got = inbox.mails
       .slice(before)
       .map((m) => (m.to as any).value[0].address)

@@ -1,7 +1,6 @@
-import { createTestApp, TestClock, type TestApp } from '../helpers/app';
+import { TestClock, type TestApp } from '../helpers/app';
 import { Shop } from '../helpers/bookings-fixtures';
-import { SmtpInbox } from '../helpers/smtp-inbox';
-import { deliverDueMessages, Mailer } from '../../src/modules/notification/delivery';
+import { mailTestApp } from '../helpers/smtp-inbox';
 
 /**
  * The client's `language` (BCP 47, optional): set on create, update and client login (REST and
@@ -11,19 +10,15 @@ import { deliverDueMessages, Mailer } from '../../src/modules/notification/deliv
  */
 jest.setTimeout(60_000);
 
-const inbox = new SmtpInbox();
 const clock = new TestClock(Date.parse('2031-03-20T09:00:00Z'));
 let t: TestApp;
-let mailer: Mailer;
 let shop: Shop;
 let sid: string;
 let rid: string;
 let loginKey: string;
 
-beforeAll(async () => {
-  await inbox.start();
-  t = await createTestApp({ clock, config: { smtpUrl: inbox.url, smtpFrom: 'Bookings <bookings@example.com>' } });
-  mailer = new Mailer(t.deps.config.smtpUrl);
+const mail = mailTestApp(clock, async (m) => {
+  t = m.t;
   shop = await Shop.open(t, 'Salon Riga', 'Europe/Riga');
   ({
     sid,
@@ -31,13 +26,9 @@ beforeAll(async () => {
   } = await shop.bookable('fixed', { duration: 'PT1H', currency: 'EUR' }));
   loginKey = await t.keyWith({ [shop.companyId]: ['client.login'] });
 });
-afterAll(async () => {
-  mailer.close();
-  await t.close();
-  await inbox.stop();
-});
+const { inbox } = mail;
 
-const deliver = () => deliverDueMessages(t.deps, mailer, { random: () => 0.5 });
+const deliver = () => mail.deliver();
 let n = 0;
 const nextStart = () => new Date(Date.parse('2031-04-01T07:00:00Z') + ++n * 86_400_000).toISOString();
 

@@ -1,7 +1,6 @@
-import { createTestApp, TestClock, type TestApp } from '../helpers/app';
+import { TestClock, type TestApp } from '../helpers/app';
 import { Shop } from '../helpers/bookings-fixtures';
-import { SmtpInbox } from '../helpers/smtp-inbox';
-import { deliverDueMessages, Mailer } from '../../src/modules/notification/delivery';
+import { mailTestApp } from '../helpers/smtp-inbox';
 
 /**
  * `notify: false` on a booking the merchant creates (REST and GraphQL): its client gets no
@@ -10,19 +9,15 @@ import { deliverDueMessages, Mailer } from '../../src/modules/notification/deliv
  */
 jest.setTimeout(60_000);
 
-const inbox = new SmtpInbox();
 const clock = new TestClock(Date.parse('2031-03-20T09:00:00Z'));
 const MERCHANT = 'desk@salon.example';
 let t: TestApp;
-let mailer: Mailer;
 let shop: Shop;
 let sid: string;
 let rid: string;
 
-beforeAll(async () => {
-  await inbox.start();
-  t = await createTestApp({ clock, config: { smtpUrl: inbox.url, smtpFrom: 'Bookings <bookings@example.com>' } });
-  mailer = new Mailer(t.deps.config.smtpUrl);
+const mail = mailTestApp(clock, async (m) => {
+  t = m.t;
   shop = await Shop.open(t, 'Salon Riga', 'Europe/Riga');
   ({
     sid,
@@ -31,13 +26,9 @@ beforeAll(async () => {
   const s = await t.call('PUT', `${shop.base}/notifications/settings`, { body: { merchantEmail: MERCHANT } });
   expect(s.status).toBe(200);
 });
-afterAll(async () => {
-  mailer.close();
-  await t.close();
-  await inbox.stop();
-});
+const { inbox } = mail;
 
-const deliver = () => deliverDueMessages(t.deps, mailer, { random: () => 0.5 });
+const deliver = () => mail.deliver();
 
 async function client(email: string): Promise<string> {
   const r = await t.call('POST', `${shop.base}/clients`, { body: { externalUserID: `ext-${email}`, email } });

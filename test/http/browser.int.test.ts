@@ -34,13 +34,13 @@ describeIfChromium('in a real browser', () => {
     await t?.close();
   });
 
-  it('the API reference at /docs lists the operations', async () => {
+  it('the API reference at /docs/api lists the operations', async () => {
     const page = await browser.newPage();
     const external: string[] = [];
     page.on('request', (r) => {
       if (!r.url().startsWith(base) && !r.url().startsWith('data:')) external.push(r.url());
     });
-    await page.goto(`${base}/docs`);
+    await page.goto(`${base}/docs/api`);
     await page.waitForSelector('.opblock-summary', { timeout: 20_000 });
     expect(await page.locator('.opblock').count()).toBeGreaterThan(60);
     expect(await page.textContent('body')).toContain('List available times');

@@ -309,6 +309,7 @@ function prop(obj: ts.ObjectLiteralExpression, name: string): ts.Expression | ts
   for (const p of obj.properties) {
     if (!p.name || p.name.getText() !== name) continue;
     if (ts.isPropertyAssignment(p)) return p.initializer;
+    if (ts.isShorthandPropertyAssignment(p)) return p.name;
     if (ts.isMethodDeclaration(p)) return p;
   }
   return undefined;
@@ -328,7 +329,9 @@ function restOperations(a: Analysis, files: string[]): Operation[] {
       const config = prop(obj, 'config');
       auth = config && ts.isObjectLiteralExpression(config) ? prop(config, 'auth') : undefined;
     }
-    if (!method || !url || !handler || ts.isMethodDeclaration(method) || ts.isMethodDeclaration(url)) return;
+    if (!handler) return;
+    if (!method || !url || ts.isMethodDeclaration(method) || ts.isMethodDeclaration(url))
+      throw new Error(`${a.rel(obj.getSourceFile().fileName)}: a route without a readable method or url`);
     const m = a.stringOf(method, env);
     const u = a.stringOf(url, env);
     const fn = ts.isMethodDeclaration(handler) ? handler : unwrap(handler);
@@ -459,8 +462,10 @@ const code = (s: string) => `\`${s}\``;
 /** The generated part of docs/permissions.md. */
 export function permissionsSection(ops: Operation[], permissions: readonly string[]): string {
   const lines: string[] = [];
-  // the summary's first sentence: the rest is the reference's
-  const rest = (o: Operation) => `${code(o.name)}${o.summary ? ` ${o.summary.split(/\.\s/)[0].replace(/\|/g, '\\|')}` : ''}`;
+  // the summary's first sentence (the rest is the reference's), as Markdown text
+  const text = (t: string) => t.replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  const rest = (o: Operation, whole = false) =>
+    `${code(o.name)}${o.summary ? ` ${text(whole ? o.summary : o.summary.split(/\.\s/)[0])}` : ''}`;
   const notes = (o: Operation, p?: string) => {
     const others = [...o.perms.keys()].filter((x) => x !== p).sort();
     const list = [
@@ -470,12 +475,12 @@ export function permissionsSection(ops: Operation[], permissions: readonly strin
     ].filter(Boolean);
     return list.length ? ` (${list.join('; ')})` : '';
   };
-  const both = (title: string, list: Operation[], p?: string) => {
+  const both = (title: string, list: Operation[], p?: string, whole = false) => {
     const r = list.filter((o) => o.kind === 'rest');
     const g = list.filter((o) => o.kind === 'graphql');
     lines.push(`### ${title}`, '');
     if (!list.length) lines.push('No operation checks it.', '');
-    if (r.length) lines.push('REST:', '', ...r.map((o) => `- ${rest(o)}${notes(o, p)}`), '');
+    if (r.length) lines.push('REST:', '', ...r.map((o) => `- ${rest(o, whole)}${notes(o, p)}`), '');
     if (g.length) lines.push('GraphQL:', '', ...g.map((o) => `- ${code(o.name)}${notes(o, p)}`), '');
   };
   const known = new Set(permissions);
@@ -493,7 +498,7 @@ export function permissionsSection(ops: Operation[], permissions: readonly strin
   const other = unchecked.filter((o) => !token.includes(o) && !open.includes(o));
   both('A client access token, no permission', token);
   both('No credentials', open);
-  both('No check of their own', other);
+  both('No check of their own', other, undefined, true);
   return lines.join('\n');
 }
 

@@ -54,7 +54,7 @@ function ordered(names: string[], order: string[]): string[] {
   return [...names].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
-/** The page a repository path is served as, if any: `docs/x.md` -> `/docs/x`, `README.md` -> `/readme`. */
+/** The page a repository path is served as, if any: `docs/<name>.md` -> `/docs/<name>`, `README.md` -> `/readme`. */
 export function pageUrl(file: string): string | undefined {
   if (file === 'README.md') return '/readme';
   const m = /^docs\/((?:design\/)?[a-z0-9-]+)\.md$/.exec(file);

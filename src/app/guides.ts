@@ -141,6 +141,7 @@ function layout(title: string, body: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)} - Booking platform API</title>
 <link rel="stylesheet" href="/docs/assets/guides.css">
+<link rel="icon" href="data:,">
 </head>
 <body>
 <nav><a href="/docs">Documentation</a> <a href="/docs/api">REST API reference</a> <a href="/graphql">GraphQL explorer</a></nav>
@@ -179,10 +180,15 @@ export function renderPage(file: string): Promise<string> {
   return page;
 }
 
+/** A summary's code spans as code, its links as their text. */
+function inline(markdown: string): string {
+  return escapeHtml(markdown.replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')).replace(/`([^`]+)`/g, '<code>$1</code>');
+}
+
 function indexPage(): string {
   const { guides, design } = docPages();
   const list = (pages: Page[]) =>
-    `<ul class="pages">${pages.map((p) => `<li><a href="${p.url}">${escapeHtml(p.title)}</a>: ${escapeHtml(p.summary)}</li>`).join('')}</ul>`;
+    `<ul class="pages">${pages.map((p) => `<li><a href="${p.url}">${escapeHtml(p.title)}</a>: ${inline(p.summary)}</li>`).join('')}</ul>`;
   return layout(
     'Documentation',
     `<h1>Booking platform API</h1>

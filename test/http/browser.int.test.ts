@@ -49,6 +49,44 @@ describeIfChromium('in a real browser', () => {
     await page.close();
   });
 
+  it('the guides at /docs render with their stylesheet, nothing from elsewhere and no Content-Security-Policy violation', async () => {
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('request', (r) => {
+      if (!r.url().startsWith(base) && !r.url().startsWith('data:')) problems.push(`external request ${r.url()}`);
+    });
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    page.on('response', (r) => {
+      if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`);
+    });
+    await page.goto(`${base}/docs`);
+    const guides = await page.$$eval('ul.pages a', (links) => links.map((a) => (a as HTMLAnchorElement).getAttribute('href')!));
+    expect(guides).toEqual(expect.arrayContaining(['/docs/getting-started', '/docs/concepts', '/docs/permissions']));
+    for (const url of ['/docs', ...guides.filter((g) => g.startsWith('/docs/') && !g.startsWith('/docs/api')), '/readme']) {
+      await page.goto(`${base}${url}`);
+      // a violation is reported to the page as an event; none may occur
+      const violations = await page.evaluate(
+        () =>
+          new Promise<string[]>((resolve) => {
+            const seen: string[] = [];
+            document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`));
+            setTimeout(() => resolve(seen), 100);
+          }),
+      );
+      problems.push(...violations.map((v) => `${url}: ${v}`));
+      // the stylesheet applied: the navigation bar has its colour
+      const nav = await page.$eval('nav', (n) => getComputedStyle(n).backgroundColor);
+      if (nav !== 'rgb(31, 78, 121)') problems.push(`${url}: stylesheet not applied (${nav})`);
+    }
+    await page.goto(`${base}/docs/getting-started`);
+    await page.screenshot({ path: join(ARTIFACTS, 'guide.png'), fullPage: false });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('the GraphQL explorer runs a query with an API key header and shows the result', async () => {
     await t.company('Browser Co');
     const page = await browser.newPage();

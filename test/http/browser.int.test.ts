@@ -63,22 +63,22 @@ describeIfChromium('in a real browser', () => {
       if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`);
     });
     await page.goto(`${base}/docs`);
-    const guides = await page.$$eval('ul.pages a', (links) => links.map((a) => (a as HTMLAnchorElement).getAttribute('href')!));
+    // evaluated in the page (this project compiles without the DOM types)
+    const guides = (await page.evaluate("[...document.querySelectorAll('ul.pages a')].map((a) => a.getAttribute('href'))")) as string[];
     expect(guides).toEqual(expect.arrayContaining(['/docs/getting-started', '/docs/concepts', '/docs/permissions']));
     for (const url of ['/docs', ...guides.filter((g) => g.startsWith('/docs/') && !g.startsWith('/docs/api')), '/readme']) {
       await page.goto(`${base}${url}`);
-      // a violation is reported to the page as an event; none may occur
-      const violations = await page.evaluate(
-        () =>
-          new Promise<string[]>((resolve) => {
-            const seen: string[] = [];
-            document.addEventListener('securitypolicyviolation', (e) => seen.push(`${e.violatedDirective} ${e.blockedURI}`));
-            setTimeout(() => resolve(seen), 100);
-          }),
-      );
+      // a violation after loading is reported to the page as an event (during loading, on the console)
+      const violations = (await page.evaluate(
+        `new Promise((resolve) => {
+          const seen = [];
+          document.addEventListener('securitypolicyviolation', (e) => seen.push(e.violatedDirective + ' ' + e.blockedURI));
+          setTimeout(() => resolve(seen), 100);
+        })`,
+      )) as string[];
       problems.push(...violations.map((v) => `${url}: ${v}`));
       // the stylesheet applied: the navigation bar has its colour
-      const nav = await page.$eval('nav', (n) => getComputedStyle(n).backgroundColor);
+      const nav = (await page.evaluate("getComputedStyle(document.querySelector('nav')).backgroundColor")) as string;
       if (nav !== 'rgb(31, 78, 121)') problems.push(`${url}: stylesheet not applied (${nav})`);
     }
     await page.goto(`${base}/docs/getting-started`);

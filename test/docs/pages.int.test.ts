@@ -54,7 +54,7 @@ describe('/docs', () => {
     const page = await get(url);
     const broken: string[] = [];
     for (const href of attrs(page.body, 'href')) {
-      if (/^(https?:|mailto:)/.test(href)) continue;
+      if (/^(https?:|mailto:|data:)/.test(href)) continue;
       const target = new URL(href, `http://docs.test${url}`);
       const answer = target.pathname === url ? page : await get(target.pathname + target.search);
       if (answer.statusCode !== 200) {

@@ -11,13 +11,8 @@ import {
   type IntrospectionQuery,
 } from 'graphql';
 import { PERMISSIONS } from '../../src/kernel/permissions';
-import {
-  permissionsSection,
-  PERMISSIONS_PAGE,
-  readOperations,
-  renderPermissionsPage,
-  type Operation,
-} from '../../scripts/docs-permissions';
+import { permissionsSection, PERMISSIONS_PAGE, readOperations, renderPermissionsPage } from '../../scripts/docs-permissions';
+import type { Operation } from '../../scripts/permission-reading';
 import { createTestApp, type TestApp } from '../helpers/app';
 
 /**

@@ -19,10 +19,8 @@ const code = (s: string) => `\`${s}\``;
 /** The generated part of docs/permissions.md. */
 export function permissionsSection(ops: Operation[], permissions: readonly string[]): string {
   const lines: string[] = [];
-  // the summary's first sentence (the rest is the reference's), as Markdown text
-  const text = (t: string) => t.replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  const rest = (o: Operation, whole = false) =>
-    `${code(o.name)}${o.summary ? ` ${text(whole ? o.summary : o.summary.split(/\.\s/)[0])}` : ''}`;
+  // method and path only: the reference (/docs/api) says what each route does
+  const rest = (o: Operation, auth = false) => `${code(o.name)}${auth && o.auth ? ` (auth \`${o.auth}\`)` : ''}`;
   const notes = (o: Operation, p?: string) => {
     const others = [...o.perms.keys()].filter((x) => x !== p).sort();
     const list = [
@@ -32,12 +30,12 @@ export function permissionsSection(ops: Operation[], permissions: readonly strin
     ].filter(Boolean);
     return list.length ? ` (${list.join('; ')})` : '';
   };
-  const both = (title: string, list: Operation[], p?: string, whole = false) => {
+  const both = (title: string, list: Operation[], p?: string, auth = false) => {
     const r = list.filter((o) => o.kind === 'rest');
     const g = list.filter((o) => o.kind === 'graphql');
     lines.push(`### ${title}`, '');
     if (!list.length) lines.push('No operation checks it.', '');
-    if (r.length) lines.push('REST:', '', ...r.map((o) => `- ${rest(o, whole)}${notes(o, p)}`), '');
+    if (r.length) lines.push('REST:', '', ...r.map((o) => `- ${rest(o, auth)}${notes(o, p)}`), '');
     if (g.length) lines.push('GraphQL:', '', ...g.map((o) => `- ${code(o.name)}${notes(o, p)}`), '');
   };
   const known = new Set(permissions);

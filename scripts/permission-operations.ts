@@ -41,13 +41,10 @@ function restOperations(a: Analysis, files: string[]): Operation[] {
     const fn = ts.isMethodDeclaration(handler) ? handler : unwrap(handler);
     if (!m || !u || !isFn(fn)) throw new Error(`${a.rel(obj.getSourceFile().fileName)}: a route whose method, url or handler is not plain`);
     const s = a.summary(fn);
-    const schema = viaConfig ? prop(obj, 'schema') : undefined;
-    const summary = schema && ts.isObjectLiteralExpression(schema) ? prop(schema, 'summary') : prop(obj, 'summary');
     out.push({
       name: `${m} ${openApiPath(u)}`,
       kind: 'rest',
       auth: auth && !ts.isMethodDeclaration(auth) ? a.stringOf(auth, env) : undefined,
-      summary: summary && !ts.isMethodDeclaration(summary) ? a.stringOf(summary, env) : undefined,
       perms: s.perms,
       client: s.client,
       computed: s.computed,

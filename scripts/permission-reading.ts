@@ -41,7 +41,6 @@ export interface Operation {
   kind: 'rest' | 'graphql';
   /** REST: the route's auth mode */
   auth?: string;
-  summary?: string;
   perms: Map<string, CheckKind>;
   client: boolean;
   computed: boolean;

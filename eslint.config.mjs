@@ -11,7 +11,7 @@ import { join } from 'node:path';
 /**
  * The module graph points one way: entry -> app (composition root) -> modules -> kernel ->
  * shared / config / db. The pure engines import only src/shared and each other's engines;
- * payment imports no module that owns payable items. docs/architecture.md explains why.
+ * payment imports no module that owns payable items. docs/design/architecture.md explains why.
  */
 const below = (target, from, message, except) => ({ target, from, message, ...(except ? { except } : {}) });
 const MAX_LEN = ['error', { code: 140, ignoreUrls: true, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreRegExpLiterals: true }];

@@ -5,8 +5,9 @@ import swaggerUi from '@fastify/swagger-ui';
 
 /**
  * The integrator's pages, served from installed packages (nothing from a CDN, so they work
- * offline and behind strict proxies): the API reference at `/docs` (Swagger UI over the OpenAPI
- * document), a GraphQL explorer at `/graphql` in a browser (GraphiQL), and `/` pointing to both.
+ * offline and behind strict proxies): the API reference at `/docs/api` (Swagger UI over the
+ * OpenAPI document), a GraphQL explorer at `/graphql` in a browser (GraphiQL), and `/` pointing
+ * to them and to the guides (`/docs`, app/guides.ts).
  */
 
 const ASSETS: Record<string, { file: string; type: string }> = {
@@ -93,12 +94,9 @@ export function serveExplorer(req: FastifyRequest, reply: FastifyReply): boolean
   return true;
 }
 
-// from src/app when run from sources, from dist/src/app when built
-const README = [join(__dirname, '..', '..', 'README.md'), join(__dirname, '..', '..', '..', 'README.md')].find(existsSync) ?? 'README.md';
-
 export async function explorerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(swaggerUi, {
-    routePrefix: '/docs',
+    routePrefix: '/docs/api',
     uiConfig: { docExpansion: 'list', deepLinking: true, persistAuthorization: false },
     staticCSP: true,
     // the document is served by the API itself; the UI loads it from there
@@ -110,14 +108,11 @@ export async function explorerRoutes(app: FastifyInstance): Promise<void> {
     if (!Object.hasOwn(ASSETS, name)) return reply.code(404).send({ code: 'not_found', message: 'no such asset' });
     return reply.type(ASSETS[name].type).header('cache-control', 'public, max-age=86400').send(asset(name));
   });
-  app.get('/readme', { schema: { hide: true } as object }, async (_req, reply) => {
-    if (!existsSync(README)) return reply.code(404).send({ code: 'not_found', message: 'README.md is not installed' });
-    return reply.type('text/markdown; charset=utf-8').send(readFileSync(README, 'utf8'));
-  });
   app.get('/', { schema: { hide: true } as object, config: { rateLimit: false } }, async (req, reply) => {
     const index = {
       name: 'Booking platform API',
       docs: '/docs',
+      reference: '/docs/api',
       openapi: '/v1/openapi.json',
       graphql: '/graphql',
       health: '/health',
@@ -130,7 +125,8 @@ export async function explorerRoutes(app: FastifyInstance): Promise<void> {
       .send(
         `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Booking platform API</title></head><body>` +
           `<h1>Booking platform API</h1><ul>` +
-          item('/docs', 'REST API reference (OpenAPI)') +
+          item('/docs', 'Documentation: guides and reference') +
+          item('/docs/api', 'REST API reference (OpenAPI)') +
           item('/v1/openapi.json', 'OpenAPI document (JSON)') +
           item('/graphql', 'GraphQL explorer') +
           item('/health', 'Health') +

@@ -13,6 +13,7 @@ import { createApollo } from './graphql';
 import { sendingPrewritten } from './graphql-direct';
 import { checkDocumentSize } from './graphql-limits';
 import { explorerRoutes, serveExplorer } from './explorer';
+import { guideRoutes } from './guides';
 import { createMetrics } from './metrics';
 import { RateLimiter, RedisRateLimiter, type Limiter } from './rate-limit';
 import { modules } from './registry';
@@ -89,6 +90,7 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
     },
   });
   await explorerRoutes(app);
+  await guideRoutes(app);
   installErrorHandlers(app);
   installInputGuards(app);
   await installCors(app, deps.config.corsOrigins);

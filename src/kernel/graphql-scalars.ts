@@ -12,7 +12,7 @@ import { formatTimestamp } from '../shared/time';
 
 /**
  * The custom scalars of the public schema. Each carries a description and `@specifiedBy`, and
- * the README maps each to a TypeScript type for generated clients (graphql-codegen `scalars`).
+ * docs/getting-started.md maps each to a TypeScript type for generated clients (graphql-codegen `scalars`).
  * Output values are rendered exactly as the REST adapter renders them.
  */
 
@@ -94,7 +94,7 @@ export const LocalTimeScalar = new GraphQLScalarType({
 
 /**
  * TypeScript types of the custom scalars for generated clients: the `scalars` option of
- * graphql-codegen (README, "GraphQL"). A test runs codegen with exactly this map.
+ * graphql-codegen (docs/getting-started.md, "Typed clients"). A test runs codegen with exactly this map.
  */
 export const CODEGEN_SCALARS: Record<string, string> = {
   DateTime: 'string',

@@ -5,7 +5,7 @@ import { JSONScalar, LocalTimeScalar } from './graphql-scalars';
 
 /**
  * Building blocks of the GraphQL schema shared by every module, following the conventions in
- * docs/graphql.md: enums spelt as on the REST wire, typed inputs, pages, descriptions.
+ * docs/design/graphql.md: enums spelt as on the REST wire, typed inputs, pages, descriptions.
  */
 
 /**
@@ -136,7 +136,7 @@ export class PageArgs {
 }
 
 /**
- * A page type `{total, limit, offset, <items>}` (docs/graphql.md, "Paging"), the shape of
+ * A page type `{total, limit, offset, <items>}` (docs/design/graphql.md, "Paging"), the shape of
  * `BookingPage` and of the REST lists. `items` is the plural field holding the records.
  */
 export function pageType(name: string, items: string, of: () => ClassType | GraphQLScalarType, description: string): ClassType {

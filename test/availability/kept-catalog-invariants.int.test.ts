@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../helpers/app';
 import { tablesReadBy, triggerDefinitions, type Query } from '../helpers/db-functions';
 
 /**
- * The two rules the kept catalog rests on (docs/architecture.md, Invariants):
+ * The two rules the kept catalog rests on (docs/design/architecture.md, Invariants):
  *
  * 1. every table the kept catalog is read from (booking_kept_catalog and the functions it
  *    calls, read from the database's own text of them) carries the catalog_touch triggers, so

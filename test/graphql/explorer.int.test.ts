@@ -11,13 +11,13 @@ const get = (url: string, accept = 'text/html') => t.app.inject({ method: 'GET',
 const external = /(src|href)="(https?:)?\/\/[^"]*"/;
 
 describe('API reference, GraphQL explorer and index', () => {
-  it('/docs serves the API reference with its own assets', async () => {
-    const page = await get('/docs/');
+  it('/docs/api serves the API reference with its own assets', async () => {
+    const page = await get('/docs/api/');
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toMatch(/text\/html/);
     expect(page.body).not.toMatch(external);
     for (const src of [...page.body.matchAll(/(?:src|href)="\.?\/?([^"]+)"/g)].map((m) => m[1])) {
-      const url = src.startsWith('/') ? src : `/docs/${src.replace(/^\.\//, '')}`;
+      const url = src.startsWith('/') ? src : `/docs/api/${src.replace(/^\.\//, '')}`;
       expect({ url, status: (await get(url, '*/*')).statusCode }).toEqual({ url, status: 200 });
     }
   });
@@ -48,17 +48,19 @@ describe('API reference, GraphQL explorer and index', () => {
     expect(post.body.data.__typename).toBe('Query');
   });
 
-  it('/ points to the reference, the explorer, the OpenAPI document, health and the README', async () => {
+  it('/ points to the guides, the reference, the explorer, the OpenAPI document, health and the README', async () => {
     const json = await get('/', 'application/json');
     expect(JSON.parse(json.body)).toMatchObject({
       docs: '/docs',
+      reference: '/docs/api',
       graphql: '/graphql',
       openapi: '/v1/openapi.json',
       health: '/health',
       readme: '/readme',
     });
     const html = await get('/');
-    for (const href of ['/docs', '/graphql', '/v1/openapi.json', '/health', '/readme']) expect(html.body).toContain(`href="${href}"`);
+    for (const href of ['/docs', '/docs/api', '/graphql', '/v1/openapi.json', '/health', '/readme'])
+      expect(html.body).toContain(`href="${href}"`);
     const readme = await get('/readme', '*/*');
     expect(readme.statusCode).toBe(200);
     expect(readme.body).toMatch(/^# Booking platform API/);

@@ -2,7 +2,7 @@ import { Client } from 'pg';
 
 /**
  * Every SQL statement the servers under test send, as the driver sends it, so that the claim in
- * docs/scaling.md is checked on every run: each statement on a tenant table (one with a
+ * docs/design/scaling.md is checked on every run: each statement on a tenant table (one with a
  * `company_id` column) constrains `company_id`, and so runs on one Citus worker when the
  * tables are distributed by it. Statements are kept once per shape (literals replaced by `?`).
  */
@@ -41,7 +41,7 @@ export function shape(sql: string): string {
 /**
  * Statements reviewed to reach every company, each with its reason. On Citus these fan out to
  * every worker (correct, not pruned to one): sweeps, merchant-wide lookups, the tests' own
- * checks, and one known gap (the last entry, see docs/scaling.md).
+ * checks, and one known gap (the last entry, see docs/design/scaling.md).
  */
 export const ALLOWED: { pattern: RegExp; why: string }[] = [
   {

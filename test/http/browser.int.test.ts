@@ -34,18 +34,56 @@ describeIfChromium('in a real browser', () => {
     await t?.close();
   });
 
-  it('the API reference at /docs lists the operations', async () => {
+  it('the API reference at /docs/api lists the operations', async () => {
     const page = await browser.newPage();
     const external: string[] = [];
     page.on('request', (r) => {
       if (!r.url().startsWith(base) && !r.url().startsWith('data:')) external.push(r.url());
     });
-    await page.goto(`${base}/docs`);
+    await page.goto(`${base}/docs/api`);
     await page.waitForSelector('.opblock-summary', { timeout: 20_000 });
     expect(await page.locator('.opblock').count()).toBeGreaterThan(60);
     expect(await page.textContent('body')).toContain('List available times');
     await page.screenshot({ path: join(ARTIFACTS, 'docs.png'), fullPage: false });
     expect(external).toEqual([]);
+    await page.close();
+  });
+
+  it('the guides at /docs render with their stylesheet, nothing from elsewhere and no Content-Security-Policy violation', async () => {
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('request', (r) => {
+      if (!r.url().startsWith(base) && !r.url().startsWith('data:')) problems.push(`external request ${r.url()}`);
+    });
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    page.on('response', (r) => {
+      if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`);
+    });
+    await page.goto(`${base}/docs`);
+    // evaluated in the page (this project compiles without the DOM types)
+    const guides = (await page.evaluate("[...document.querySelectorAll('ul.pages a')].map((a) => a.getAttribute('href'))")) as string[];
+    expect(guides).toEqual(expect.arrayContaining(['/docs/getting-started', '/docs/concepts', '/docs/permissions']));
+    for (const url of ['/docs', ...guides.filter((g) => g.startsWith('/docs/') && !g.startsWith('/docs/api')), '/readme']) {
+      await page.goto(`${base}${url}`);
+      // a violation after loading is reported to the page as an event (during loading, on the console)
+      const violations = (await page.evaluate(
+        `new Promise((resolve) => {
+          const seen = [];
+          document.addEventListener('securitypolicyviolation', (e) => seen.push(e.violatedDirective + ' ' + e.blockedURI));
+          setTimeout(() => resolve(seen), 100);
+        })`,
+      )) as string[];
+      problems.push(...violations.map((v) => `${url}: ${v}`));
+      // the stylesheet applied: the navigation bar has its colour
+      const nav = (await page.evaluate("getComputedStyle(document.querySelector('nav')).backgroundColor")) as string;
+      if (nav !== 'rgb(31, 78, 121)') problems.push(`${url}: stylesheet not applied (${nav})`);
+    }
+    await page.goto(`${base}/docs/getting-started`);
+    await page.screenshot({ path: join(ARTIFACTS, 'guide.png'), fullPage: false });
+    expect(problems).toEqual([]);
     await page.close();
   });
 

@@ -4,7 +4,7 @@ import { complete, configurePayments } from '../helpers/payments-fixtures';
 import { ALLOWED, recordStatements, shape, takeStatements, unscopedStatements } from '../helpers/sql-audit';
 
 /**
- * docs/scaling.md claims the schema distributes by `company_id` without changing a query.
+ * docs/design/scaling.md claims the schema distributes by `company_id` without changing a query.
  * Every statement the server sends while this file drives the catalog, rules, client
  * bookings with payments, refunds, merchant bookings, lists, availability and GraphQL is
  * recorded at the driver and checked: on a tenant table it constrains `company_id`, or it is

@@ -5,7 +5,7 @@
 -- company listens to their type), its e-mail notifications (notification_enqueue) and its
 -- audit entries. One statement, so atomic on its own.
 -- The company comes first and apart, as in the other functions, so that a database distributed
--- by company can run each call on the company's node (docs/scaling.md); the booking row must
+-- by company can run each call on the company's node (docs/design/scaling.md); the booking row must
 -- belong to it (a foreign key from the other rows to the booking checks it).
 --
 -- The booking columns are those of the booking store's column list, in its order

@@ -1,7 +1,7 @@
 -- A change of a row of a catalog table (the tables a booking's check reads besides the
 -- occupancy: kept_catalog_snapshot.sql and booking_kept_catalog.sql) gives its company a new
 -- catalog version, at commit (a deferred constraint trigger), whoever makes the change.
--- Every table the kept catalog reads must be listed here (docs/architecture.md, Invariants;
+-- Every table the kept catalog reads must be listed here (docs/design/architecture.md, Invariants;
 -- test/availability/kept-catalog-invariants.int.test.ts); catalog_touch_all.sql covers `truncate`.
 create or replace function catalog_touch() returns trigger language plpgsql as $fn$
 begin

@@ -3,7 +3,7 @@
 -- may keep between bookings (the kept catalog: src/modules/booking/booking-kept-catalog.ts). Every
 -- table it reads must carry the catalog_touch trigger (catalog_touch.sql), and everything but
 -- 'occupancy' and 'usage' must be written exactly as availability_snapshot writes it
--- (docs/architecture.md, Invariants; test/availability/kept-catalog-invariants.int.test.ts checks both).
+-- (docs/design/architecture.md, Invariants; test/availability/kept-catalog-invariants.int.test.ts checks both).
 create or replace function kept_catalog_snapshot(
   p_company uuid, p_service uuid, p_wide_from timestamptz, p_wide_to timestamptz,
   p_from timestamptz, p_to timestamptz, p_exclude uuid[], p_wanted uuid[]

@@ -18,7 +18,7 @@ function parseId(id: unknown, path: string): string {
 
 /**
  * A record of the company by id. The company is part of the condition, not checked afterwards,
- * so that every statement stays on one company's shard (docs/scaling.md); another company's
+ * so that every statement stays on one company's shard (docs/design/scaling.md); another company's
  * record is reported exactly like a missing one.
  */
 async function byId<T extends object>(ctx: Ctx, entity: EntityClass<T>, companyId: string, id: string): Promise<T | null> {

@@ -10,13 +10,16 @@ import {
   type FieldNode,
   type FormattedExecutionResult,
   type FragmentDefinitionNode,
+  type GraphQLField,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
 } from 'graphql';
 import { collectFields } from 'graphql/execution/collectFields';
 import type { Ctx } from '../kernel/context';
 import type { DirectField } from '../kernel/graphql-direct';
 import { PrewrittenJson } from '../kernel/prewritten-json';
 import { DomainError } from '../shared/errors';
-import { isRefusal, OperationWriter, type WriteContext } from './graphql-written';
+import { isRefusal, OperationWriter, type RootResult, type WriteContext } from './graphql-written';
 
 /**
  * Directly answered root fields (kernel/graphql-direct.ts) through Apollo's `responseForOperation`
@@ -144,11 +147,46 @@ async function writeOperation(
     for (let k = 0; k < all.length; k++) data[plan.steps[k].key] = all[k];
     return { http: { status: undefined, headers: new HeaderMap() }, body: { kind: 'single', singleResult: { data } } };
   } catch (err) {
-    // what was started is let finish before graphql-js runs the operation on the same context
+    // what was started is let finish before graphql-js runs the operation on the same context,
+    // which completes the root fields' results instead of resolving them again
     await Promise.allSettled(values);
+    handedOver.set(rc.contextValue, { operation: wc.operation, roots: writer.roots });
     if (!isRefusal(err) && !(err instanceof DomainError) && !(err instanceof GraphQLError))
       rc.contextValue.log.warn({ err }, 'written GraphQL answer failed; executing it');
     return null;
+  }
+}
+
+/**
+ * Root results the writer got before it gave up, by the request's context (the object Apollo
+ * hands both to the plugins and to graphql-js's execution).
+ */
+const handedOver = new WeakMap<object, { operation: OperationDefinitionNode; roots: Map<string, RootResult> }>();
+const sharing = new WeakSet<GraphQLField<unknown, unknown>>();
+
+/**
+ * Wraps the resolvers of the written root fields so that, when the writer leaves an operation to
+ * graphql-js (a field's error), each root field the writer resolved is completed from the result
+ * the writer got (the list already read, or the error already met) instead of being resolved
+ * again: an operation with one failing field sends the statements of its fields once. What
+ * lies below was read through the request's DataLoaders, which keep their answers for the
+ * request. Idempotent (the schema is built once per process).
+ */
+export function shareRootResults(schema: GraphQLSchema, written: ReadonlySet<string>): void {
+  const fields = schema.getQueryType()?.getFields() ?? {};
+  for (const name of written) {
+    const field = fields[name];
+    if (!field?.resolve || sharing.has(field)) continue;
+    sharing.add(field);
+    const resolve = field.resolve;
+    field.resolve = (source, args, context, info) => {
+      const memo = info.path.prev === undefined ? handedOver.get(context as object) : undefined;
+      const known = memo?.operation === info.operation ? memo.roots.get(String(info.path.key)) : undefined;
+      if (!known) return resolve(source, args, context, info);
+      memo!.roots.delete(String(info.path.key));
+      if ('error' in known) throw known.error;
+      return known.value;
+    };
   }
 }
 

@@ -104,7 +104,15 @@ function dependsOnVariables(doc: DocumentNode, op: OperationDefinitionNode): boo
   return known;
 }
 
+/** What a root field's resolver gave the writer: its value (or promise), or what it threw. */
+export type RootResult = { value: unknown } | { error: unknown };
+
 export class OperationWriter {
+  /**
+   * The root resolvers' results by response key, so that graphql-js, when the answer is left to
+   * it, completes them instead of resolving the root fields again (graphql-direct.ts).
+   */
+  readonly roots = new Map<string, RootResult>();
   /** Set at the first error: the answer is left to graphql-js, so no further resolver is started. */
   private failed = false;
   private readonly fail = () => {
@@ -243,7 +251,14 @@ export class OperationWriter {
     if (this.failed) throw REFUSED;
     const path: Path = { prev: parentPath, key: step.key, typename: parent.name };
     const args = getArgumentValues(def, step.fieldNodes[0], this.ctx.variableValues);
-    const value = (def.resolve ?? defaultFieldResolver)(source, args, this.ctx.contextValue, this.info(def, step.fieldNodes, parent, path));
+    let value: unknown;
+    try {
+      value = (def.resolve ?? defaultFieldResolver)(source, args, this.ctx.contextValue, this.info(def, step.fieldNodes, parent, path));
+    } catch (err) {
+      if (parentPath === undefined) this.roots.set(step.key, { error: err });
+      throw err;
+    }
+    if (parentPath === undefined) this.roots.set(step.key, { value });
     // (a rejection of the resolver's promise is handled by the promise that completes it)
     if (isPromise(value)) return this.owned(value.then((v) => this.value(def.type, step, v, path)));
     return this.value(def.type, step, value, path);

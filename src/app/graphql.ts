@@ -21,7 +21,7 @@ import { noNulStringsRule } from './graphql-input-rule';
 import { unavailablePlugin } from './graphql-unavailable';
 import { APPLICATION_JSON, graphqlMediaType } from './graphql-http';
 import { allResolvers, directFieldsOf, writtenFieldsOf } from './registry';
-import { directAnswersPlugin, stringifyResult } from './graphql-direct';
+import { directAnswersPlugin, shareRootResults, stringifyResult } from './graphql-direct';
 import { toDomainError } from '../shared/errors';
 import { createCostModel, MAX_COMPLEXITY, tooComplex, type CostOf } from './graphql-cost';
 import { PARSE_OPTIONS } from './graphql-limits';
@@ -222,6 +222,7 @@ export function createApollo(opts: { introspection: boolean; onInternalError: (e
     },
   };
   const schema = buildGraphqlSchema();
+  shareRootResults(schema, writtenFieldsOf());
   return new ApolloServer<Ctx>({
     schema,
     introspection: opts.introspection,

@@ -12,6 +12,7 @@ import { createTestApp, TestClock, type Res, type TestApp } from '../helpers/app
 import { buildGraphqlSchema } from '../../src/app/graphql';
 import { OperationWriter } from '../../src/app/graphql-written';
 import { prng } from '../../src/modules/availability/engine/testkit';
+import { withErrorsSorted } from '../helpers/graphql-answers';
 
 /**
  * The catalog's queries are executed by the server's writer (app/graphql-written.ts) instead of
@@ -84,7 +85,14 @@ async function both(query: string, variables: Record<string, unknown>, auth: { k
   const b = await send();
   t.deps.config.graphqlDirectAnswers = true;
   written.mockRestore();
-  expect({ query, variables, status: a.status, text: a.text }).toEqual({ query, variables, status: b.status, text: b.text });
+  // the same bytes, but for the order of concurrent errors
+  expect(a.text.length).toBe(b.text.length);
+  expect({ query, variables, status: a.status, text: withErrorsSorted(a.text) }).toEqual({
+    query,
+    variables,
+    status: b.status,
+    text: withErrorsSorted(b.text),
+  });
   expect(a.headers['content-type']).toBe(b.headers['content-type']);
   return { res: a, wrote };
 }
@@ -207,6 +215,13 @@ describe('errors and refusals', () => {
       id: '00000000-0000-4000-8000-000000000000',
     });
     await both(`query($c: ID!, $id: ID!) { clientService(companyID: $c, id: $id) { id } }`, { c: cid, id: ids.services[3] });
+    // two failing fields beside a list: their errors in whichever order they happen
+    const two = await both(
+      `query($c: ID!, $id: ID!) { a: service(companyID: $c, id: $id) { id } services(companyID: $c) { total } b: resource(companyID: $c, id: $id) { id } }`,
+      { c: cid, id: '00000000-0000-4000-8000-000000000000' },
+    );
+    expect(two.res.body.errors).toHaveLength(2);
+    expect(two.wrote).toBe(true);
     await both(`query($c: ID!) { services(companyID: $c) { services { resources(limit: 101) { total } } } }`, { c: cid });
     await both(`query($c: ID!) { clientServices(companyID: $c) { total } }`, { c: cid }, { key: await t.newMerchant() });
     const servicesOnly = await t.keyWith({ [cid]: ['services.read'] });
@@ -250,5 +265,25 @@ describe('errors and refusals', () => {
     const executed = await t.countStatements(() => t.gql(q, { c: cid }));
     expect(written).toBe(executed);
     expect(written).toBeLessThanOrEqual(6);
+  });
+
+  it('a failing root field beside a list costs no statement more than each field alone', async () => {
+    const big = (await t.company('Fifty services')).id;
+    for (let i = 0; i < 50; i++)
+      await ok('POST', `/v1/companies/${big}/services`, { name: `Service ${i}`, type: 'fixed', settings: { duration: 'PT1H' } });
+    const list = `services(companyID: $c, limit: 50) { services { id name resources { resources { id } } } }`;
+    const unknown = `service(companyID: $c, id: "00000000-0000-4000-8000-000000000000") { id }`;
+    const count = (q: string) => t.countStatements(() => t.gql(q, { c: big }));
+    await count(`query($c: ID!) { ${list} }`);
+    const alone = await count(`query($c: ID!) { ${list} }`);
+    const missing = await count(`query($c: ID!) { ${unknown} }`);
+    const r = await t.gql(`query($c: ID!) { ${list} ${unknown} }`, { c: big });
+    expect(r.body.data.services.services).toHaveLength(50);
+    expect(r.body.errors.map((e: { extensions: { code: string } }) => e.extensions.code)).toEqual(['not_found']);
+    const together = await count(`query($c: ID!) { ${list} ${unknown} }`);
+    // the company is read once per request: together at most both apart
+    expect(together).toBeLessThanOrEqual(alone + missing);
+    t.deps.config.graphqlDirectAnswers = false;
+    expect(together).toBe(await count(`query($c: ID!) { ${list} ${unknown} }`));
   });
 });

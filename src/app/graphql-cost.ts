@@ -120,6 +120,16 @@ export function createCostModel(schema: GraphQLSchema): CostOf {
   return cost;
 }
 
+/**
+ * `extensions.cost` of every GraphQL answer (Shopify's `extensions.cost`, reduced to what this
+ * server knows): the operation's cost as computed before it ran (`requested`; null when the
+ * document was never evaluated: it did not parse or validate, or the request was refused before)
+ * and the most an operation may cost (`limit`).
+ */
+export function costExtension(requested: number | null): { cost: { requested: number | null; limit: number } } {
+  return { cost: { requested, limit: MAX_COMPLEXITY } };
+}
+
 /** The refusal of a document above the limits (before anything executes). */
 export function tooComplex(cost: number): GraphQLError {
   return new GraphQLError(`query complexity ${cost} exceeds the limit of ${MAX_COMPLEXITY}`, {

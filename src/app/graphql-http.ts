@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { DomainError } from '../shared/errors';
+import { costExtension } from './graphql-cost';
 
 /**
  * `/graphql` answers every failure as a GraphQL response, `{errors: [{message, extensions:
@@ -92,9 +93,12 @@ export function isGraphqlRequest(url: string | undefined): boolean {
   return path === GRAPHQL_PATH || path === `${GRAPHQL_PATH}/`;
 }
 
-/** The GraphQL body of a failure. */
-export function graphqlErrorBody(err: Pick<DomainError, 'code' | 'message' | 'details'>): { errors: unknown[] } {
-  return { errors: [{ message: err.message, extensions: { code: err.code, ...(err.details ? { details: err.details } : {}) } }] };
+/** The GraphQL body of a failure met before the document was evaluated (its cost unknown). */
+export function graphqlErrorBody(err: Pick<DomainError, 'code' | 'message' | 'details'>): { errors: unknown[]; extensions: object } {
+  return {
+    errors: [{ message: err.message, extensions: { code: err.code, ...(err.details ? { details: err.details } : {}) } }],
+    extensions: costExtension(null),
+  };
 }
 
 /**

@@ -23,7 +23,7 @@ import { APPLICATION_JSON, graphqlMediaType } from './graphql-http';
 import { allResolvers, directFieldsOf, writtenFieldsOf } from './registry';
 import { directAnswersPlugin, shareRootResults, stringifyResult } from './graphql-direct';
 import { toDomainError } from '../shared/errors';
-import { createCostModel, MAX_COMPLEXITY, tooComplex, type CostOf } from './graphql-cost';
+import { costExtension, createCostModel, MAX_COMPLEXITY, tooComplex, type CostOf } from './graphql-cost';
 import { PARSE_OPTIONS } from './graphql-limits';
 
 export const MAX_DEPTH = 20;
@@ -136,23 +136,32 @@ function rememberedCost(costOf: CostOf, document: DocumentNode, variables: Recor
   return cost;
 }
 
-/** Refuses operations above MAX_COMPLEXITY (their variables known) before they execute. */
+/**
+ * Refuses operations above MAX_COMPLEXITY (their variables known) before they execute, and
+ * reports the cost in every answer (`extensions.cost`, after the answer's other extensions:
+ * the same place whether graphql-js or the writer made the answer).
+ */
 function costPlugin(schema: GraphQLSchema): ApolloServerPlugin<Ctx> {
   const costOf = createCostModel(schema);
   return {
     async requestDidStart() {
+      let requested: number | null = null;
       return {
         async didResolveOperation({ document, request, operationName }) {
-          let cost: number;
           try {
-            cost = rememberedCost(costOf, document, request.variables, operationName ?? undefined);
+            requested = rememberedCost(costOf, document, request.variables, operationName ?? undefined);
           } catch (err) {
             // graphql-query-complexity stops evaluating documents with too many nodes
             throw new GraphQLError(err instanceof Error ? err.message : 'query too large', {
               extensions: { code: 'invalid_request', http: { status: 400 } },
             });
           }
-          if (cost > MAX_COMPLEXITY) throw tooComplex(cost);
+          if (requested > MAX_COMPLEXITY) throw tooComplex(requested);
+        },
+        async willSendResponse({ response }) {
+          if (response.body.kind !== 'single') return;
+          const result = response.body.singleResult;
+          result.extensions = { ...result.extensions, ...costExtension(requested) };
         },
       };
     },

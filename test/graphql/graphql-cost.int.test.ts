@@ -90,6 +90,53 @@ describe('GraphQL query cost', () => {
   });
 });
 
+describe('extensions.cost', () => {
+  const cost = (requested: number | null) => ({ cost: { requested, limit: 5000 } });
+
+  it('every answer reports what its operation costs and the limit', async () => {
+    const cid = (await t.company('Cost reported')).id;
+    // services: 1 + (services: 1 + 10 × (id: 1)) = 12
+    const ok = await t.gql(`query($c: ID!) { services(companyID: $c) { services { id } } }`, { c: cid });
+    expect(ok.body.extensions).toEqual(cost(12));
+    expect(ok.text.endsWith(`,"extensions":{"cost":{"requested":12,"limit":5000}}}\n`)).toBe(true);
+    // an error beside data
+    const failing = await t.gql(
+      `query($c: ID!) { a: company(id: $c) { id } b: company(id: "00000000-0000-4000-8000-000000000000") { id } }`,
+      {
+        c: cid,
+      },
+    );
+    expect(failing.body.errors[0].extensions.code).toBe('not_found');
+    expect(failing.body.extensions).toEqual(cost(4));
+    // a mutation
+    const made = await t.gql(`mutation($c: ID!) { createResource(companyID: $c, input: {name: "Court", color: "#123456"}) { id } }`, {
+      c: cid,
+    });
+    expect(made.body.errors).toBeUndefined();
+    expect(made.body.extensions).toEqual(cost(2));
+  });
+
+  it('a refused operation reports its cost; a document that was never evaluated reports null', async () => {
+    const cid = (await t.company('Cost refused')).id;
+    const aliases = Array.from(
+      { length: 60 },
+      (_, i) => `s${i}: services(companyID: $c) { services { id name resources { resources { id } } } }`,
+    );
+    const tooMuch = await t.gql(`query($c: ID!) { ${aliases.join(' ')} }`, { c: cid });
+    refused(tooMuch);
+    // 60 × (1 + (1 + 10 × (1 + 1 + (1 + (1 + 10 × 1))))) = 60 × 142
+    expect(tooMuch.body.extensions).toEqual(cost(8520));
+    for (const r of [
+      await t.gql('{ companies { '),
+      await t.gql('{ companiez { id } }'),
+      await t.gql('{ companies { id } }', undefined, { key: 'not-a-key-0123456789' }),
+    ]) {
+      expect(r.body.errors).toHaveLength(1);
+      expect(r.body.extensions).toEqual(cost(null));
+    }
+  });
+});
+
 describe('with introspection off', () => {
   let closed: TestApp;
   beforeAll(async () => {

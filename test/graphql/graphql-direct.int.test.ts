@@ -343,7 +343,7 @@ describe('errors and other operations are executed as before', () => {
       }`,
       variables: { ...vars(week), on: false },
     });
-    expect(none.body).toEqual({ data: { __typename: 'Query' } });
+    expect(none.body).toEqual({ data: { __typename: 'Query' }, extensions: { cost: { requested: 0, limit: 5000 } } });
   });
 
   it('an operation chosen by name among several', async () => {

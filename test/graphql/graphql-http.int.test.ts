@@ -23,6 +23,7 @@ async function post(body: unknown, headers: Record<string, string> = {}, auth: {
 function expectGraphqlError(res: { body: any; headers: Record<string, unknown> }, code: string) {
   expect(res.body).toEqual({
     errors: [expect.objectContaining({ message: expect.any(String), extensions: expect.objectContaining({ code }) })],
+    extensions: { cost: { requested: null, limit: 5000 } },
   });
   expect(res.body.data).toBeUndefined();
 }

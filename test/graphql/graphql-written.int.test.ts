@@ -244,6 +244,7 @@ describe('errors and refusals', () => {
     const q = `query($c: ID!) { clientServices(companyID: $c) { services { id companyID name type color settings { availabilityPeriod bookingPolicy bufferBefore bufferAfter checkInTime checkOutTime currency duration timeInterval tax { inclusive rate } } timeZone resources { id companyID name color createdAt updatedAt } tickets { id name } createdAt updatedAt } } }`;
     const { res, wrote } = await both(q, { c: cid }, { token });
     expect(wrote).toBe(true);
+    expect(res.body.extensions).toEqual({ cost: { requested: expect.any(Number), limit: 5000 } });
     const rest = await t.call('GET', `/v1/client/companies/${cid}/services`, { token });
     expect(res.body.data.clientServices.services).toEqual(rest.body);
   });

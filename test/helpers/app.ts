@@ -58,7 +58,7 @@ export interface TestApp {
     query: string,
     variables?: Record<string, unknown>,
     opts?: { key?: string | null; token?: string | null },
-  ): Promise<Res<{ data: T; errors?: any }>>;
+  ): Promise<Res<{ data: T; errors?: any; extensions?: any }>>;
   newMerchant(name?: string): Promise<string>;
   /** Creates an API key with the given permissions using `creatorKey` (default the admin key). */
   keyWith(permissions: Record<string, string[]>, creatorKey?: string): Promise<string>;

@@ -9,7 +9,23 @@ import { isGraphqlRequest } from './graphql-http';
  * credentials are never allowed (which is also what makes `*` safe to offer).
  */
 
-export const CORS_ALLOWED_HEADERS = ['Content-Type', 'X-API-Key', 'Authorization', 'Idempotency-Key'];
+/**
+ * Request headers a browser script may send: the API's own, `X-Request-Id` (echoed, to follow a
+ * request in the logs), and what Apollo Client sends (its client name and version, which Apollo
+ * tooling reports by, and the headers that pass Apollo Server's CSRF check on GET queries and
+ * multipart requests: `Apollo-Require-Preflight`, `X-Apollo-Operation-Name`).
+ */
+export const CORS_ALLOWED_HEADERS = [
+  'Content-Type',
+  'X-API-Key',
+  'Authorization',
+  'Idempotency-Key',
+  'X-Request-Id',
+  'Apollographql-Client-Name',
+  'Apollographql-Client-Version',
+  'Apollo-Require-Preflight',
+  'X-Apollo-Operation-Name',
+];
 /** What a browser script may read from an answer besides the safelisted headers. */
 export const CORS_EXPOSED_HEADERS = ['Retry-After', 'X-Request-Id'];
 export const CORS_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];

@@ -45,6 +45,35 @@ describe('CORS_ORIGINS lists the origins', () => {
     expect(res.headers.get('vary')).toMatch(/origin/i);
   });
 
+  it('allows the headers Apollo Client sends, on POST and on GET queries, without credentials', async () => {
+    const apollo =
+      'content-type, x-api-key, authorization, apollographql-client-name, apollographql-client-version, apollo-require-preflight, x-apollo-operation-name, x-request-id';
+    for (const method of ['POST', 'GET']) {
+      const res = await preflight(base, '/graphql', SHOP, method, apollo);
+      expect(res.status).toBe(204);
+      expect(res.headers.get('access-control-allow-origin')).toBe(SHOP);
+      expect(res.headers.get('access-control-allow-methods')).toContain(method);
+      expect(allowedHeaders(res)).toEqual(expect.arrayContaining(apollo.split(', ')));
+      expect(res.headers.get('access-control-allow-credentials')).toBeNull();
+    }
+    // the query itself, as Apollo Client sends a GET (its CSRF header makes the server run it)
+    const query = encodeURIComponent('{ companies { total } }');
+    const got = await fetch(`${base}/graphql?query=${query}`, {
+      headers: {
+        origin: SHOP,
+        'x-api-key': t.adminKey,
+        'apollo-require-preflight': 'true',
+        'apollographql-client-name': 'shop-widget',
+        'apollographql-client-version': '1.2.3',
+        'x-request-id': 'widget-request-1',
+      },
+    });
+    expect(got.status).toBe(200);
+    expect(got.headers.get('access-control-allow-origin')).toBe(SHOP);
+    expect(got.headers.get('x-request-id')).toBe('widget-request-1');
+    expect((await got.json()).data.companies.total).toEqual(expect.any(Number));
+  });
+
   it('gives an unlisted origin no Access-Control-Allow-Origin', async () => {
     const res = await preflight(base, '/graphql', 'https://evil.example');
     expect(res.headers.get('access-control-allow-origin')).toBeNull();

@@ -25,6 +25,7 @@ import { directAnswersPlugin, shareRootResults, stringifyResult } from './graphq
 import { toDomainError } from '../shared/errors';
 import { costExtension, createCostModel, MAX_COMPLEXITY, tooComplex, type CostOf } from './graphql-cost';
 import { PARSE_OPTIONS } from './graphql-limits';
+import { persistedOnlyPlugin, type PersistedManifest } from './graphql-persisted';
 
 export const MAX_DEPTH = 20;
 
@@ -201,7 +202,14 @@ export function formatGraphqlError(
   };
 }
 
-export function createApollo(opts: { introspection: boolean; onInternalError: (err: unknown) => void }): ApolloServer<Ctx> {
+export function createApollo(opts: {
+  introspection: boolean;
+  onInternalError: (err: unknown) => void;
+  /** GRAPHQL_PERSISTED_ONLY: only the manifest's operations run, introspection is off (graphql-persisted.ts) */
+  persisted?: PersistedManifest | null;
+}): ApolloServer<Ctx> {
+  const persisted = opts.persisted ?? null;
+  const introspection = opts.introspection && !persisted;
   const reportInternal: ApolloServerPlugin<Ctx> = {
     async requestDidStart() {
       return {
@@ -234,9 +242,11 @@ export function createApollo(opts: { introspection: boolean; onInternalError: (e
   shareRootResults(schema, writtenFieldsOf());
   return new ApolloServer<Ctx>({
     schema,
-    introspection: opts.introspection,
+    introspection,
     // Without introspection, validation errors name no fields ("Did you mean ...").
-    hideSchemaDetailsFromClientErrors: !opts.introspection,
+    hideSchemaDetailsFromClientErrors: !introspection,
+    // APQ as Apollo Server keeps it, or, in persisted-only mode, the manifest by hash
+    ...(persisted ? { persistedQueries: { cache: persisted.apqCache() } } : {}),
     validationRules: [depthRule, noNulStringsRule],
     // Parsing stops at the token limit (the length is checked before, in the route: graphql-limits.ts).
     parseOptions: PARSE_OPTIONS,
@@ -247,6 +257,7 @@ export function createApollo(opts: { introspection: boolean; onInternalError: (e
     // Prewritten answers (graphql-direct.ts) are spliced into the response text as they are.
     stringifyResult,
     plugins: [
+      ...(persisted ? [persistedOnlyPlugin(persisted)] : []),
       costPlugin(schema),
       directAnswersPlugin(directFieldsOf(), writtenFieldsOf(), (ctx) => ctx.deps.config.graphqlDirectAnswers),
       reportInternal,

@@ -12,6 +12,7 @@ import { installCors } from './cors';
 import { createApollo } from './graphql';
 import { sendingPrewritten } from './graphql-direct';
 import { checkDocumentSize } from './graphql-limits';
+import { loadPersistedManifest } from './graphql-persisted';
 import { explorerRoutes, serveExplorer } from './explorer';
 import { guideRoutes } from './guides';
 import { createMetrics } from './metrics';
@@ -206,6 +207,7 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
 
   const apollo = createApollo({
     introspection: deps.config.graphqlIntrospection,
+    persisted: deps.config.graphqlPersistedOnly ? loadPersistedManifest(deps.config.graphqlPersistedManifest!) : null,
     onInternalError: (err) => deps.log.error({ err }, 'unexpected GraphQL error'),
   });
   await apollo.start();

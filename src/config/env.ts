@@ -37,6 +37,13 @@ export interface Config {
    * one server.
    */
   graphqlDirectAnswers: boolean;
+  /**
+   * `GRAPHQL_PERSISTED_ONLY=true`: `/graphql` runs only the operations of the manifest
+   * `GRAPHQL_PERSISTED_MANIFEST` (sent by hash or as the same text), and introspection is off.
+   */
+  graphqlPersistedOnly: boolean;
+  /** `GRAPHQL_PERSISTED_MANIFEST`: the path of an Apollo persisted-query manifest (JSON); null: none */
+  graphqlPersistedManifest: string | null;
   accessTokenTtlSec: number;
   dbPoolMax: number;
   /** PostgreSQL `statement_timeout` of API connections, ms (0: none) */
@@ -161,6 +168,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const requestTimeoutMs = int(env, 'REQUEST_TIMEOUT_MS', 30_000, 1);
   const headersTimeoutMs = int(env, 'HEADERS_TIMEOUT_MS', Math.min(10_000, requestTimeoutMs), 1);
   if (headersTimeoutMs > requestTimeoutMs) throw new ConfigError('HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS');
+  const graphqlPersistedOnly = flag(env, 'GRAPHQL_PERSISTED_ONLY');
+  const manifest = str(env, 'GRAPHQL_PERSISTED_MANIFEST');
+  if (graphqlPersistedOnly && manifest === null)
+    throw new ConfigError('GRAPHQL_PERSISTED_ONLY=true needs GRAPHQL_PERSISTED_MANIFEST (the path of the persisted-operation manifest)');
   const publicUrl = (str(env, 'PUBLIC_URL') ?? `http://localhost:${port}`).replace(/\/+$/, '');
   if (!/^https?:\/\//.test(publicUrl)) throw new ConfigError('PUBLIC_URL must be an http(s) URL');
   return {
@@ -184,6 +195,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workers: int(env, 'WORKERS', 1, 1, 256),
     graphqlIntrospection: (str(env, 'GRAPHQL_INTROSPECTION') ?? 'true') !== 'false',
     graphqlDirectAnswers: (str(env, 'GRAPHQL_DIRECT_ANSWERS') ?? 'true') !== 'false',
+    graphqlPersistedOnly,
+    graphqlPersistedManifest: manifest === null ? null : resolve(manifest),
     accessTokenTtlSec: int(env, 'ACCESS_TOKEN_TTL', 900, 1),
     dbPoolMax: int(env, 'DB_POOL_MAX', 20, 1, 1000),
     statementTimeoutMs: int(env, 'STATEMENT_TIMEOUT_MS', 15_000, 0),

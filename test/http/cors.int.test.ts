@@ -71,7 +71,7 @@ describe('CORS_ORIGINS lists the origins', () => {
     expect(got.status).toBe(200);
     expect(got.headers.get('access-control-allow-origin')).toBe(SHOP);
     expect(got.headers.get('x-request-id')).toBe('widget-request-1');
-    expect((await got.json()).data.companies.total).toEqual(expect.any(Number));
+    expect(((await got.json()) as { data: { companies: { total: number } } }).data.companies.total).toEqual(expect.any(Number));
   });
 
   it('gives an unlisted origin no Access-Control-Allow-Origin', async () => {

@@ -3,11 +3,11 @@ import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import {
   GraphQLError,
+  GraphQLSchema,
   Kind,
   type ASTVisitor,
   type DocumentNode,
   type FragmentDefinitionNode,
-  type GraphQLSchema,
   type OperationDefinitionNode,
   type SelectionSetNode,
   type ValidationContext,
@@ -45,21 +45,70 @@ function markSimpleFields(): void {
   for (const field of storage.fields) if (field.simple === undefined && field.name === field.schemaName) field.simple = true;
 }
 
+/**
+ * type-graphql wants a PubSub for `@Subscription`s, but every subscription here brings its own
+ * `subscribe` (fed by the database's change feed, kernel/live.ts): no topic is ever used.
+ */
+const NO_TOPICS = {
+  publish(): void {
+    throw new Error('subscriptions are fed by the database change feed (kernel/live.ts), not by topics');
+  },
+  subscribe(): never {
+    throw new Error('subscriptions are fed by the database change feed (kernel/live.ts), not by topics');
+  },
+};
+
+/**
+ * The root type of subscriptions. `Subscription` is the name of a record type (a membership a
+ * company sells) since long before live updates; the root type's name is not part of any
+ * document a client sends (`subscription { bookingChanged ... }`), so the record keeps its name.
+ */
+export const SUBSCRIPTION_ROOT = 'SubscriptionRoot';
+const MEMBERSHIP_WHILE_BUILT = 'Subscription__record';
+
+/**
+ * type-graphql names the subscription root `Subscription`, which the membership record type
+ * holds: the record is built under another name, then both are given their names and the
+ * schema is assembled again.
+ */
+function buildWithSubscriptionRoot(build: () => GraphQLSchema): GraphQLSchema {
+  // (a class registered twice, as a test runner's module registries may do, is two entries)
+  const records = getMetadataStorage().objectTypes.filter((t) => t.name === 'Subscription');
+  for (const r of records) r.name = MEMBERSHIP_WHILE_BUILT;
+  let schema: GraphQLSchema;
+  try {
+    schema = build();
+  } finally {
+    for (const r of records) r.name = 'Subscription';
+  }
+  const root = schema.getSubscriptionType();
+  if (!root) return schema;
+  root.name = SUBSCRIPTION_ROOT;
+  const built = schema.getType(MEMBERSHIP_WHILE_BUILT);
+  if (built) built.name = 'Subscription';
+  return new GraphQLSchema(schema.toConfig());
+}
+
 /** The code-first schema, built once per process. */
 export function buildGraphqlSchema(): GraphQLSchema {
   if (!cached) {
     markSimpleFields();
-    cached = buildSchemaSync({
-      resolvers: allResolvers() as unknown as NonEmptyArray<Function>,
-      validate: false,
-      scalarsMap: [{ type: Date, scalar: DateTimeScalar }],
-      emitSchemaFile: false,
-    });
+    cached = buildWithSubscriptionRoot(() =>
+      buildSchemaSync({
+        resolvers: allResolvers() as unknown as NonEmptyArray<Function>,
+        validate: false,
+        scalarsMap: [{ type: Date, scalar: DateTimeScalar }],
+        pubSub: NO_TOPICS,
+        emitSchemaFile: false,
+      }),
+    );
     // type-graphql names the root types without a description; the schema documents everything.
     const query = cached.getQueryType();
     const mutation = cached.getMutationType();
     if (query) query.description = 'Reads. Every field is nullable, so one failing field leaves the others their data.';
     if (mutation) mutation.description = 'Changes; each returns the record it changed.';
+    const subscription = cached.getSubscriptionType();
+    if (subscription) subscription.description = 'Live updates, over WebSocket (graphql-transport-ws, the graphql-ws library) on /graphql.';
   }
   return cached;
 }
@@ -148,7 +197,11 @@ function costPlugin(schema: GraphQLSchema): ApolloServerPlugin<Ctx> {
     async requestDidStart() {
       let requested: number | null = null;
       return {
-        async didResolveOperation({ document, request, operationName }) {
+        async didResolveOperation({ document, request, operationName, operation }) {
+          if (operation?.operation === 'subscription')
+            throw new GraphQLError('subscriptions are served over WebSocket (graphql-transport-ws, the graphql-ws library) at /graphql', {
+              extensions: { code: 'invalid_request', http: { status: 400 } },
+            });
           try {
             requested = rememberedCost(costOf, document, request.variables, operationName ?? undefined);
           } catch (err) {

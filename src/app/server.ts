@@ -3,13 +3,15 @@ import swagger from '@fastify/swagger';
 import { fastifyApolloHandler } from '@as-integrations/fastify';
 import { randomUUID } from 'node:crypto';
 import type { AppDeps, Actor } from '../kernel/context';
+import { actorOf } from './credentials';
 import { createCtx } from '../kernel/context';
 import { auditActorOf, runAudited } from '../kernel/audit';
 import { installErrorHandlers } from './errors';
 import { clientErrorHandler, frameworkErrors, installInputGuards } from './input-guards';
 import { logStream, requestLogRedaction } from './log';
 import { installCors } from './cors';
-import { createApollo } from './graphql';
+import { buildGraphqlSchema, createApollo } from './graphql';
+import { installLiveUpdates, type LiveUpdates } from './graphql-ws';
 import { sendingPrewritten } from './graphql-direct';
 import { checkDocumentSize } from './graphql-limits';
 import { loadPersistedManifest } from './graphql-persisted';
@@ -18,7 +20,6 @@ import { guideRoutes } from './guides';
 import { createMetrics } from './metrics';
 import { RateLimiter, RedisRateLimiter, type Limiter } from './rate-limit';
 import { modules } from './registry';
-import { authenticateKey } from '../modules/company/apikey.service';
 import { DomainError, unavailable } from '../shared/errors';
 import { watchResourceShortage } from '../db/resource-shortage';
 
@@ -58,10 +59,15 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
   });
   app.server.headersTimeout = deps.config.headersTimeoutMs;
   // Shutdown: from `close()` on, a request arriving on a kept-alive connection is refused with
-  // 503 and `Connection: close` (Fastify adds the header), while requests already started finish.
+  // 503 and `Connection: close` (Fastify adds the header), while requests already started finish;
+  // WebSocket connections are closed once those are answered (graphql-ws.ts).
   let closing = false;
+  let live: LiveUpdates | null = null;
+  let inFlight = 0;
+  let drained: (() => void) | null = null;
   app.addHook('preClose', async () => {
     closing = true;
+    live?.shutdown(inFlight === 0 ? Promise.resolve() : new Promise<void>((resolve) => (drained = resolve)), deps.config.shutdownGraceMs);
   });
   // Answers still being made when shutdown starts end their connection, so the server can close.
   app.addHook('onSend', async (_req, reply) => {
@@ -108,7 +114,6 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
   app.addHook('onClose', async () => {
     await Promise.all(modules.map((m) => m.close?.(deps)));
   });
-  const bearer = modules.find((m) => m.bearer)?.bearer;
 
   // Contract section 3: one bucket per API key, per client, and per IP address for requests
   // without valid credentials (none, a wrong key or token, pages without auth).
@@ -120,6 +125,10 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
     }
   };
   app.addHook('onRequest', async (req, reply) => {
+    inFlight++;
+    reply.raw.once('close', () => {
+      if (--inFlight === 0) drained?.();
+    });
     reply.header('x-request-id', req.id);
     if (closing) throw unavailable('the server is shutting down; retry on another instance', 1);
     // Aborts when the client goes away before its answer is complete (the request's own
@@ -134,7 +143,8 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
     let actor: Actor | null = null;
     if (mode !== 'none') {
       try {
-        actor = await resolveActor(req, deps, bearer);
+        const auth = req.headers.authorization;
+        actor = await actorOf(deps, req.headers['x-api-key'] as string | undefined, typeof auth === 'string' ? auth : undefined);
       } catch (err) {
         // guessing keys or tokens spends the address's allowance
         if (limited) await limit(reply, `ip:${req.ip}`, 'address');
@@ -205,10 +215,16 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
   // Registering is idempotent: a second server on the same ORM (tests) adds nothing.
   for (const m of modules) for (const sub of m.subscribers ?? []) deps.orm.em.getEventManager().registerSubscriber(sub);
 
-  const apollo = createApollo({
-    introspection: deps.config.graphqlIntrospection,
-    persisted: deps.config.graphqlPersistedOnly ? loadPersistedManifest(deps.config.graphqlPersistedManifest!) : null,
-    onInternalError: (err) => deps.log.error({ err }, 'unexpected GraphQL error'),
+  const persisted = deps.config.graphqlPersistedOnly ? loadPersistedManifest(deps.config.graphqlPersistedManifest!) : null;
+  const onInternalError = (err: unknown) => deps.log.error({ err }, 'unexpected GraphQL error');
+  const apollo = createApollo({ introspection: deps.config.graphqlIntrospection, persisted, onInternalError });
+  // subscriptions: GraphQL over WebSocket on the same path
+  live = installLiveUpdates(app, deps, {
+    schema: buildGraphqlSchema(),
+    persisted,
+    introspection: deps.config.graphqlIntrospection && !persisted,
+    onInternalError,
+    registry: metrics.registry,
   });
   await apollo.start();
   app.addHook('onClose', async () => apollo.stop());
@@ -251,29 +267,4 @@ function createLimiter(deps: AppDeps, metrics: ReturnType<typeof createMetrics>)
       deps.log.info('the rate-limit store (Redis) answers again: limits apply');
     },
   });
-}
-
-/**
- * Credentials of a request: `X-API-Key`, else `Authorization: Bearer <access token>`.
- * Credentials that are present but wrong are refused even where auth is optional.
- */
-async function resolveActor(
-  req: FastifyRequest,
-  deps: AppDeps,
-  bearer: ((t: string, d: AppDeps) => Promise<Actor | null>) | undefined,
-): Promise<Actor | null> {
-  const key = req.headers['x-api-key'];
-  if (typeof key === 'string' && key.length > 0) {
-    const actor = await authenticateKey(deps.orm.em, key.trim(), deps.changes);
-    if (!actor) throw new DomainError('unauthorized', 'invalid or revoked API key');
-    return actor;
-  }
-  const auth = req.headers.authorization;
-  if (typeof auth === 'string' && /^bearer\s+/i.test(auth)) {
-    const token = auth.replace(/^bearer\s+/i, '').trim();
-    const actor = bearer ? await bearer(token, deps) : null;
-    if (!actor) throw new DomainError('unauthorized', 'invalid or expired access token');
-    return actor;
-  }
-  return null;
 }

@@ -44,6 +44,16 @@ export interface Config {
   graphqlPersistedOnly: boolean;
   /** `GRAPHQL_PERSISTED_MANIFEST`: the path of an Apollo persisted-query manifest (JSON); null: none */
   graphqlPersistedManifest: string | null;
+  /** GraphQL over WebSocket: subscriptions one connection may hold at once */
+  wsMaxSubscriptions: number;
+  /** GraphQL over WebSocket: subscriptions one API key or client may hold at once on this process */
+  wsMaxSubscriptionsPerCaller: number;
+  /** GraphQL over WebSocket: how long a connection without a subscription stays open, ms */
+  wsIdleTimeoutMs: number;
+  /** GraphQL over WebSocket: how often the server pings; a connection whose pong is not back by the next ping is ended, ms (0: no pings) */
+  wsPingIntervalMs: number;
+  /** GraphQL over WebSocket: events that may wait for a client that does not read before its connection is ended */
+  wsMaxQueuedEvents: number;
   accessTokenTtlSec: number;
   dbPoolMax: number;
   /** PostgreSQL `statement_timeout` of API connections, ms (0: none) */
@@ -197,6 +207,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphqlDirectAnswers: (str(env, 'GRAPHQL_DIRECT_ANSWERS') ?? 'true') !== 'false',
     graphqlPersistedOnly,
     graphqlPersistedManifest: manifest === null ? null : resolve(manifest),
+    wsMaxSubscriptions: int(env, 'GRAPHQL_WS_MAX_SUBSCRIPTIONS', 50, 1, 10_000),
+    wsMaxSubscriptionsPerCaller: int(env, 'GRAPHQL_WS_MAX_SUBSCRIPTIONS_PER_CALLER', 500, 1, 1_000_000),
+    wsIdleTimeoutMs: int(env, 'GRAPHQL_WS_IDLE_TIMEOUT_MS', 300_000, 100, 86_400_000),
+    wsPingIntervalMs: int(env, 'GRAPHQL_WS_PING_INTERVAL_MS', 12_000, 0, 3_600_000),
+    wsMaxQueuedEvents: int(env, 'GRAPHQL_WS_MAX_QUEUED_EVENTS', 100, 1, 100_000),
     accessTokenTtlSec: int(env, 'ACCESS_TOKEN_TTL', 900, 1),
     dbPoolMax: int(env, 'DB_POOL_MAX', 20, 1, 1000),
     statementTimeoutMs: int(env, 'STATEMENT_TIMEOUT_MS', 15_000, 0),

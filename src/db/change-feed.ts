@@ -18,6 +18,7 @@ export class PgChangeFeed {
   private closed = false;
   private retry: NodeJS.Timeout | null = null;
   private failures = 0;
+  private listens: Promise<void> = Promise.resolve();
 
   constructor(
     private url: string,
@@ -26,6 +27,11 @@ export class PgChangeFeed {
 
   get live(): boolean {
     return this.connected;
+  }
+
+  /** Resolves once the channels subscribed so far are listened to (or their connection was lost). */
+  listening(): Promise<void> {
+    return this.listens;
   }
 
   /** Connects; resolves when listening, or after the first failure (it retries on its own). */
@@ -37,7 +43,14 @@ export class PgChangeFeed {
     let set = this.handlers.get(channel);
     if (!set) {
       this.handlers.set(channel, (set = new Set()));
-      if (this.connected) this.client?.query(`listen ${ident(channel)}`).catch((err) => this.lost(err));
+      const client = this.client;
+      if (this.connected && client) {
+        const listened = client.query(`listen ${ident(channel)}`).then(
+          () => undefined,
+          (err: Error) => this.lost(err, client),
+        );
+        this.listens = Promise.all([this.listens, listened]).then(() => undefined);
+      }
     }
     set.add(onChange);
     return async () => {

@@ -43,6 +43,8 @@ export interface ChangeFeed {
   /** false while the listening connection is down: caches must not be trusted */
   readonly live: boolean;
   subscribe(channel: string, onChange: (payload: string | null) => void): () => Promise<void>;
+  /** Resolves once the channels subscribed so far are listened to (a change committed after it is heard). */
+  listening?(): Promise<void>;
 }
 
 /** Process-wide dependencies, created once at start. */
@@ -96,6 +98,16 @@ export interface Ctx {
    * operation a shallow copy of the context, which shares this list.
    */
   prewritten?: PrewrittenJson[];
+  /** A live subscription's connection (GraphQL over WebSocket); absent for HTTP requests. */
+  live?: LiveConnection;
+}
+
+/** What a live subscription knows of its connection (kernel/live.ts). */
+export interface LiveConnection {
+  /** events that may wait to be sent before the client counts as not keeping up */
+  maxQueued: number;
+  /** ends the connection of a client that does not keep up */
+  overflow(): void;
 }
 
 /** A per-request DataLoader, created on first use under `name`. */
@@ -120,4 +132,15 @@ export function createCtx(deps: AppDeps, actor: Actor | null, requestId: string,
     loaders: new Map(),
     companies: new Map(),
   };
+}
+
+/**
+ * A long-lived context (a live subscription's) made fresh for its next piece of work: its own
+ * EntityManager, loaders and company cache, and the time now, as a new request would have.
+ */
+export function renewCtx(ctx: Ctx): void {
+  ctx.em = ctx.deps.orm.em.fork() as EntityManager;
+  ctx.loaders = new Map();
+  ctx.companies = new Map();
+  ctx.now = new Date(ctx.deps.clock.now());
 }

@@ -12,6 +12,7 @@ import type { AppDeps, Clock } from '../../src/kernel/context';
 import type { DocumentEntityType, DocumentSource } from '../../src/kernel/documents';
 import { createMerchant } from '../../src/modules/company/apikey.service';
 import { sqlStats } from '../../src/db/stats';
+import { PgChangeFeed } from '../../src/db/change-feed';
 import { checkUnrouted, installResponseCheck } from './response-check';
 import { pooled } from './test-database';
 
@@ -84,6 +85,8 @@ export async function createTestApp(
     rewriteUrl?: (url: URL) => URL;
     /** The server's host name resolver for outbound requests (names of a test's own choosing). */
     lookupHost?: AppDeps['lookupHost'];
+    /** Listens to the database's change announcements, as a server process does (live updates, caches). */
+    changeFeed?: boolean;
   } = {},
 ): Promise<TestApp> {
   const adminUrl = process.env.BOOKING_TEST_ADMIN_URL;
@@ -119,6 +122,8 @@ export async function createTestApp(
     acquireTimeoutMs: 60_000,
   });
   const log = opts.logStream ? pino({ level: 'info' }, opts.logStream) : pino({ level: 'silent' });
+  const changes = opts.changeFeed ? new PgChangeFeed(url.toString(), log) : undefined;
+  await changes?.start();
   const deps: AppDeps = {
     config,
     orm,
@@ -130,6 +135,7 @@ export async function createTestApp(
     documents: new Map([...documentsOf(), ...(Object.entries(opts.documents ?? {}) as [DocumentEntityType, DocumentSource][])]),
     codes: codeHandlersOf(),
     lookupHost: opts.lookupHost,
+    changes,
   };
   deps.print = printerOf(deps);
   const app = await buildServer(deps, { logger: opts.logStream ? { level: 'info', stream: opts.logStream } : false });
@@ -199,6 +205,7 @@ export async function createTestApp(
     },
     async close() {
       await app.close();
+      await changes?.close();
       await orm.close(true);
       const a = new Client({ connectionString: adminUrl });
       await a.connect();

@@ -4,6 +4,7 @@ import { BookingPageResolver, BookingResolver, ClientBookingResolver } from './b
 import { bookingRoutes } from './booking.routes';
 import { codeRoutes } from './booking-codes.routes';
 import { CodeValidationResolver } from './booking-codes.resolver';
+import { BookingLiveResolver } from './booking-live.resolver';
 import { startIdempotencyPurge } from './idempotency';
 import { settleBookings } from './booking.payable';
 import { UNDONE } from './booking.status';
@@ -12,7 +13,7 @@ import { abandonedWhen } from '../../kernel/payable';
 export const bookingModule: AppModule = {
   name: 'booking',
   entities: [Booking, BookingStatusChange, BookingOccupancy, SlotUsage, IdempotencyKey],
-  resolvers: [BookingResolver, BookingPageResolver, ClientBookingResolver, CodeValidationResolver],
+  resolvers: [BookingResolver, BookingPageResolver, ClientBookingResolver, CodeValidationResolver, BookingLiveResolver],
   routes: (app) => {
     bookingRoutes(app);
     codeRoutes(app);

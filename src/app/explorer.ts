@@ -15,6 +15,7 @@ const ASSETS: Record<string, { file: string; type: string }> = {
   'graphiql.min.css': { file: 'graphiql/graphiql.min.css', type: 'text/css; charset=utf-8' },
   'react.production.min.js': { file: 'react/umd/react.production.min.js', type: 'text/javascript; charset=utf-8' },
   'react-dom.production.min.js': { file: 'react-dom/umd/react-dom.production.min.js', type: 'text/javascript; charset=utf-8' },
+  'graphql-ws.min.js': { file: 'graphql-ws/umd/graphql-ws.min.js', type: 'text/javascript; charset=utf-8' },
 };
 
 /** The installed package's folder (its exports may hide the files the page needs). */
@@ -52,15 +53,48 @@ const EXPLORER = `<!doctype html>
 <script src="/graphql/assets/react.production.min.js"></script>
 <script src="/graphql/assets/react-dom.production.min.js"></script>
 <script src="/graphql/assets/graphiql.min.js"></script>
+<script src="/graphql/assets/graphql-ws.min.js"></script>
 <script src="/graphql/assets/explorer.js"></script>
 </body>
 </html>
 `;
 
-/** Starts GraphiQL; `?query=`, `?variables=` and `?headers=` (JSON, e.g. {"X-API-Key": "..."}) preset its editors. */
+/**
+ * Starts GraphiQL; `?query=`, `?variables=` and `?headers=` (JSON, e.g. {"X-API-Key": "..."})
+ * preset its editors. Subscriptions run over WebSocket on the same path with graphql-ws (served
+ * from this server), the Headers tab's values as the connection_init payload (one connection
+ * per set of headers); queries and mutations over HTTP.
+ */
 const EXPLORER_JS = `(function () {
   var params = new URLSearchParams(location.search);
-  var fetcher = GraphiQL.createFetcher({ url: location.pathname });
+  var http = GraphiQL.createFetcher({ url: location.pathname });
+  var wsUrl = (location.protocol === 'https:' ? 'wss:' : 'ws:') + '//' + location.host + location.pathname;
+  var clients = {};
+  function wsClient(headers) {
+    var key = JSON.stringify(headers || {});
+    if (!clients[key]) clients[key] = graphqlWs.createClient({ url: wsUrl, connectionParams: headers || {}, lazy: true, retryAttempts: 0 });
+    return clients[key];
+  }
+  function isSubscription(request, opts) {
+    var doc = opts && opts.documentAST;
+    var ops = doc ? doc.definitions.filter(function (d) { return d.kind === 'OperationDefinition'; }) : [];
+    var op = ops.find(function (d) { return request.operationName ? d.name && d.name.value === request.operationName : true; });
+    return op ? op.operation === 'subscription' : /^\\s*subscription\\b/.test(request.query || '');
+  }
+  var fetcher = function (request, opts) {
+    if (!isSubscription(request, opts)) return http(request, opts);
+    var client = wsClient(opts && opts.headers);
+    return {
+      subscribe: function (sink) {
+        var dispose = client.subscribe(request, {
+          next: function (v) { sink.next(v); },
+          error: function (e) { sink.error(e instanceof Error || Array.isArray(e) ? e : new Error('the connection closed: ' + (e && e.code) + ' ' + (e && e.reason))); },
+          complete: function () { sink.complete(); },
+        });
+        return { unsubscribe: dispose };
+      },
+    };
+  };
   var defaultHeaders = '{\\n  "X-API-Key": ""\\n}';
   ReactDOM.createRoot(document.getElementById('explorer')).render(
     React.createElement(GraphiQL, {

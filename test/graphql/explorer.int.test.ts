@@ -28,7 +28,7 @@ describe('API reference, GraphQL explorer and index', () => {
     expect(page.headers['content-type']).toMatch(/text\/html/);
     expect(page.body).not.toMatch(external);
     const assets = [...page.body.matchAll(/(?:src|href)="(\/graphql\/assets\/[^"]+)"/g)].map((m) => m[1]);
-    expect(assets).toHaveLength(5);
+    expect(assets).toHaveLength(6);
     for (const url of assets) {
       const r = await get(url, '*/*');
       expect({ url, status: r.statusCode }).toEqual({ url, status: 200 });

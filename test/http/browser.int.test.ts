@@ -24,7 +24,7 @@ describeIfChromium('in a real browser', () => {
   const clock = new TestClock(Date.parse('2026-03-01T08:00:00Z'));
 
   beforeAll(async () => {
-    t = await createTestApp({ clock });
+    t = await createTestApp({ clock, changeFeed: true });
     base = await t.listen();
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -104,6 +104,36 @@ describeIfChromium('in a real browser', () => {
       timeout: 20_000,
     });
     await page.screenshot({ path: join(ARTIFACTS, 'graphql-explorer.png') });
+    expect(external).toEqual([]);
+    await page.close();
+  });
+
+  it('the GraphQL explorer runs a subscription over WebSocket and shows its events', async () => {
+    const shop = await Shop.open(t, 'Live shop', 'UTC');
+    const { sid, rids } = await shop.bookable('fixed', { duration: 'PT1H' });
+    const page = await browser.newPage();
+    const external: string[] = [];
+    page.on('request', (r) => {
+      if (!r.url().startsWith(base) && !r.url().startsWith(base.replace('http', 'ws')) && !r.url().startsWith('data:'))
+        external.push(r.url());
+    });
+    const query = encodeURIComponent(`subscription { bookingChanged(companyID: "${shop.companyId}") { type booking { startTime } } }`);
+    const headers = encodeURIComponent(JSON.stringify({ 'X-API-Key': t.adminKey }));
+    await page.goto(`${base}/graphql?query=${query}&headers=${headers}`, { headers: undefined } as never);
+    await page.waitForSelector('.graphiql-execute-button', { timeout: 20_000 });
+    const metrics = async () => (await t.call('GET', '/metrics')).text;
+    const running = async () => Number(/^graphql_subscriptions_running (\d+)$/m.exec(await metrics())?.[1] ?? 0);
+    await page.click('.graphiql-execute-button');
+    for (let i = 0; i < 200 && (await running()) < 1; i++) await new Promise((r) => setTimeout(r, 50));
+    const booked = await t.call('POST', `/v1/companies/${shop.companyId}/bookings`, {
+      body: { serviceID: sid, resourceID: rids[0], startTime: '2026-03-05T10:00:00Z' },
+    });
+    expect(booked.status).toBe(200);
+    await page.waitForFunction("document.querySelector('.result-window')?.textContent?.includes('created')", undefined, {
+      timeout: 20_000,
+    });
+    expect(await page.textContent('.result-window')).toContain('2026-03-05T10:00:00Z');
+    await page.screenshot({ path: join(ARTIFACTS, 'graphql-explorer-subscription.png') });
     expect(external).toEqual([]);
     await page.close();
   });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { renewCtx, type AppDeps, type ChangeFeed, type Ctx } from './context';
 import { unavailable } from '../shared/errors';
 
@@ -42,6 +43,10 @@ const PRECEDENCE: Record<BookingChangeKind, number> = { created: 5, cancelled: 4
 
 type Listeners<T> = Map<string, Set<(notes: T) => void>>;
 
+export type WatchKind = 'bookings' | 'availability';
+/** How long a watch lives unless renewed (a third of it apart) by its process. */
+const WATCH_TTL_SEC = 60;
+
 function listen<T>(map: Listeners<T>, companyId: string, listener: (notes: T) => void): () => void {
   let set = map.get(companyId);
   if (!set) map.set(companyId, (set = new Set()));
@@ -64,6 +69,11 @@ const ms = (v: unknown): number | null => {
  * of the event loop, a booking's merged per transaction.
  */
 export class LiveFeed {
+  /** this process, in live_watch */
+  private readonly watcher = randomUUID();
+  /** `kind|company` -> subscriptions of this process, and the registration of the first */
+  private readonly watches = new Map<string, { count: number; registered: Promise<void> }>();
+  private refresher: NodeJS.Timeout | null = null;
   private readonly bookings: Listeners<BookingNote[]> = new Map();
   private readonly availability: Listeners<AvailabilityNotes> = new Map();
   private pendingBookings = new Map<string, Map<string, BookingNote>>();
@@ -71,11 +81,83 @@ export class LiveFeed {
   private everything = false;
   private scheduled = false;
 
-  constructor(changes: ChangeFeed) {
+  constructor(
+    changes: ChangeFeed,
+    private readonly deps: AppDeps,
+  ) {
     changes.subscribe('booking_changed', (p) => this.heardBooking(p));
     changes.subscribe('availability_changed', (p) => this.heardAvailability(p));
     // a company's time zone changes its times
     changes.subscribe('company_changed', (p) => this.heardCompany(p));
+  }
+
+  private sql(text: string, params: unknown[]): Promise<unknown> {
+    return this.deps.orm.em.fork().getConnection().execute(text, params, 'run');
+  }
+
+  /**
+   * Tells the database that this process watches a company's changes of a kind, so that they
+   * are announced (live_watch; the triggers announce only watched companies); resolves once
+   * that is committed. Returns the function that ends this watch (the row goes with the
+   * process's last watch of the company, or expires WATCH_TTL_SEC after the process stopped
+   * renewing it).
+   */
+  async watch(companyId: string, kind: WatchKind): Promise<() => void> {
+    const key = `${kind}|${companyId}`;
+    let w = this.watches.get(key);
+    if (!w) {
+      const registered = this.sql(
+        `with expired as (delete from live_watch where company_id = ? and kind = ? and expires_at < now())
+         insert into live_watch (company_id, kind, watcher, expires_at) values (?, ?, ?, now() + make_interval(secs => ?))
+         on conflict (company_id, kind, watcher) do update set expires_at = excluded.expires_at`,
+        [companyId, kind, companyId, kind, this.watcher, WATCH_TTL_SEC],
+      ).then(() => undefined);
+      this.watches.set(key, (w = { count: 0, registered }));
+    }
+    w.count++;
+    const watch = w;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      if (--watch.count > 0 || this.watches.get(key) !== watch) return;
+      this.watches.delete(key);
+      this.sql('delete from live_watch where company_id = ? and kind = ? and watcher = ?', [companyId, kind, this.watcher]).catch(
+        (err: unknown) => this.deps.log.warn({ err }, 'live updates: could not remove a watch (it expires)'),
+      );
+    };
+    try {
+      await watch.registered;
+    } catch (err) {
+      release();
+      if (this.watches.get(key) === watch) this.watches.delete(key);
+      this.deps.log.warn({ err }, 'live updates: could not register a watch');
+      throw unavailable('live updates cannot start now; subscribe again in a moment');
+    }
+    this.renewing();
+    return release;
+  }
+
+  /** Renews this process's watches while it has some (a stopped process's expire). */
+  private renewing(): void {
+    if (this.refresher) return;
+    this.refresher = setInterval(
+      () => {
+        if (!this.watches.size) {
+          clearInterval(this.refresher!);
+          this.refresher = null;
+          return;
+        }
+        const companies = [...new Set([...this.watches.keys()].map((k) => k.slice(k.indexOf('|') + 1)))];
+        this.sql('update live_watch set expires_at = now() + make_interval(secs => ?) where company_id = any(?::uuid[]) and watcher = ?', [
+          WATCH_TTL_SEC,
+          `{${companies.join(',')}}`,
+          this.watcher,
+        ]).catch((err: unknown) => this.deps.log.warn({ err }, 'live updates: could not renew the watches'));
+      },
+      (WATCH_TTL_SEC * 1000) / 3,
+    );
+    this.refresher.unref();
   }
 
   /** The booking changes of a company; returns the function that stops listening. */
@@ -172,7 +254,7 @@ export async function liveFeed(deps: AppDeps): Promise<LiveFeed> {
   const changes = deps.changes;
   if (!changes) throw unavailable('live updates need the database change feed, which this process does not run');
   let feed = feeds.get(changes);
-  if (!feed) feeds.set(changes, (feed = new LiveFeed(changes)));
+  if (!feed) feeds.set(changes, (feed = new LiveFeed(changes, deps)));
   await changes.listening?.();
   if (!changes.live) throw unavailable('the database change feed is reconnecting; subscribe again in a moment');
   return feed;

@@ -1,3 +1,4 @@
+import { Client } from 'pg';
 import WebSocket from 'ws';
 import { createTestApp, TestClock, type TestApp } from '../helpers/app';
 import { EVERY_DAY, Fixtures } from '../helpers/fixtures';
@@ -147,6 +148,42 @@ describe('live updates', () => {
       to: window.to,
     });
     await sub.quiet(300);
+  });
+
+  it('announces the changes of watched companies only, as long as they are watched', async () => {
+    const listener = new Client({ connectionString: t.deps.orm.config.getClientUrl() });
+    await listener.connect();
+    const heard: string[] = [];
+    listener.on('notification', (n) => heard.push(JSON.parse(n.payload!).c));
+    await listener.query('listen booking_changed');
+    try {
+      const watched = await clinic(t, 'Watched');
+      const unwatched = await clinic(t, 'Unwatched');
+      const c = connect({ 'x-api-key': t.adminKey });
+      const sub = await subscribed(c, metrics, BOOKING_CHANGED, { c: watched.cid });
+      const rows = async (cid: string) =>
+        Number(
+          (await t.deps.orm.em.fork().getConnection().execute('select count(*) as n from live_watch where company_id = ?', [cid]))[0].n,
+        );
+      expect(await rows(watched.cid)).toBe(1);
+      const start = '2031-10-01T09:00:00Z';
+      expect((await book(t, watched.cid, { serviceID: watched.sid, resourceID: watched.rids[0], startTime: start })).status).toBe(200);
+      expect((await book(t, unwatched.cid, { serviceID: unwatched.sid, resourceID: unwatched.rids[0], startTime: start })).status).toBe(
+        200,
+      );
+      await sub.take();
+      await sleep(300);
+      expect(heard).toEqual([watched.cid]);
+      // the last subscription of the company ends: its changes are no longer announced
+      sub.dispose();
+      for (let i = 0; i < 100 && (await rows(watched.cid)) > 0; i++) await sleep(50);
+      expect(await rows(watched.cid)).toBe(0);
+      expect((await book(t, watched.cid, { serviceID: watched.sid, resourceID: watched.rids[1], startTime: start })).status).toBe(200);
+      await sleep(300);
+      expect(heard).toEqual([watched.cid]);
+    } finally {
+      await listener.end();
+    }
   });
 
   it('a client token watches availability of its company, not bookings', async () => {

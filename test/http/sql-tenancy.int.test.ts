@@ -2,6 +2,7 @@ import { createTestApp, TestClock, type TestApp } from '../helpers/app';
 import { Shop } from '../helpers/bookings-fixtures';
 import { complete, configurePayments } from '../helpers/payments-fixtures';
 import { ALLOWED, recordStatements, shape, takeStatements, unscopedStatements } from '../helpers/sql-audit';
+import { liveClient, settled, subscribed, wsUrl } from '../helpers/live-client';
 
 /**
  * docs/design/scaling.md claims the schema distributes by `company_id` without changing a query.
@@ -16,7 +17,7 @@ let tenant: Set<string>;
 
 beforeAll(async () => {
   recordStatements();
-  t = await createTestApp({ clock });
+  t = await createTestApp({ clock, changeFeed: true });
   const rows = await t.deps.orm.em
     .fork()
     .getConnection()
@@ -87,8 +88,30 @@ describe('statements sent by the server', () => {
     expect([200, 303]).toContain((await complete(t, tx, 'success')).status);
     await ok(t.call('POST', `${base}/payments/${tx}/refunds`, { body: { itemID: booked.body.id, percent: 50 } }), 201);
     await ok(t.call('GET', `/v1/refunds/${booked.body.id}`));
+    // live updates: a merchant's and a booking page's subscriptions, and an event of each
+    const live = liveClient(wsUrl(await t.listen()), { 'x-api-key': t.adminKey });
+    const metrics = async () => (await t.call('GET', '/metrics')).text;
+    const bookings = await subscribed(
+      live,
+      metrics,
+      `subscription($c: ID!) { bookingChanged(companyID: $c) { type booking { id client { id } } } }`,
+      {
+        c: shop.companyId,
+      },
+    );
+    const times = await subscribed(
+      live,
+      metrics,
+      `subscription($c: ID!, $s: ID!) { availabilityChanged(companyID: $c, serviceID: $s, from: "2026-03-02T00:00:00Z", to: "2026-03-03T00:00:00Z") { from } }`,
+      { c: shop.companyId, s: sid },
+      2,
+    );
     const merchant = await shop.book({ serviceID: sid, resourceID: rids[1], startTime: '2026-03-02T11:00:00Z' });
     expect([200, 201]).toContain(merchant.status);
+    expect((await bookings.take()).data.bookingChanged.type).toBe('created');
+    expect((await times.take()).data.availabilityChanged.from).toBeDefined();
+    await live.dispose();
+    await settled(metrics);
     await ok(t.call('GET', `${base}/bookings`));
     await ok(t.call('GET', '/v1/client/bookings', { token }));
     await ok(t.call('GET', `${base}/payments`));
@@ -100,7 +123,17 @@ describe('statements sent by the server', () => {
       statements.flatMap((s) => [...s.toLowerCase().matchAll(/\b(?:from|join|into|update)\s+"?([a-z_]+)"?/g)].map((m) => m[1])),
     );
     // the recording saw the writes and reads of the flows above
-    for (const table of ['service', 'resource', 'booking', 'booking_occupancy', 'payment_transaction', 'refund', 'client', 'price_rule'])
+    for (const table of [
+      'service',
+      'resource',
+      'booking',
+      'booking_occupancy',
+      'payment_transaction',
+      'refund',
+      'client',
+      'price_rule',
+      'live_watch',
+    ])
       expect(touched).toContain(table);
     expect(unscopedStatements(statements, tenant)).toEqual([]);
     // every allow-list entry is still needed by some statement (a stale entry would hide nothing but mislead)

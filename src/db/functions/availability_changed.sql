@@ -13,6 +13,9 @@
 -- An update announces the row before and after (a closing period moved from one week to
 -- another changes both). Identical payloads of one transaction are delivered once.
 --
+-- As for booking_changed.sql, only a company someone watches (live_watch, kind `availability`)
+-- is announced.
+--
 -- Every table availability_snapshot.sql reads must be listed here; the company row itself
 -- (its time zone) is announced by company_changed.sql.
 create or replace function availability_changed() returns trigger language plpgsql as $fn$
@@ -21,6 +24,10 @@ declare
   v_from timestamptz;
   v_until timestamptz;
 begin
+  if not exists (select 1 from live_watch w where w.kind = 'availability' and w.expires_at > now()
+      and w.company_id = ((case when tg_op = 'DELETE' then to_jsonb(old) else to_jsonb(new) end)->>'company_id')::uuid) then
+    return null;
+  end if;
   foreach v_row in array case tg_op when 'INSERT' then array[to_jsonb(new)] when 'DELETE' then array[to_jsonb(old)]
       else array[to_jsonb(old), to_jsonb(new)] end loop
     v_from := null;

@@ -12,10 +12,19 @@
 -- (`x`), so a booking inserted and then completed in its own transaction is one `created`.
 -- `at`: the row's updated_at when the change set it (the service's clock), else the time of the
 -- transaction.
+--
+-- Only a company someone watches is announced (a row of live_watch, kept by the process that
+-- holds the subscriptions, migration 20261129000100): a commit that notifies holds
+-- PostgreSQL's notification lock until it is flushed, so notifying commits are serialised;
+-- a company nobody watches pays one index probe. A change whose statement began before a
+-- watch was registered is not announced.
 create or replace function booking_changed() returns trigger language plpgsql as $fn$
 declare
   v_type text;
 begin
+  if not exists (select 1 from live_watch w where w.company_id = new.company_id and w.kind = 'bookings' and w.expires_at > now()) then
+    return null;
+  end if;
   if tg_op = 'INSERT' then
     v_type := 'created';
   elsif new.status is distinct from old.status and new.status in ('cancelled', 'confirmed') then

@@ -47,10 +47,11 @@ export async function availabilityChanges(
   let watch = await watched(ctx, company.id, sid);
   if (!watch) throw notFound('service');
   const feed = await liveFeed(ctx.deps);
+  const release = await feed.watch(company.id, 'availability');
   return liveStream<AvailabilityChangeJson>(
     ctx,
-    (push) =>
-      feed.onAvailability(company.id, (notes) => {
+    (push) => {
+      const stop = feed.onAvailability(company.id, (notes) => {
         const { change, relinked } = changeOf(watch!, notes, lo, hi);
         // the service's links or settings changed: read them again for the changes to come
         if (relinked)
@@ -59,7 +60,12 @@ export async function availabilityChanges(
             (err: unknown) => ctx.log.warn({ err }, 'availabilityChanged: could not read the service again'),
           );
         if (change) push(change);
-      }),
+      });
+      return () => {
+        stop();
+        release();
+      };
+    },
     mergeChanges,
   );
 }

@@ -11,7 +11,14 @@ import { getBooking } from './booking-query.service';
 export async function bookingChanges(ctx: Ctx, companyId: string): Promise<AsyncIterableIterator<BookingNote>> {
   const company = await companyForMerchant(ctx, companyId, 'bookings.read');
   const feed = await liveFeed(ctx.deps);
-  return liveStream<BookingNote>(ctx, (push) => feed.onBookings(company.id, (notes) => notes.forEach(push)));
+  const release = await feed.watch(company.id, 'bookings');
+  return liveStream<BookingNote>(ctx, (push) => {
+    const stop = feed.onBookings(company.id, (notes) => notes.forEach(push));
+    return () => {
+      stop();
+      release();
+    };
+  });
 }
 
 /** One event of `bookingChanges`: the booking read now (`bookings.read` checked again). */

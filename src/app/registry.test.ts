@@ -4,7 +4,13 @@ import type { AppModule } from '../kernel/module';
 import { documentsOf, printerOf } from './registry';
 
 const source: DocumentSource = async () => null;
-const mod = (name: string, documents: AppModule['documents']): AppModule => ({ name, entities: [], resolvers: [], documents });
+const mod = (name: string, documents: AppModule['documents']): AppModule => ({
+  name,
+  description: name,
+  entities: [],
+  resolvers: [],
+  documents,
+});
 
 describe('documentsOf', () => {
   it('collects every module’s document sources by entity type', () => {

@@ -62,12 +62,12 @@ export function operationIdOf(summary: string): string {
   return words.map((w, i) => (i === 0 ? w.toLowerCase() : w[0].toUpperCase() + w.slice(1).toLowerCase())).join('');
 }
 
-const operationIds = new WeakMap<FastifyInstance, Set<string>>();
+const operationIds = new WeakMap<object, Set<string>>();
 
-/** Claims an operationId on this server; a second route with the same one is a programming error. */
+/** Claims an operationId on this server (any of its scopes); a second route with the same one is a programming error. */
 export function claimOperationId(app: FastifyInstance, id: string, where: string): string {
-  let ids = operationIds.get(app);
-  if (!ids) operationIds.set(app, (ids = new Set()));
+  let ids = operationIds.get(app.server);
+  if (!ids) operationIds.set(app.server, (ids = new Set()));
   if (ids.has(id)) throw new Error(`duplicate OpenAPI operationId ${id} (${where}); give the route its own operationId`);
   ids.add(id);
   return id;
@@ -139,6 +139,14 @@ export const S = {
   nobj: { type: ['object', 'null'], additionalProperties: true } as JsonSchema,
   any: {} as JsonSchema,
   uuids: { type: 'array', items: { type: 'string', format: 'uuid' } } as JsonSchema,
+  /** One of a closed set of strings: pass the constant the code checks values with. */
+  oneOf(values: readonly string[]): JsonSchema {
+    return { type: 'string', enum: [...values] };
+  },
+  /** One of a closed set of strings, or null. */
+  nOneOf(values: readonly string[]): JsonSchema {
+    return { type: ['string', 'null'], enum: [...values, null] };
+  },
   strs: { type: 'array', items: { type: 'string' } } as JsonSchema,
   /** An object schema; `required` lists mandatory keys. Unknown keys are accepted and ignored. */
   object(properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema {
@@ -156,6 +164,14 @@ export const S = {
       additionalProperties: false,
     };
   },
+  /**
+   * A schema with a name: the OpenAPI document lists it once under `components.schemas` and
+   * refers to it, and takes its texts from the GraphQL type of the same name (`app/openapi.ts`).
+   * Name records and inputs after their GraphQL twins (`Booking`, `CreateBookingInput`).
+   */
+  named(name: string, schema: JsonSchema): JsonSchema {
+    return { title: name, ...schema };
+  },
   array(items: JsonSchema): JsonSchema {
     return { type: 'array', items };
   },
@@ -163,15 +179,20 @@ export const S = {
     return { type: 'object', properties: Object.fromEntries(names.map((n) => [n, { type: 'string' }])), required: names };
   },
   error: {
+    title: 'Error',
     type: 'object',
     properties: {
-      code: { type: 'string' },
-      message: { type: 'string' },
+      code: { type: 'string', description: 'What went wrong, for programs (`invalid_request`, `not_found`, `time_unavailable`, ...).' },
+      message: { type: 'string', description: 'What went wrong, for people.' },
       details: {
         type: 'array',
+        description: 'The fields at fault (validation errors), when known.',
         items: {
           type: 'object',
-          properties: { path: { type: 'string' }, message: { type: 'string' } },
+          properties: {
+            path: { type: 'string', description: 'The field at fault, dot-separated (`startTime`, `client.email`, `querystring.limit`).' },
+            message: { type: 'string', description: 'What is wrong with it.' },
+          },
           required: ['path', 'message'],
           additionalProperties: false,
         },

@@ -7,7 +7,7 @@ export function installErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler(
     (
       err: FastifyError & {
-        validation?: { keyword?: string; instancePath?: string; message?: string; params?: Record<string, unknown> }[];
+        validation?: { instancePath?: string; message?: string; params?: Record<string, unknown> }[];
         validationContext?: string;
       },
       req,
@@ -16,19 +16,12 @@ export function installErrorHandlers(app: FastifyInstance): void {
       let domain: DomainError;
       if (err.validation) {
         const where = err.validationContext ?? 'body';
-        // A value outside a closed set is refused as the services refuse it (shared/validate.ts):
-        // a value of the wrong type by its type, one of the right type by naming the values.
-        const mistyped = new Set(err.validation.filter((v) => v.keyword === 'type').map((v) => v.instancePath));
-        const details = err.validation
-          .filter((v) => !(v.keyword === 'enum' && mistyped.has(v.instancePath)))
-          .map((v) => {
-            const missing = v.params && typeof v.params.missingProperty === 'string' ? `/${v.params.missingProperty}` : '';
-            // Body fields are named as the services name them (`timeZone`), other parts keep their prefix.
-            const path = `${where === 'body' ? '' : where}${v.instancePath ?? ''}${missing}`.replace(/\//g, '.').replace(/^\./, '');
-            const allowed = v.keyword === 'enum' && Array.isArray(v.params?.allowedValues) ? v.params.allowedValues : undefined;
-            const message = allowed ? `must be one of ${allowed.filter((a) => a !== null).join(', ')}` : (v.message ?? 'is invalid');
-            return { path, message };
-          });
+        const details = err.validation.map((v) => {
+          const missing = v.params && typeof v.params.missingProperty === 'string' ? `/${v.params.missingProperty}` : '';
+          // Body fields are named as the services name them (`timeZone`), other parts keep their prefix.
+          const path = `${where === 'body' ? '' : where}${v.instancePath ?? ''}${missing}`.replace(/\//g, '.').replace(/^\./, '');
+          return { path, message: v.message ?? 'is invalid' };
+        });
         domain = new DomainError('invalid_request', `invalid request: ${details.map((d) => `${d.path} ${d.message}`).join('; ')}`, details);
       } else if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || err.statusCode === 413) {
         domain = new DomainError('payload_too_large', 'the request body is too large (JSON bodies are limited to 1 MiB)');

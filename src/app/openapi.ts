@@ -1,9 +1,12 @@
 import { isInputObjectType, isInterfaceType, isObjectType, type GraphQLSchema } from 'graphql';
 import { DOC } from '../kernel/graphql-types';
+import { CHECKED_ENUM } from '../kernel/rest';
 
 /**
  * The OpenAPI document of the REST adapter, finished from the route schemas (`kernel/rest.ts`)
  * for client generators:
+ *
+ * - The closed sets that services check in requests (`S.choice`) are listed as `enum`.
  *
  * - Texts come from the GraphQL schema, so both APIs say the same thing from one source: a
  *   schema named after a GraphQL type (`S.named('Booking', ...)`, which sets its JSON Schema
@@ -27,6 +30,31 @@ const PARAMETERS: Record<string, string> = {
   cid: DOC.companyArg,
   limit: DOC.limit,
   offset: DOC.offset,
+  service_id: DOC.serviceArg,
+  resource_id: DOC.resourceArg,
+  booking_id: 'The booking addressed.',
+  client_id: 'The client addressed.',
+  key_id: 'The API key addressed.',
+  link_id: 'The service-resource link addressed.',
+  ticket_id: 'The ticket addressed.',
+  rule_id: 'The working hours rule addressed.',
+  price_rule_id: 'The price rule addressed.',
+  transaction_id: 'The payment transaction addressed.',
+  provider: 'The payment provider.',
+  code: 'The code asked about: a promo code, a gift card code or a subscription code.',
+  entity_type: 'The kind of record the template prints.',
+  entity_id: 'The gift card or subscription whose template it is.',
+  promo_code_id: 'The promo code addressed.',
+  gift_card_id: 'The gift card addressed.',
+  contract_id: 'The gift card contract (an issued gift card) addressed.',
+  usage_id: 'The gift card usage addressed.',
+  subscription_id: 'The subscription addressed.',
+  webhook_id: 'The webhook endpoint addressed.',
+  delivery_id: 'The webhook delivery addressed.',
+  feed_id: 'The calendar feed (its secret identifier).',
+  event: 'The notification event.',
+  language: 'The language of the template (`en`, `lv`, ...).',
+  message_id: 'The notification message addressed.',
 };
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -36,7 +64,10 @@ function fieldTexts(graphql: GraphQLSchema, name: string): Record<string, string
   const type = graphql.getType(name);
   if (!type || !(isObjectType(type) || isInterfaceType(type) || isInputObjectType(type))) return undefined;
   const texts: Record<string, string> = {};
-  for (const [field, def] of Object.entries(type.getFields())) if (def.description) texts[field] = def.description;
+  // An interface's REST twin carries the fields of every form (`AvailableTime` and the spot counts of its slot form).
+  const forms = isInterfaceType(type) ? graphql.getPossibleTypes(type) : [];
+  for (const t of [...forms, type])
+    for (const [field, def] of Object.entries(t.getFields())) if (def.description) texts[field] = def.description;
   return texts;
 }
 
@@ -48,6 +79,7 @@ function describe(node: unknown, graphql: GraphQLSchema): unknown {
   for (const [key, value] of Object.entries(node)) {
     if (key === 'properties' && isObject(value))
       out[key] = Object.fromEntries(Object.entries(value).map(([name, p]) => [name, describe(p, graphql)]));
+    else if (key === CHECKED_ENUM) out.enum = value;
     else if (key === 'enum' || key === 'required') out[key] = value;
     else out[key] = describe(value, graphql);
   }
@@ -105,7 +137,12 @@ function lift(node: unknown, components: Map<string, Json>, graphql: GraphQLSche
     else out[key] = lift(value, components, graphql);
   }
   if (typeof out.title !== 'string') return out;
-  const { title: name, description, ...shape } = out;
+  const { title: name, description, ...named } = out;
+  // A nullable named schema (`S.nullable`) is the component or null.
+  const types = Array.isArray(named.type) ? (named.type as string[]) : undefined;
+  const nullable = !!types && types.length > 1 && types.includes('null');
+  const rest = types?.filter((t) => t !== 'null');
+  const shape = nullable ? { ...named, type: rest!.length === 1 ? rest![0] : rest } : named;
   const text = graphql.getType(name)?.description ?? undefined;
   const component = text ? { ...shape, description: text } : shape;
   const known = components.get(name);
@@ -115,17 +152,68 @@ function lift(node: unknown, components: Map<string, Json>, graphql: GraphQLSche
       throw new Error(`two different schemas are named ${name}:\n${canonical(knownShape)}\n${canonical(shape)}`);
   } else components.set(name, component);
   const ref: Json = { $ref: `${COMPONENTS}${name}` };
-  if (typeof description === 'string' && description !== text) ref.description = description;
-  return ref;
+  const at: Json = nullable ? { anyOf: [ref, { type: 'null' }] } : ref;
+  if (typeof description === 'string' && description !== text) at.description = description;
+  return at;
+}
+
+/** Could one URL match both path templates (Redocly's `no-ambiguous-paths`)? */
+function ambiguous(a: string, b: string): boolean {
+  const x = a.split('/');
+  const y = b.split('/');
+  const variable = (s: string) => /^\{.+\}$/.test(s);
+  if (x.length !== y.length || x.filter(variable).length !== y.filter(variable).length) return false;
+  return x.every((s, i) => variable(s) || variable(y[i]) || s === y[i]);
+}
+
+const METHODS = new Set(['get', 'put', 'post', 'patch', 'delete']);
+
+/**
+ * A path one URL could share with another path (`/payments/providers/{provider}` beside the
+ * contract's `/payments/{transaction_id}/refunds`) is listed once per value of its parameter
+ * when the parameter is a closed set (`/payments/providers/stripe`, ...), each operation with
+ * the value in its operationId, so that tools that route by template read it unambiguously.
+ */
+function unambiguous(paths: Record<string, Record<string, Json>>): Record<string, Record<string, Json>> {
+  const out: Record<string, Record<string, Json>> = {};
+  for (const [path, item] of Object.entries(paths)) {
+    const closed = Object.keys(paths).some((other) => other !== path && ambiguous(path, other))
+      ? Object.values(item)
+          .flatMap((op) => (isObject(op) && Array.isArray(op.parameters) ? (op.parameters as Json[]) : []))
+          .find((p) => p.in === 'path' && Array.isArray((p.schema as Json | undefined)?.enum))
+      : undefined;
+    if (!closed) {
+      out[path] = item;
+      continue;
+    }
+    for (const value of ((closed.schema as Json).enum as unknown[]).filter((v): v is string => typeof v === 'string')) {
+      out[path.replace(`{${String(closed.name)}}`, value)] = Object.fromEntries(
+        Object.entries(item).map(([method, op]) => {
+          if (!METHODS.has(method) || !isObject(op)) return [method, op];
+          const parameters = (op.parameters as Json[]).filter((p) => !(p.in === 'path' && p.name === closed.name));
+          return [
+            method,
+            {
+              ...op,
+              operationId: `${String(op.operationId)}${value[0].toUpperCase()}${value.slice(1)}`,
+              summary: `${String(op.summary)} (${value})`,
+              parameters,
+            },
+          ];
+        }),
+      );
+    }
+  }
+  return out;
 }
 
 /**
  * The document as served (the `transformObject` of `@fastify/swagger`): named schemas lifted
- * to components, and answers described by the record they carry.
+ * to components, answers described by the record they carry, ambiguous paths spelt out.
  */
 export function finishDocument(document: Json, graphql: GraphQLSchema): Json {
   const components = new Map<string, Json>();
-  const paths = lift(document.paths, components, graphql) as Record<string, Record<string, Json>>;
+  const paths = unambiguous(lift(document.paths, components, graphql) as Record<string, Record<string, Json>>);
   for (const item of Object.values(paths)) {
     for (const operation of Object.values(item)) {
       if (!isObject(operation.responses)) continue;

@@ -11,6 +11,13 @@ export type AuthMode = 'none' | 'key' | 'bearer' | 'key|bearer' | 'optional';
 
 type JsonSchema = Record<string, unknown>;
 
+/**
+ * The values of a request field that its service checks (`S.choice`). Request schemas check
+ * types only, so REST and GraphQL refuse a wrong value alike: the validator ignores this keyword
+ * (unknown keywords pass, `app/server.ts`), and the OpenAPI document shows it as `enum`.
+ */
+export const CHECKED_ENUM = 'x-enum';
+
 export interface RouteDef {
   method: HTTPMethods;
   url: string;
@@ -139,13 +146,21 @@ export const S = {
   nobj: { type: ['object', 'null'], additionalProperties: true } as JsonSchema,
   any: {} as JsonSchema,
   uuids: { type: 'array', items: { type: 'string', format: 'uuid' } } as JsonSchema,
-  /** One of a closed set of strings: pass the constant the code checks values with. */
+  /** An answer's value from a closed set of strings: pass the constant the code makes values from. */
   oneOf(values: readonly string[]): JsonSchema {
     return { type: 'string', enum: [...values] };
   },
-  /** One of a closed set of strings, or null. */
+  /** An answer's value from a closed set of strings, or null. */
   nOneOf(values: readonly string[]): JsonSchema {
     return { type: ['string', 'null'], enum: [...values, null] };
+  },
+  /**
+   * A request field whose service checks it against a closed set (pass the constant it checks
+   * with): the schema checks the type, as every request schema does, and the OpenAPI document
+   * lists the values (`CHECKED_ENUM`, read by `app/openapi.ts`).
+   */
+  choice(values: readonly string[], nullable = false): JsonSchema {
+    return { type: nullable ? ['string', 'null'] : 'string', [CHECKED_ENUM]: [...values, ...(nullable ? [null] : [])] };
   },
   strs: { type: 'array', items: { type: 'string' } } as JsonSchema,
   /** An object schema; `required` lists mandatory keys. Unknown keys are accepted and ignored. */
@@ -172,11 +187,23 @@ export const S = {
   named(name: string, schema: JsonSchema): JsonSchema {
     return { title: name, ...schema };
   },
+  /** The schema or null (a named schema stays one record in the OpenAPI document: `anyOf` it or null). */
+  nullable(schema: JsonSchema): JsonSchema {
+    return { ...schema, type: [schema.type, 'null'].flat() };
+  },
   array(items: JsonSchema): JsonSchema {
     return { type: 'array', items };
   },
-  params(...names: string[]): JsonSchema {
-    return { type: 'object', properties: Object.fromEntries(names.map((n) => [n, { type: 'string' }])), required: names };
+  /**
+   * Path parameters, all strings. A name shared by many routes is described in the OpenAPI
+   * document (`app/openapi.ts`); give `[name, description]` for one that means something else
+   * here (`item_id`), or `[name, schema]` (a closed set: `S.choice`).
+   */
+  params(...params: (string | readonly [string, string | JsonSchema])[]): JsonSchema {
+    const named = params.map((p) =>
+      typeof p === 'string' ? [p, { type: 'string' }] : [p[0], typeof p[1] === 'string' ? { type: 'string', description: p[1] } : p[1]],
+    );
+    return { type: 'object', properties: Object.fromEntries(named), required: named.map(([n]) => n) };
   },
   error: {
     title: 'Error',
@@ -209,6 +236,7 @@ export const S = {
     additionalProperties: true,
   } as JsonSchema,
   metaDataUpdate: {
+    title: 'MetaDataUpdateInput',
     type: 'object',
     properties: { expectedVersion: { type: ['integer', 'null'] }, path: { type: 'string' }, value: {} },
     required: ['path'],
@@ -246,26 +274,30 @@ export const commonErrors = {
   500: errorAnswer('internal_error: unexpected failure; safe to retry'),
 };
 
-export const timeRangeSchema = S.out({ start: S.str, end: S.str });
+export const timeRangeSchema = S.named('TimeRange', S.out({ start: S.str, end: S.str }));
 
 /**
  * The stored (normalised) limitation, shared by capacity rules, price rules and discounts: time
  * ranges always `{start, end}`; only the parts that were set.
  */
-export const limitationSchema: JsonSchema = {
-  type: ['object', 'null'],
-  properties: {
-    dates: S.array(S.out({ start: S.str, end: S.str })),
-    daysOfWeek: S.int,
-    resourceIDs: S.uuids,
-    times: S.array(timeRangeSchema),
-  },
-  additionalProperties: false,
-};
+export const limitationSchema: JsonSchema = S.nullable(
+  S.named('Limitation', {
+    type: 'object',
+    properties: {
+      dates: S.array(S.named('DateRange', S.out({ start: S.str, end: S.str }))),
+      daysOfWeek: S.int,
+      resourceIDs: S.uuids,
+      times: S.array(timeRangeSchema),
+    },
+    additionalProperties: false,
+  }),
+);
 
 /** A limitation in a request: times as `{start, end}` or `{startTime, endTime}`. */
-export const limitationBody: JsonSchema = {
-  type: ['object', 'null'],
-  description: '{dates: [{start, end}], daysOfWeek, resourceIDs, times: [{start, end} | {startTime, endTime}]}',
-  additionalProperties: true,
-};
+export const limitationBody: JsonSchema = S.nullable(
+  S.named('LimitationInput', {
+    type: 'object',
+    description: '{dates: [{start, end}], daysOfWeek, resourceIDs, times: [{start, end} | {startTime, endTime}]}',
+    additionalProperties: true,
+  }),
+);

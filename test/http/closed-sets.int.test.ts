@@ -10,9 +10,9 @@ import { CAPACITY_TYPES } from '../../src/modules/scheduling/capacity.service';
 import { PROVIDER_NAMES } from '../../src/modules/payment/providers/provider-names';
 
 /**
- * A value outside a closed set (a status, a type, a policy) is refused with 400 and one detail
- * naming the values, whichever layer refuses it (the route's schema or the service), whatever
- * the value's type; and the record is left as it was.
+ * A request field with a closed set of values (a status, a type, a policy) is documented with
+ * its values as an enum, and a value outside it is refused by the service with 400 and one
+ * detail naming the values (a value of another type by its type), leaving the record as it was.
  */
 let t: TestApp;
 let s: Shop;
@@ -114,6 +114,21 @@ const cases: [string, () => Case, string, readonly string[]][] = [
 ];
 
 describe('a value outside a closed set', () => {
+  it.each(cases)('%s is listed in the OpenAPI document', async (_what, route, field, values) => {
+    const { method, url } = route();
+    const doc = (await t.call('GET', '/v1/openapi.json', { key: null })).body;
+    // the path template that matches the URL called
+    const op = Object.entries<any>(doc.paths).find(([p]) => new RegExp(`^${p.replace(/\{[^}]+\}/g, '[^/]+')}$`).test(url))?.[1][
+      method.toLowerCase()
+    ];
+    expect(op).toBeDefined();
+    let schema = op.requestBody.content['application/json'].schema;
+    const component = (ref: string) => doc.components.schemas[ref.replace('#/components/schemas/', '')];
+    if (schema.$ref) schema = component(schema.$ref);
+    const property = schema.properties[field];
+    expect(property.enum?.filter((v: unknown) => v !== null)).toEqual([...values]);
+  });
+
   it.each(cases)(
     '%s is refused with 400, as a wrong type or naming the values, and nothing changes',
     async (_what, route, field, values) => {

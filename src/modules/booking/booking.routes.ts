@@ -147,7 +147,7 @@ const updateBody = S.named(
     resourceID: S.str,
     spots: S.int,
     startTime: S.str,
-    status,
+    status: S.choice(BOOKING_STATUSES),
   }),
 );
 const moveBody = S.named(
@@ -156,7 +156,7 @@ const moveBody = S.named(
     {
       ignoreSchedule: S.bool,
       recalculatePrice: S.bool,
-      recurringUpdateStrategy: S.oneOf(UPDATE_STRATEGIES),
+      recurringUpdateStrategy: S.choice(UPDATE_STRATEGIES),
       resourceID: S.str,
       startTime: S.str,
     },
@@ -181,6 +181,10 @@ const clientPage = S.named(
   S.out({ bookings: S.array(clientBookingSchema), limit: S.int, offset: S.int, total: S.int }),
 );
 const cancelBody = S.named('CancelClientBookingInput', { properties: { metaData: S.obj }, additionalProperties: true });
+
+const tokenQuery = S.object({
+  accessToken: { ...S.str, description: "The booking's accessToken, for links; else send it as the X-Booking-Token header." },
+});
 
 const writeErrors = { ...errors, 409: S.error };
 
@@ -304,7 +308,7 @@ export function bookingRoutes(app: FastifyInstance): void {
       auth: 'optional',
       summary: `Get client booking. ${TOKEN_AUTH}`,
       params: S.params('booking_id'),
-      querystring: S.object({ accessToken: S.str }),
+      querystring: tokenQuery,
       response: { 200: clientBookingSchema, ...errors },
       handler: (ctx, req) => clientBooking(ctx, params(req).booking_id, bookingToken(req)),
     },
@@ -316,7 +320,7 @@ export function bookingRoutes(app: FastifyInstance): void {
       summary: `Cancel booking. ${TOKEN_AUTH}`,
       params: S.params('booking_id'),
       // The body is optional (no `type`, so an absent body passes); the service checks its shape.
-      querystring: S.object({ accessToken: S.str }),
+      querystring: tokenQuery,
       body: cancelBody,
       response: { 200: clientBookingSchema, ...writeErrors },
       handler: (ctx, req) => cancelClientBooking(ctx, params(req).booking_id, req.body as object, bookingToken(req)),

@@ -23,11 +23,13 @@ export interface RouteDef {
   url: string;
   auth: AuthMode;
   summary: string;
-  /** OpenAPI operationId; by default the summary in camelCase (unique per server). */
-  operationId?: string;
+  /**
+   * OpenAPI operationId, the method name generated clients give the operation: short camelCase
+   * (`createBooking`, `listBookings`), unique per server. The GraphQL field's name where there is one.
+   */
+  operationId: string;
   /** Longer OpenAPI description. */
   description?: string;
-  tags?: string[];
   /** Request headers the route reads (documented as header parameters). */
   headers?: JsonSchema;
   params?: JsonSchema;
@@ -60,15 +62,6 @@ declare module 'fastify' {
   }
 }
 
-/** `List available times` -> `listAvailableTimes`. */
-export function operationIdOf(summary: string): string {
-  const words = summary
-    .replace(/[^A-Za-z0-9]+/g, ' ')
-    .trim()
-    .split(' ');
-  return words.map((w, i) => (i === 0 ? w.toLowerCase() : w[0].toUpperCase() + w.slice(1).toLowerCase())).join('');
-}
-
 const operationIds = new WeakMap<object, Set<string>>();
 
 /** Claims an operationId on this server (any of its scopes); a second route with the same one is a programming error. */
@@ -92,8 +85,7 @@ export function defineRoutes(app: FastifyInstance, routes: RouteDef[]): void {
         Object.entries({
           summary: r.summary,
           description: r.description,
-          operationId: claimOperationId(app, r.operationId ?? operationIdOf(r.summary), `${r.method} ${r.url}`),
-          tags: r.tags,
+          operationId: claimOperationId(app, r.operationId, `${r.method} ${r.url}`),
           params: r.params,
           querystring: r.querystring,
           headers: r.headers,

@@ -210,7 +210,8 @@ export const serviceID: string = input.serviceID;
 
   it('lists the values of every closed set, as GraphQL does, in requests and answers', () => {
     const schemas = doc.components.schemas;
-    // every field GraphQL types as an enum is an enum of the same values in the record of the same name
+    // every field GraphQL types as an enum is an enum of the same values in the record of the same name; an
+    // input may take fewer (a contract is created active or pending_payment, never expired)
     const differ: string[] = [];
     for (const [name, schema] of Object.entries<any>(schemas)) {
       const type = graphql.getType(name);
@@ -219,9 +220,11 @@ export const serviceID: string = input.serviceID;
         const named = getNamedType(def.type);
         if (!isEnumType(named) || !schema.properties?.[field]) continue;
         const values = named.getValues().map((v) => v.value);
-        const listed = enumOf(schema.properties[field]);
-        if (JSON.stringify([...(listed ?? [])].sort()) !== JSON.stringify([...values].sort()))
-          differ.push(`${name}.${field}: ${JSON.stringify(listed)} is not ${named.name} ${JSON.stringify(values)}`);
+        const listed = enumOf(schema.properties[field]) ?? [];
+        const fits = isInputObjectType(type)
+          ? listed.length > 0 && listed.every((v) => values.includes(v))
+          : JSON.stringify([...listed].sort()) === JSON.stringify([...values].sort());
+        if (!fits) differ.push(`${name}.${field}: ${JSON.stringify(listed)} is not ${named.name} ${JSON.stringify(values)}`);
       }
     }
     expect(differ).toEqual([]);
@@ -242,8 +245,8 @@ export const serviceID: string = input.serviceID;
       'SubscriptionContract.status',
       'PromoUsage.status',
       'WebhookDelivery.status',
-      'WebhookEndpoint.events',
-      'CreateWebhookEndpointInput.events',
+      'WebhookEndpoint.eventTypes',
+      'CreateWebhookEndpointInput.eventTypes',
       'ApiKey.state',
       'CreateApiKeyInput.permissions',
       'NotificationMessage.status',

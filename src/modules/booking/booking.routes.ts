@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { defineRoutes, errors, S } from '../../kernel/rest';
 import { resourceSchema, serviceSchema, ticketSchema } from '../catalog/catalog.schemas';
-import { clientSchema } from '../client/client.routes';
+import { clientSchema, guestClientSchema } from '../client/client.routes';
 import { slotSchema } from '../scheduling/scheduling.schemas';
 import { MAX_BATCH, requestBookings } from './booking-batch.service';
 import { cancelClientBooking, clientBooking, clientBookings, requestBooking } from './client-booking.service';
@@ -111,7 +111,7 @@ const createBody = S.named(
   // notify's text is the GraphQL field's
   S.object({ ...placement, clientID: S.nstr, ignoreSchedule: S.bool, notify: S.bool, repeat }, ['resourceID', 'serviceID', 'startTime']),
 );
-const guest = S.named('GuestClientInput', S.object({ platformID: S.str, id: S.str, email: S.str, firstName: S.nstr, lastName: S.nstr }));
+const guest = guestClientSchema;
 const requestBody = S.named(
   'RequestBookingInput',
   S.object(

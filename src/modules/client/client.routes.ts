@@ -27,6 +27,12 @@ const clientPageSchema = S.named('ClientPage', S.out({ clients: S.array(clientSc
 
 const tokenPairSchema = S.named('TokenPair', S.out({ accessToken: S.str, refreshToken: S.str, expiresAt: S.ts, expiresIn: S.int }));
 
+/** A guest (an API key with client.create instead of a client token): found or made a client of the company by email. */
+export const guestClientSchema = S.named(
+  'GuestClientInput',
+  S.object({ platformID: S.str, id: S.str, email: S.str, firstName: S.nstr, lastName: S.nstr }),
+);
+
 const bodies = {
   create: S.named(
     'CreateClientInput',

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { DOC } from '../../kernel/graphql-types';
 import { defineRoutes, errors, S } from '../../kernel/rest';
+import { guestClientSchema } from '../client/client.routes';
 import { createContract, searchContracts } from './contract.service';
 import { archiveGiftCard, createGiftCard, listGiftCards, offeredGiftCards, updateGiftCard } from './giftcard.service';
 import { CONTRACT_STATUSES, ISSUED_STATUSES, USAGE_STATUSES } from './giftcard.status';
@@ -103,7 +104,7 @@ const cardFields = {
   validityDuration: S.nstr,
 };
 const uuidList = { type: ['array', 'null'], items: S.str };
-const guest = S.named('GiftCardGuestInput', S.object({ platformID: S.str, id: S.str, email: S.str, firstName: S.nstr, lastName: S.nstr }));
+const guest = guestClientSchema;
 const archiveBody = S.object({ archived: { ...S.bool, description: 'true (default) archives, false unarchives.' } });
 
 type P = { cid: string; gift_card_id: string; contract_id: string; item_id: string; usage_id: string };

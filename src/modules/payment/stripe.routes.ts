@@ -49,7 +49,12 @@ export function stripeRoutes(app: FastifyInstance): void {
         operationId: claimOperationId(scope, 'stripeWebhook', 'POST stripe webhook'),
         security: securityOf('none'),
         params: S.params('cid'),
-        response: { 200: S.out({ received: { ...S.bool, description: 'Always true: the event was taken.' } }), 400: S.error, 404: S.error, ...commonErrors },
+        response: {
+          200: S.out({ received: { ...S.bool, description: 'Always true: the event was taken.' } }),
+          400: S.error,
+          404: S.error,
+          ...commonErrors,
+        },
       },
       handler: async (req, reply) => {
         const body = req.body as RawBody | undefined;

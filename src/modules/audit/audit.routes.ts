@@ -49,7 +49,10 @@ export function auditRoutes(app: FastifyInstance): void {
       params: S.params('cid'),
       querystring: S.object({
         recordID: { ...S.str, description: 'Only the entries of this record.' },
-        actorID: { ...S.str, description: 'Only the entries of this actor (its id: an API key id, a client id, or the name of background work).' },
+        actorID: {
+          ...S.str,
+          description: 'Only the entries of this actor (its id: an API key id, a client id, or the name of background work).',
+        },
         from: { ...S.str, description: 'Only the entries created at or after this instant.' },
         to: { ...S.str, description: 'Only the entries created before this instant.' },
         limit: S.str,

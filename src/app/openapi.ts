@@ -6,8 +6,6 @@ import { CHECKED_ENUM } from '../kernel/rest';
  * The OpenAPI document of the REST adapter, finished from the route schemas (`kernel/rest.ts`)
  * for client generators:
  *
- * - The closed sets that services check in requests (`S.choice`) are listed as `enum`.
- *
  * - Texts come from the GraphQL schema, so both APIs say the same thing from one source: a
  *   schema named after a GraphQL type (`S.named('Booking', ...)`, which sets its JSON Schema
  *   `title`) takes the type's description, and each of its properties without a description of
@@ -15,6 +13,7 @@ import { CHECKED_ENUM } from '../kernel/rest';
  *   parameters that many routes share are described here.
  * - Every named schema is moved to `components.schemas` under its name and referred to with
  *   `$ref`, so generators emit one `Booking` type instead of a copy per operation.
+ * - The closed sets that services check in requests (`S.choice`) are listed as `enum`.
  *
  * Only the document changes: routes keep validating requests with the schemas as written, and
  * answers are serialised as plain JSON (`app/server.ts`), so nothing here can change a request's
@@ -53,7 +52,7 @@ const PARAMETERS: Record<string, string> = {
   delivery_id: 'The webhook delivery addressed.',
   feed_id: 'The calendar feed (its secret identifier).',
   event: 'The notification event.',
-  language: 'The language of the template (`en`, `lv`, ...).',
+  language: 'The language of the template, a BCP 47 tag (`en`, `lv`, `en-GB`).',
   message_id: 'The notification message addressed.',
 };
 

@@ -16,11 +16,8 @@ const status = S.oneOf(BOOKING_STATUSES);
 const ticketsOut = {
   type: 'object',
   description: 'Tickets booked (ticket services) by ticket id: spots booked with each and its unit prices.',
-  additionalProperties: S.out({
-    spots: { ...S.int, description: 'Spots booked with the ticket.' },
-    price: { ...S.int, description: 'Unit price paid.' },
-    comparedPrice: { ...S.int, description: 'Unit price before discounts.' },
-  }),
+  // GraphQL lists them with their ticketID; here the ticket id is the key
+  additionalProperties: S.named('BookedTicket', S.out({ spots: S.int, price: S.int, comparedPrice: S.int })),
 };
 const statusChange = S.named(
   'BookingStatusChange',

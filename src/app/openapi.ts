@@ -1,6 +1,6 @@
 import { isInputObjectType, isInterfaceType, isObjectType, type GraphQLSchema } from 'graphql';
 import { DOC } from '../kernel/graphql-types';
-import { CHECKED_ENUM } from '../kernel/rest';
+import { CHECKED_BY_SERVICE } from '../kernel/rest';
 
 /**
  * The OpenAPI document of the REST adapter, finished from the route schemas (`kernel/rest.ts`)
@@ -13,7 +13,8 @@ import { CHECKED_ENUM } from '../kernel/rest';
  *   parameters that many routes share are described here.
  * - Every named schema is moved to `components.schemas` under its name and referred to with
  *   `$ref`, so generators emit one `Booking` type instead of a copy per operation.
- * - The closed sets that services check in requests (`S.choice`) are listed as `enum`.
+ * - What services check in requests beyond types (`S.choice`: a closed set) is shown as part of
+ *   the field (`enum`).
  *
  * Only the document changes: routes keep validating requests with the schemas as written, and
  * answers are serialised as plain JSON (`app/server.ts`), so nothing here can change a request's
@@ -74,11 +75,13 @@ function fieldTexts(graphql: GraphQLSchema, name: string): Record<string, string
 function describe(node: unknown, graphql: GraphQLSchema): unknown {
   if (Array.isArray(node)) return node.map((n) => describe(n, graphql));
   if (!isObject(node)) return node;
+  // what the service checks is part of the field in the document
+  const { [CHECKED_BY_SERVICE]: checked, ...rest } = node;
+  const field = isObject(checked) ? { ...rest, ...checked } : node;
   const out: Json = {};
-  for (const [key, value] of Object.entries(node)) {
+  for (const [key, value] of Object.entries(field)) {
     if (key === 'properties' && isObject(value))
       out[key] = Object.fromEntries(Object.entries(value).map(([name, p]) => [name, describe(p, graphql)]));
-    else if (key === CHECKED_ENUM) out.enum = value;
     else if (key === 'enum' || key === 'required') out[key] = value;
     else out[key] = describe(value, graphql);
   }

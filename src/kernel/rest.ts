@@ -12,11 +12,12 @@ export type AuthMode = 'none' | 'key' | 'bearer' | 'key|bearer' | 'optional';
 type JsonSchema = Record<string, unknown>;
 
 /**
- * The values of a request field that its service checks (`S.choice`). Request schemas check
- * types only, so REST and GraphQL refuse a wrong value alike: the validator ignores this keyword
- * (unknown keywords pass, `app/server.ts`), and the OpenAPI document shows it as `enum`.
+ * What the service checks in a request field beyond its type, for the OpenAPI document: the
+ * keywords it holds (`enum` for `S.choice`) are the field's there. Request schemas check types
+ * only, so REST and GraphQL refuse a wrong value alike (and the service's answer names the field
+ * at fault): the validator ignores this keyword (unknown keywords pass, `app/server.ts`).
  */
-export const CHECKED_ENUM = 'x-enum';
+export const CHECKED_BY_SERVICE = 'x-checked';
 
 export interface RouteDef {
   method: HTTPMethods;
@@ -149,10 +150,10 @@ export const S = {
   /**
    * A request field whose service checks it against a closed set (pass the constant it checks
    * with): the schema checks the type, as every request schema does, and the OpenAPI document
-   * lists the values (`CHECKED_ENUM`, read by `app/openapi.ts`).
+   * lists the values (`CHECKED_BY_SERVICE`).
    */
   choice(values: readonly string[], nullable = false): JsonSchema {
-    return { type: nullable ? ['string', 'null'] : 'string', [CHECKED_ENUM]: [...values, ...(nullable ? [null] : [])] };
+    return { type: nullable ? ['string', 'null'] : 'string', [CHECKED_BY_SERVICE]: { enum: [...values, ...(nullable ? [null] : [])] } };
   },
   strs: { type: 'array', items: { type: 'string' } } as JsonSchema,
   /** An object schema; `required` lists mandatory keys. Unknown keys are accepted and ignored. */

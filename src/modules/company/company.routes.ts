@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { defineRoutes, errors, S } from '../../kernel/rest';
+import { CHECKED_BY_SERVICE, defineRoutes, errors, S } from '../../kernel/rest';
 import { GRANTABLE } from '../../kernel/permissions';
 import { API_KEY_STATES } from './company.entity';
 
-type JsonSchema = Record<string, unknown>;
 import { createCompany, getCompany, listCompanies } from './company.service';
 import { createApiKey, listApiKeys, revokeApiKey } from './apikey.service';
 
@@ -20,16 +19,13 @@ export const companySchema = S.named(
   }),
 );
 
-const permissions = (grantable: JsonSchema): JsonSchema => ({
-  type: 'object',
-  description: 'What the key may do: permissions (`bookings.read`, `bookings.*`, `*`) by company id, or under `*` for every company.',
-  additionalProperties: S.array(grantable),
-});
+const PERMISSIONS_TEXT =
+  'What the key may do: permissions (`bookings.read`, `bookings.*`, `*`) by company id, or under `*` for every company.';
 const apiKeyProps = {
   id: S.uuid,
   name: S.str,
   keyPrefix: S.str,
-  permissions: permissions(S.oneOf(GRANTABLE)),
+  permissions: { type: 'object', description: PERMISSIONS_TEXT, additionalProperties: S.array(S.oneOf(GRANTABLE)) },
   state: S.oneOf(API_KEY_STATES),
   createdAt: S.ts,
   revokedAt: S.nts,
@@ -37,10 +33,20 @@ const apiKeyProps = {
 const apiKeySchema = S.named('ApiKey', S.out(apiKeyProps));
 /** The secret `key` is returned once, by the create call (contract section 2). */
 const newApiKeySchema = S.named('CreatedApiKey', S.out({ ...apiKeyProps, key: S.str }));
-// the service checks the permissions (and names the scope at fault)
+// the service checks the permissions, and names the scope at fault
 const createKeyBody = S.named(
   'CreateApiKeyInput',
-  S.object({ name: S.str, permissions: permissions(S.choice(GRANTABLE)) }, ['name', 'permissions']),
+  S.object(
+    {
+      name: S.str,
+      permissions: {
+        ...S.obj,
+        description: PERMISSIONS_TEXT,
+        [CHECKED_BY_SERVICE]: { additionalProperties: S.array(S.choice(GRANTABLE)) },
+      },
+    },
+    ['name', 'permissions'],
+  ),
 );
 
 type P = { cid: string; key_id: string };

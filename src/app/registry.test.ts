@@ -30,7 +30,13 @@ describe('documentsOf', () => {
 describe('printerOf', () => {
   const deps = {} as AppDeps;
   const printer: DocumentPrinter = async () => null;
-  const printing = (name: string): AppModule => ({ name, entities: [], resolvers: [], printer: (d) => (d === deps ? printer : null!) });
+  const printing = (name: string): AppModule => ({
+    name,
+    description: name,
+    entities: [],
+    resolvers: [],
+    printer: (d) => (d === deps ? printer : null!),
+  });
 
   it('binds the one printing module’s printer to the server’s deps; none without one', () => {
     expect(printerOf(deps, [mod('a', undefined), printing('document')])).toBe(printer);

@@ -4,7 +4,13 @@ import type { AppModule } from '../kernel/module';
 import { documentsOf, printerOf } from './registry';
 
 const source: DocumentSource = async () => null;
-const mod = (name: string, documents: AppModule['documents']): AppModule => ({ name, entities: [], resolvers: [], documents });
+const mod = (name: string, documents: AppModule['documents']): AppModule => ({
+  name,
+  description: name,
+  entities: [],
+  resolvers: [],
+  documents,
+});
 
 describe('documentsOf', () => {
   it('collects every module’s document sources by entity type', () => {
@@ -24,7 +30,13 @@ describe('documentsOf', () => {
 describe('printerOf', () => {
   const deps = {} as AppDeps;
   const printer: DocumentPrinter = async () => null;
-  const printing = (name: string): AppModule => ({ name, entities: [], resolvers: [], printer: (d) => (d === deps ? printer : null!) });
+  const printing = (name: string): AppModule => ({
+    name,
+    description: name,
+    entities: [],
+    resolvers: [],
+    printer: (d) => (d === deps ? printer : null!),
+  });
 
   it('binds the one printing module’s printer to the server’s deps; none without one', () => {
     expect(printerOf(deps, [mod('a', undefined), printing('document')])).toBe(printer);

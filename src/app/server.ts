@@ -12,6 +12,7 @@ import { logStream, requestLogRedaction } from './log';
 import { installCors } from './cors';
 import { buildGraphqlSchema, createApollo } from './graphql';
 import { installLiveUpdates, type LiveUpdates } from './graphql-ws';
+import { describeRouteSchema, finishDocument } from './openapi';
 import { sendingPrewritten } from './graphql-direct';
 import { checkDocumentSize } from './graphql-limits';
 import { loadPersistedManifest } from './graphql-persisted';
@@ -88,13 +89,27 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
       },
       // Relative: the document describes the server that serves it, whatever its address.
       servers: [{ url: '/', description: 'this server' }],
+      // One tag per bounded context, given to its routes below.
+      tags: modules.filter((m) => m.routes).map((m) => ({ name: m.name, description: m.description })),
       components: {
         securitySchemes: {
-          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
-          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'A merchant API key.' },
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description: 'A client access token (`POST /v1/client/auth/login`).',
+          },
         },
       },
     },
+    // The texts of the GraphQL schema and named components (app/openapi.ts); the document only.
+    transform: ({ schema, url }) => ({
+      schema: describeRouteSchema(schema as Record<string, unknown>, buildGraphqlSchema()) as never,
+      url,
+    }),
+    transformObject: (documents) =>
+      finishDocument((documents as { openapiObject: Record<string, unknown> }).openapiObject, buildGraphqlSchema()) as never,
   });
   await explorerRoutes(app);
   await guideRoutes(app);
@@ -211,7 +226,17 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
   });
   app.get('/v1/openapi.json', { schema: { hide: true } as object }, async () => app.swagger());
 
-  for (const m of modules) m.routes?.(app);
+  // Each context's routes in a scope of their own, which tags them with the context's name.
+  for (const m of modules) {
+    const routes = m.routes;
+    if (!routes) continue;
+    app.register(async (scope) => {
+      scope.addHook('onRoute', (r) => {
+        if (r.schema) r.schema.tags = [m.name];
+      });
+      routes(scope);
+    });
+  }
   // Registering is idempotent: a second server on the same ORM (tests) adds nothing.
   for (const m of modules) for (const sub of m.subscribers ?? []) deps.orm.em.getEventManager().registerSubscriber(sub);
 

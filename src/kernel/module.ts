@@ -9,6 +9,8 @@ import type { PayableItems } from './payable';
 /** What a bounded context contributes to the application. */
 export interface AppModule {
   name: string;
+  /** What the context covers, in a sentence: the description of its tag in the OpenAPI document. */
+  description: string;
   entities: Function[];
   resolvers: Function[];
   routes?: (app: FastifyInstance) => void;

@@ -33,14 +33,14 @@ export const PERMISSIONS: readonly string[] = [
   'audit.read',
 ];
 
-const PATTERN_AREAS = new Set([...AREAS, 'apikeys', 'client', 'audit']);
+const PATTERN_AREAS = [...new Set([...AREAS, 'apikeys', 'client', 'audit'])];
+
+/** Every string a key may hold: `*`, each area's wildcard (`bookings.*`) and each permission. */
+export const GRANTABLE: readonly string[] = ['*', ...PATTERN_AREAS.map((a) => `${a}.*`), ...PERMISSIONS];
 
 /** True when a string is a grantable permission or wildcard. */
 export function isPermission(p: string): boolean {
-  if (p === '*') return true;
-  const [area, action, ...rest] = p.split('.');
-  if (rest.length || !PATTERN_AREAS.has(area)) return false;
-  return action === '*' || PERMISSIONS.includes(p);
+  return GRANTABLE.includes(p);
 }
 
 /** Does pattern `held` grant `wanted` (itself a permission or a pattern)? */

@@ -11,16 +11,26 @@ export type AuthMode = 'none' | 'key' | 'bearer' | 'key|bearer' | 'optional';
 
 type JsonSchema = Record<string, unknown>;
 
+/**
+ * What the service checks in a request field beyond its type, for the OpenAPI document: the
+ * keywords it holds (`enum` for `S.choice`) are the field's there. Request schemas check types
+ * only, so REST and GraphQL refuse a wrong value alike (and the service's answer names the field
+ * at fault): the validator ignores this keyword (unknown keywords pass, `app/server.ts`).
+ */
+export const CHECKED_BY_SERVICE = 'x-checked';
+
 export interface RouteDef {
   method: HTTPMethods;
   url: string;
   auth: AuthMode;
   summary: string;
-  /** OpenAPI operationId; by default the summary in camelCase (unique per server). */
-  operationId?: string;
+  /**
+   * OpenAPI operationId, the method name generated clients give the operation: short camelCase
+   * (`createBooking`, `listBookings`), unique per server. The GraphQL field's name where there is one.
+   */
+  operationId: string;
   /** Longer OpenAPI description. */
   description?: string;
-  tags?: string[];
   /** Request headers the route reads (documented as header parameters). */
   headers?: JsonSchema;
   params?: JsonSchema;
@@ -53,21 +63,12 @@ declare module 'fastify' {
   }
 }
 
-/** `List available times` -> `listAvailableTimes`. */
-export function operationIdOf(summary: string): string {
-  const words = summary
-    .replace(/[^A-Za-z0-9]+/g, ' ')
-    .trim()
-    .split(' ');
-  return words.map((w, i) => (i === 0 ? w.toLowerCase() : w[0].toUpperCase() + w.slice(1).toLowerCase())).join('');
-}
+const operationIds = new WeakMap<object, Set<string>>();
 
-const operationIds = new WeakMap<FastifyInstance, Set<string>>();
-
-/** Claims an operationId on this server; a second route with the same one is a programming error. */
+/** Claims an operationId on this server (any of its scopes); a second route with the same one is a programming error. */
 export function claimOperationId(app: FastifyInstance, id: string, where: string): string {
-  let ids = operationIds.get(app);
-  if (!ids) operationIds.set(app, (ids = new Set()));
+  let ids = operationIds.get(app.server);
+  if (!ids) operationIds.set(app.server, (ids = new Set()));
   if (ids.has(id)) throw new Error(`duplicate OpenAPI operationId ${id} (${where}); give the route its own operationId`);
   ids.add(id);
   return id;
@@ -85,8 +86,7 @@ export function defineRoutes(app: FastifyInstance, routes: RouteDef[]): void {
         Object.entries({
           summary: r.summary,
           description: r.description,
-          operationId: claimOperationId(app, r.operationId ?? operationIdOf(r.summary), `${r.method} ${r.url}`),
-          tags: r.tags,
+          operationId: claimOperationId(app, r.operationId, `${r.method} ${r.url}`),
           params: r.params,
           querystring: r.querystring,
           headers: r.headers,
@@ -139,6 +139,22 @@ export const S = {
   nobj: { type: ['object', 'null'], additionalProperties: true } as JsonSchema,
   any: {} as JsonSchema,
   uuids: { type: 'array', items: { type: 'string', format: 'uuid' } } as JsonSchema,
+  /** An answer's value from a closed set of strings: pass the constant the code makes values from. */
+  oneOf(values: readonly string[]): JsonSchema {
+    return { type: 'string', enum: [...values] };
+  },
+  /** An answer's value from a closed set of strings, or null. */
+  nOneOf(values: readonly string[]): JsonSchema {
+    return { type: ['string', 'null'], enum: [...values, null] };
+  },
+  /**
+   * A request field whose service checks it against a closed set (pass the constant it checks
+   * with): the schema checks the type, as every request schema does, and the OpenAPI document
+   * lists the values (`CHECKED_BY_SERVICE`).
+   */
+  choice(values: readonly string[], nullable = false): JsonSchema {
+    return { type: nullable ? ['string', 'null'] : 'string', [CHECKED_BY_SERVICE]: { enum: [...values, ...(nullable ? [null] : [])] } };
+  },
   strs: { type: 'array', items: { type: 'string' } } as JsonSchema,
   /** An object schema; `required` lists mandatory keys. Unknown keys are accepted and ignored. */
   object(properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema {
@@ -156,22 +172,47 @@ export const S = {
       additionalProperties: false,
     };
   },
+  /**
+   * A schema with a name: the OpenAPI document lists it once under `components.schemas` and
+   * refers to it, and takes its texts from the GraphQL type of the same name (`app/openapi.ts`).
+   * Name records and inputs after their GraphQL twins (`Booking`, `CreateBookingInput`).
+   */
+  named(name: string, schema: JsonSchema): JsonSchema {
+    return { title: name, ...schema };
+  },
+  /** The schema or null (a named schema stays one record in the OpenAPI document: `anyOf` it or null). */
+  nullable(schema: JsonSchema): JsonSchema {
+    return { ...schema, type: [schema.type, 'null'].flat() };
+  },
   array(items: JsonSchema): JsonSchema {
     return { type: 'array', items };
   },
-  params(...names: string[]): JsonSchema {
-    return { type: 'object', properties: Object.fromEntries(names.map((n) => [n, { type: 'string' }])), required: names };
+  /**
+   * Path parameters, all strings. A name shared by many routes is described in the OpenAPI
+   * document (`app/openapi.ts`); give `[name, description]` for one that means something else
+   * here (`item_id`), or `[name, schema]` (a closed set: `S.choice`).
+   */
+  params(...params: (string | readonly [string, string | JsonSchema])[]): JsonSchema {
+    const named = params.map((p) =>
+      typeof p === 'string' ? [p, { type: 'string' }] : [p[0], typeof p[1] === 'string' ? { type: 'string', description: p[1] } : p[1]],
+    );
+    return { type: 'object', properties: Object.fromEntries(named), required: named.map(([n]) => n) };
   },
   error: {
+    title: 'Error',
     type: 'object',
     properties: {
-      code: { type: 'string' },
-      message: { type: 'string' },
+      code: { type: 'string', description: 'What went wrong, for programs (`invalid_request`, `not_found`, `time_unavailable`, ...).' },
+      message: { type: 'string', description: 'What went wrong, for people.' },
       details: {
         type: 'array',
+        description: 'The fields at fault (validation errors), when known.',
         items: {
           type: 'object',
-          properties: { path: { type: 'string' }, message: { type: 'string' } },
+          properties: {
+            path: { type: 'string', description: 'The field at fault, dot-separated (`startTime`, `client.email`, `querystring.limit`).' },
+            message: { type: 'string', description: 'What is wrong with it.' },
+          },
           required: ['path', 'message'],
           additionalProperties: false,
         },
@@ -188,6 +229,7 @@ export const S = {
     additionalProperties: true,
   } as JsonSchema,
   metaDataUpdate: {
+    title: 'MetaDataUpdateInput',
     type: 'object',
     properties: { expectedVersion: { type: ['integer', 'null'] }, path: { type: 'string' }, value: {} },
     required: ['path'],
@@ -225,26 +267,30 @@ export const commonErrors = {
   500: errorAnswer('internal_error: unexpected failure; safe to retry'),
 };
 
-export const timeRangeSchema = S.out({ start: S.str, end: S.str });
+export const timeRangeSchema = S.named('TimeRange', S.out({ start: S.str, end: S.str }));
 
 /**
  * The stored (normalised) limitation, shared by capacity rules, price rules and discounts: time
  * ranges always `{start, end}`; only the parts that were set.
  */
-export const limitationSchema: JsonSchema = {
-  type: ['object', 'null'],
-  properties: {
-    dates: S.array(S.out({ start: S.str, end: S.str })),
-    daysOfWeek: S.int,
-    resourceIDs: S.uuids,
-    times: S.array(timeRangeSchema),
-  },
-  additionalProperties: false,
-};
+export const limitationSchema: JsonSchema = S.nullable(
+  S.named('Limitation', {
+    type: 'object',
+    properties: {
+      dates: S.array(S.named('DateRange', S.out({ start: S.str, end: S.str }))),
+      daysOfWeek: S.int,
+      resourceIDs: S.uuids,
+      times: S.array(timeRangeSchema),
+    },
+    additionalProperties: false,
+  }),
+);
 
 /** A limitation in a request: times as `{start, end}` or `{startTime, endTime}`. */
-export const limitationBody: JsonSchema = {
-  type: ['object', 'null'],
-  description: '{dates: [{start, end}], daysOfWeek, resourceIDs, times: [{start, end} | {startTime, endTime}]}',
-  additionalProperties: true,
-};
+export const limitationBody: JsonSchema = S.nullable(
+  S.named('LimitationInput', {
+    type: 'object',
+    description: '{dates: [{start, end}], daysOfWeek, resourceIDs, times: [{start, end} | {startTime, endTime}]}',
+    additionalProperties: true,
+  }),
+);

@@ -61,10 +61,11 @@ describe('docs/permissions.md', () => {
   });
 
   it('covers every route the server serves and every root field of the schema', () => {
-    const document = t.app.swagger() as { paths: Record<string, Record<string, unknown>> };
-    const served = Object.entries(document.paths).flatMap(([path, methods]) =>
-      Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`),
-    );
+    // the routes as registered (the OpenAPI document spells some paths out per value of a parameter)
+    const registered = (t.app as unknown as { registeredRoutes: { method: string; url: string }[] }).registeredRoutes;
+    const served = registered
+      .filter((r) => r.url.startsWith('/v1/') && r.url !== '/v1/openapi.json')
+      .map((r) => `${r.method} ${r.url.replace(/:(\w+)/g, '{$1}')}`);
     const read = ops.filter((o) => o.kind === 'rest').map((o) => o.name);
     expect([...new Set(read)].sort()).toEqual([...new Set(served)].sort());
 

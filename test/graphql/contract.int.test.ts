@@ -23,10 +23,12 @@ describe('schema and OpenAPI', () => {
       for (const method of Object.keys(ops)) listed.add(`${method.toUpperCase()} ${path}`);
     }
     const registered = (t.app as unknown as { registeredRoutes: { method: string; url: string }[] }).registeredRoutes;
+    // a path parameter with a closed set of values may be listed once per value (`providers/stripe`)
+    const listedAs = (route: string) => new RegExp(`^${route.replace(/\{(\w+)\}/g, (_, name: string) => `(\\{${name}\\}|[a-z_]+)`)}$`);
     const missing = registered
       .filter((r) => r.url.startsWith('/v1/') && r.url !== '/v1/openapi.json')
       .map((r) => `${r.method} ${r.url.replace(/:(\w+)/g, '{$1}')}`)
-      .filter((r) => !listed.has(r));
+      .filter((r) => !listed.has(r) && ![...listed].some((l) => listedAs(r).test(l)));
     expect(missing).toEqual([]);
     expect(listed.size).toBeGreaterThanOrEqual(6);
   });

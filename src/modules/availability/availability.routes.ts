@@ -4,31 +4,58 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { defineRoutes, errors, S } from '../../kernel/rest';
 import { adminDates, adminTimesBody, clientDates, clientTimesBody, type TimesInput } from './availability.service';
 
-const price = S.out({ amount: S.int, comparedAmount: S.int, currency: S.str });
-const counts = { type: 'object', additionalProperties: S.int };
+const price = S.named('Price', S.out({ amount: S.int, comparedAmount: S.int, currency: S.str }));
+const counts = (description: string) => ({ type: 'object', description, additionalProperties: S.int });
 /** The spot counts are sent for group and ticket services only. */
-const entry = S.out(
-  {
-    startTime: S.ts,
-    duration: S.str,
-    price,
-    spotsAvailable: S.int,
-    totalSpots: S.int,
-    bookedSpots: S.int,
-    bookedSpotsPerTicket: counts,
-    totalSpotsPerTicket: counts,
-    ticketPrices: { type: 'object', additionalProperties: price },
-  },
-  ['spotsAvailable', 'totalSpots', 'bookedSpots', 'bookedSpotsPerTicket', 'totalSpotsPerTicket', 'ticketPrices'],
+const entry = S.named(
+  'AvailableTime',
+  S.out(
+    {
+      startTime: S.ts,
+      duration: S.str,
+      price,
+      spotsAvailable: S.int,
+      totalSpots: S.int,
+      bookedSpots: S.int,
+      bookedSpotsPerTicket: counts('Spots booked per ticket id (ticket services).'),
+      totalSpotsPerTicket: counts('Spots per ticket id in total (ticket services).'),
+      ticketPrices: { type: 'object', description: 'Price of one spot per ticket id (ticket services).', additionalProperties: price },
+    },
+    ['spotsAvailable', 'totalSpots', 'bookedSpots', 'bookedSpotsPerTicket', 'totalSpotsPerTicket', 'ticketPrices'],
+  ),
 );
-const timesResponse = S.out({ timeZone: S.str, times: { type: 'object', additionalProperties: S.array(entry) } });
-const datesResponse = S.out({
-  timeZone: S.str,
-  dates: { type: 'object', additionalProperties: S.array({ type: 'string', format: 'date' }) },
-});
-const body = S.object(
-  { from: S.str, to: S.str, resourceIDs: S.strs, duration: S.str, spots: S.int, tickets: S.obj, includePastTimes: S.bool },
-  ['from', 'to'],
+const timesResponse = S.named(
+  'AvailableTimes',
+  S.out({
+    timeZone: S.str,
+    times: { type: 'object', description: 'The times of each resource, by resource id.', additionalProperties: S.array(entry) },
+  }),
+);
+const datesResponse = S.named(
+  'AvailableDates',
+  S.out({
+    timeZone: S.str,
+    dates: {
+      type: 'object',
+      description: 'The dates with at least one available time (`YYYY-MM-DD`, company time zone), by resource id.',
+      additionalProperties: S.array({ type: 'string', format: 'date' }),
+    },
+  }),
+);
+const body = S.named(
+  'AvailableTimesInput',
+  S.object(
+    {
+      from: S.str,
+      to: S.str,
+      resourceIDs: S.strs,
+      duration: S.str,
+      spots: S.int,
+      tickets: { ...S.obj, description: 'Tickets to book (ticket services): spots by ticket id (`{"<ticketID>": 2}`).' },
+      includePastTimes: S.bool,
+    },
+    ['from', 'to'],
+  ),
 );
 type P = { cid: string; service_id: string };
 
@@ -59,9 +86,9 @@ export function availabilityRoutes(app: FastifyInstance): void {
     {
       method: 'POST',
       url: '/v1/companies/:cid/services/:service_id/times',
+      operationId: 'listAvailableTimes',
       auth: 'key',
       summary: 'List available times',
-      tags: ['availability'],
       params,
       body,
       response: { 200: timesResponse, ...errors },
@@ -71,9 +98,9 @@ export function availabilityRoutes(app: FastifyInstance): void {
     {
       method: 'POST',
       url: '/v1/companies/:cid/services/:service_id/dates',
+      operationId: 'listAvailableDates',
       auth: 'key',
       summary: 'List available dates',
-      tags: ['availability'],
       params,
       body,
       response: { 200: datesResponse, ...errors },
@@ -82,9 +109,9 @@ export function availabilityRoutes(app: FastifyInstance): void {
     {
       method: 'POST',
       url: '/v1/client/companies/:cid/services/:service_id/times',
+      operationId: 'listClientAvailableTimes',
       auth: 'key|bearer',
       summary: 'Get available times for service',
-      tags: ['client'],
       params,
       body,
       response: { 200: timesResponse, ...errors },
@@ -94,9 +121,9 @@ export function availabilityRoutes(app: FastifyInstance): void {
     {
       method: 'POST',
       url: '/v1/client/companies/:cid/services/:service_id/dates',
+      operationId: 'listClientAvailableDates',
       auth: 'key|bearer',
       summary: 'Get available dates for service',
-      tags: ['client'],
       params,
       body,
       response: { 200: datesResponse, ...errors },

@@ -6,6 +6,7 @@ import { availabilityRoutes } from './availability.routes';
 
 export const availabilityModule: AppModule = {
   name: 'availability',
+  description: 'Available dates and times of a service, computed from the schedule, rules, slots and bookings.',
   entities: [],
   resolvers: [AvailabilityResolver, AvailabilityLiveResolver],
   routes: availabilityRoutes,

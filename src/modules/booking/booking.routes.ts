@@ -1,24 +1,35 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { defineRoutes, errors, S } from '../../kernel/rest';
 import { resourceSchema, serviceSchema, ticketSchema } from '../catalog/catalog.schemas';
-import { clientSchema } from '../client/client.routes';
+import { clientSchema, guestClientSchema } from '../client/client.routes';
 import { slotSchema } from '../scheduling/scheduling.schemas';
 import { MAX_BATCH, requestBookings } from './booking-batch.service';
 import { cancelClientBooking, clientBooking, clientBookings, requestBooking } from './client-booking.service';
 import { createBooking, moveBooking, updateBooking } from './booking.service';
 import { getBooking, listBookings } from './booking-query.service';
 import { BOOKING_STATUSES } from './booking.status';
+import { BOOKING_POLICIES } from '../catalog/catalog.checks';
+import { SERVICE_TYPES } from '../../shared/service-type';
+import { UPDATE_STRATEGIES } from '../scheduling/slot.service';
 
-const status = { type: 'string', enum: [...BOOKING_STATUSES] };
-const ticketsOut = { type: 'object', additionalProperties: S.out({ spots: S.int, price: S.int, comparedPrice: S.int }) };
-const statusChange = S.out({
-  id: S.uuid,
-  bookingID: S.uuid,
-  oldStatus: { type: ['string', 'null'] },
-  newStatus: S.str,
-  metaData: S.obj,
-  createdAt: S.ts,
-});
+const status = S.oneOf(BOOKING_STATUSES);
+const ticketsOut = {
+  type: 'object',
+  description: 'Tickets booked (ticket services) by ticket id: spots booked with each and its unit prices.',
+  // GraphQL lists them with their ticketID; here the ticket id is the key
+  additionalProperties: S.named('BookedTicket', S.out({ spots: S.int, price: S.int, comparedPrice: S.int })),
+};
+const statusChange = S.named(
+  'BookingStatusChange',
+  S.out({
+    id: S.uuid,
+    bookingID: S.uuid,
+    oldStatus: S.nOneOf(BOOKING_STATUSES),
+    newStatus: status,
+    metaData: S.obj,
+    createdAt: S.ts,
+  }),
+);
 
 const clientBookingProps = {
   id: S.uuid,
@@ -34,96 +45,142 @@ const clientBookingProps = {
   price: S.int,
   currency: S.nstr,
   status,
-  bookingPolicy: S.str,
-  type: S.str,
-  accessToken: { type: 'string', description: 'Lets its holder read and cancel this booking through the client interface.' },
+  bookingPolicy: S.oneOf(BOOKING_POLICIES),
+  type: S.oneOf(SERVICE_TYPES),
+  accessToken: S.str,
   paymentURL: S.nstr,
   pluginData: S.obj,
   metaData: S.obj,
   createdAt: S.ts,
 };
-export const clientBookingSchema = S.out(clientBookingProps);
-export const bookingSchema = S.out({
-  ...clientBookingProps,
-  clientID: { type: ['string', 'null'], format: 'uuid' },
-  client: { anyOf: [clientSchema, { type: 'null' }] },
-  service: { anyOf: [serviceSchema, { type: 'null' }] },
-  resource: { anyOf: [resourceSchema, { type: 'null' }] },
-  statusChanges: S.array(statusChange),
-  rrule: S.nstr,
-  recurringID: { type: ['string', 'null'] },
-  clientInitiated: S.bool,
-  refundPercent: S.nint,
-  code: S.nstr,
-  customPurchaseDescription: S.nstr,
-  metaDataVersion: S.int,
-  updatedAt: S.ts,
-});
-const blockedTime = S.out({ id: S.uuid, bookingID: S.uuid, resourceID: S.uuid, startTime: S.nts, endTime: S.nts, source: S.str });
-const bookingPage = S.out({
-  blockedTimes: S.array(blockedTime),
-  bookings: S.array(bookingSchema),
-  clients: S.array(clientSchema),
-  resources: S.array(resourceSchema),
-  services: S.array(serviceSchema),
-  slots: S.array(slotSchema),
-  tickets: S.array(ticketSchema),
-  limit: S.int,
-  offset: S.int,
-  total: S.int,
-});
-
-const repeat = S.object({ rrule: S.str, timeZone: S.str, until: S.str }, ['rrule', 'timeZone']);
-const placement = { duration: S.str, metaData: S.obj, resourceID: S.str, serviceID: S.str, spots: S.int, startTime: S.str, tickets: S.obj };
-const NOTIFY =
-  "false: the booking's client gets no e-mail about it, neither now nor about its later changes or a reminder (the merchant's messages and webhooks are unaffected); default true";
-const createBody = S.object(
-  { ...placement, clientID: S.nstr, ignoreSchedule: S.bool, notify: { type: 'boolean', description: NOTIFY }, repeat },
-  ['resourceID', 'serviceID', 'startTime'],
-);
-const guest = S.object({ platformID: S.str, id: S.str, email: S.str, firstName: S.nstr, lastName: S.nstr });
-const requestBody = S.object(
-  {
-    ...placement,
-    companyID: S.str,
-    client: guest,
+export const clientBookingSchema = S.named('ClientBooking', S.out(clientBookingProps));
+export const bookingSchema = S.named(
+  'Booking',
+  S.out({
+    ...clientBookingProps,
+    clientID: { type: ['string', 'null'], format: 'uuid' },
+    client: { anyOf: [clientSchema, { type: 'null' }] },
+    service: { anyOf: [serviceSchema, { type: 'null' }] },
+    resource: { anyOf: [resourceSchema, { type: 'null' }] },
+    statusChanges: S.array(statusChange),
+    rrule: S.nstr,
+    recurringID: { type: ['string', 'null'] },
+    clientInitiated: S.bool,
+    refundPercent: S.nint,
     code: S.nstr,
     customPurchaseDescription: S.nstr,
-    pluginData: S.obj,
-  },
-  ['companyID', 'serviceID', 'startTime'],
+    metaDataVersion: S.int,
+    updatedAt: S.ts,
+  }),
 );
-const batchBody = S.object({ bookings: S.array(requestBody), client: guest }, ['bookings']);
-const batchSchema = S.out({
-  bookings: S.array(clientBookingSchema),
-  currency: S.nstr,
-  paymentURL: S.nstr,
-  totalAmount: S.int,
-  transactionID: { type: ['string', 'null'], format: 'uuid' },
-});
-const updateBody = S.object({
+const blockedTime = S.named(
+  'BlockedTime',
+  S.out({ id: S.uuid, bookingID: S.uuid, resourceID: S.uuid, startTime: S.nts, endTime: S.nts, source: S.oneOf(['related_resource']) }),
+);
+const bookingPage = S.named(
+  'BookingPage',
+  S.out({
+    blockedTimes: S.array(blockedTime),
+    bookings: S.array(bookingSchema),
+    clients: S.array(clientSchema),
+    resources: S.array(resourceSchema),
+    services: S.array(serviceSchema),
+    slots: S.array(slotSchema),
+    tickets: S.array(ticketSchema),
+    limit: S.int,
+    offset: S.int,
+    total: S.int,
+  }),
+);
+
+const repeat = S.named('BookingRepeatInput', S.object({ rrule: S.str, timeZone: S.str, until: S.str }, ['rrule', 'timeZone']));
+const placement = {
   duration: S.str,
-  metaDataUpdate: S.metaDataUpdate,
-  price: S.int,
-  refundPercent: S.int,
+  metaData: S.obj,
   resourceID: S.str,
+  serviceID: S.str,
   spots: S.int,
   startTime: S.str,
-  status: S.str,
-});
-const moveBody = S.object(
-  { ignoreSchedule: S.bool, recalculatePrice: S.bool, recurringUpdateStrategy: S.str, resourceID: S.str, startTime: S.str },
-  ['resourceID', 'startTime'],
+  tickets: { ...S.obj, description: 'Tickets to book (ticket services): spots by ticket id (`{"<ticketID>": 2}`).' },
+};
+const createBody = S.named(
+  'CreateBookingInput',
+  // notify's text is the GraphQL field's
+  S.object({ ...placement, clientID: S.nstr, ignoreSchedule: S.bool, notify: S.bool, repeat }, ['resourceID', 'serviceID', 'startTime']),
 );
-const listQuery = S.object({
-  clientID: S.str,
-  from: S.str,
-  to: S.str,
-  includeFailures: S.str,
-  limit: S.str,
-  offset: S.str,
-  resourceIDs: S.str,
-  serviceIDs: S.str,
+const guest = guestClientSchema;
+const requestBody = S.named(
+  'RequestBookingInput',
+  S.object(
+    {
+      ...placement,
+      companyID: S.str,
+      client: guest,
+      code: S.nstr,
+      customPurchaseDescription: S.nstr,
+      pluginData: S.obj,
+    },
+    ['companyID', 'serviceID', 'startTime'],
+  ),
+);
+const batchBody = S.named('RequestBookingsInput', S.object({ bookings: S.array(requestBody), client: guest }, ['bookings']));
+const batchSchema = S.named(
+  'BookingBatch',
+  S.out({
+    bookings: S.array(clientBookingSchema),
+    currency: S.nstr,
+    paymentURL: S.nstr,
+    totalAmount: S.int,
+    transactionID: { type: ['string', 'null'], format: 'uuid' },
+  }),
+);
+const updateBody = S.named(
+  'UpdateBookingInput',
+  S.object({
+    duration: S.str,
+    metaDataUpdate: S.metaDataUpdate,
+    price: S.int,
+    refundPercent: S.int,
+    resourceID: S.str,
+    spots: S.int,
+    startTime: S.str,
+    status: S.choice(BOOKING_STATUSES),
+  }),
+);
+const moveBody = S.named(
+  'MoveBookingInput',
+  S.object(
+    {
+      ignoreSchedule: S.bool,
+      recalculatePrice: S.bool,
+      recurringUpdateStrategy: S.choice(UPDATE_STRATEGIES),
+      resourceID: S.str,
+      startTime: S.str,
+    },
+    ['resourceID', 'startTime'],
+  ),
+);
+const listQuery = S.named(
+  'BookingFilter',
+  S.object({
+    clientID: S.str,
+    from: S.str,
+    to: S.str,
+    includeFailures: S.str,
+    limit: S.str,
+    offset: S.str,
+    resourceIDs: S.str,
+    serviceIDs: S.str,
+  }),
+);
+const clientPage = S.named(
+  'ClientBookingPage',
+  S.out({ bookings: S.array(clientBookingSchema), limit: S.int, offset: S.int, total: S.int }),
+);
+const cancelBody = S.named('CancelClientBookingInput', { properties: { metaData: S.obj }, additionalProperties: true });
+
+const tokenQuery = S.object({
+  accessToken: { ...S.str, description: "The booking's accessToken, for links; else send it as the X-Booking-Token header." },
 });
 
 const writeErrors = { ...errors, 409: S.error };
@@ -156,9 +213,9 @@ export function bookingRoutes(app: FastifyInstance): void {
     {
       method: 'GET',
       url: ADMIN,
+      operationId: 'listBookings',
       auth: 'key',
       summary: 'Get bookings',
-      tags: ['bookings'],
       params: S.params('cid'),
       querystring: listQuery,
       response: { 200: bookingPage, ...errors },
@@ -168,9 +225,9 @@ export function bookingRoutes(app: FastifyInstance): void {
     {
       method: 'POST',
       url: ADMIN,
+      operationId: 'createBooking',
       auth: 'key',
       summary: `Create a booking. ${IDEMPOTENCY}`,
-      tags: ['bookings'],
       params: S.params('cid'),
       body: createBody,
       headers: idempotencyHeader,
@@ -180,9 +237,9 @@ export function bookingRoutes(app: FastifyInstance): void {
     {
       method: 'GET',
       url: `${ADMIN}/:booking_id`,
+      operationId: 'getBooking',
       auth: 'key',
       summary: 'Get one booking',
-      tags: ['bookings'],
       params: S.params('cid', 'booking_id'),
       response: { 200: bookingSchema, ...errors },
       handler: (ctx, req) => getBooking(ctx, params(req).cid, params(req).booking_id),
@@ -190,9 +247,9 @@ export function bookingRoutes(app: FastifyInstance): void {
     {
       method: 'PATCH',
       url: `${ADMIN}/:booking_id`,
+      operationId: 'updateBooking',
       auth: 'key',
       summary: 'Update booking',
-      tags: ['bookings'],
       params: S.params('cid', 'booking_id'),
       body: updateBody,
       response: { 200: bookingSchema, ...writeErrors },
@@ -201,9 +258,9 @@ export function bookingRoutes(app: FastifyInstance): void {
     {
       method: 'POST',
       url: `${ADMIN}/:booking_id/move`,
+      operationId: 'moveBooking',
       auth: 'key',
       summary: 'Move a booking',
-      tags: ['bookings'],
       params: S.params('cid', 'booking_id'),
       body: moveBody,
       response: { 200: bookingSchema, ...writeErrors },
@@ -212,19 +269,19 @@ export function bookingRoutes(app: FastifyInstance): void {
     {
       method: 'GET',
       url: '/v1/client/bookings',
+      operationId: 'listClientBookings',
       auth: 'bearer',
       summary: 'Get client bookings',
-      tags: ['client'],
       querystring: S.object({ limit: S.str, offset: S.str }),
-      response: { 200: S.out({ bookings: S.array(clientBookingSchema), limit: S.int, offset: S.int, total: S.int }), ...errors },
+      response: { 200: clientPage, ...errors },
       handler: (ctx, req) => clientBookings(ctx, req.query as object),
     },
     {
       method: 'POST',
       url: '/v1/client/bookings',
+      operationId: 'requestBooking',
       auth: 'key|bearer',
       summary: `Request booking. ${IDEMPOTENCY}`,
-      tags: ['client'],
       body: requestBody,
       headers: idempotencyHeader,
       response: { 200: clientBookingSchema, ...writeErrors },
@@ -233,8 +290,8 @@ export function bookingRoutes(app: FastifyInstance): void {
     {
       method: 'POST',
       url: '/v1/client/bookings/batch',
+      operationId: 'requestBookings',
       auth: 'key|bearer',
-      tags: ['client'],
       body: batchBody,
       headers: idempotencyHeader,
       summary: `Request multiple bookings with single payment: 1 to ${MAX_BATCH} booking requests of one company, written all or none, with one payment transaction covering every booking in request order. A guest's \`client\` object goes at the top level. ${IDEMPOTENCY}`,
@@ -244,24 +301,24 @@ export function bookingRoutes(app: FastifyInstance): void {
     {
       method: 'GET',
       url: '/v1/client/bookings/:booking_id',
+      operationId: 'getClientBooking',
       auth: 'optional',
       summary: `Get client booking. ${TOKEN_AUTH}`,
-      tags: ['client'],
       params: S.params('booking_id'),
-      querystring: S.object({ accessToken: S.str }),
+      querystring: tokenQuery,
       response: { 200: clientBookingSchema, ...errors },
       handler: (ctx, req) => clientBooking(ctx, params(req).booking_id, bookingToken(req)),
     },
     {
       method: 'POST',
       url: '/v1/client/bookings/:booking_id/cancel',
+      operationId: 'cancelClientBooking',
       auth: 'optional',
       summary: `Cancel booking. ${TOKEN_AUTH}`,
-      tags: ['client'],
       params: S.params('booking_id'),
       // The body is optional (no `type`, so an absent body passes); the service checks its shape.
-      querystring: S.object({ accessToken: S.str }),
-      body: { properties: { metaData: S.obj }, additionalProperties: true },
+      querystring: tokenQuery,
+      body: cancelBody,
       response: { 200: clientBookingSchema, ...writeErrors },
       handler: (ctx, req) => cancelClientBooking(ctx, params(req).booking_id, req.body as object, bookingToken(req)),
     },

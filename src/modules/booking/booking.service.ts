@@ -9,6 +9,7 @@ import type { Client } from '../client/client.entity';
 import { getClientInCompany } from '../client/client.lookup';
 import type { Company } from '../company/company.entity';
 import { countOccurrences, type RepeatSpec } from '../scheduling/recurrence';
+import { UPDATE_STRATEGIES } from '../scheduling/slot.service';
 import { isTimeConflict, unavailable, ticketCounts, usesCapacity } from './booking.store';
 import { idempotencyOf, type Idempotency } from './idempotency';
 import {
@@ -416,7 +417,7 @@ export async function moveBooking(ctx: Ctx, companyId: string, id: unknown, inpu
   const start = c.timestamp('startTime', body.startTime, true);
   const ignoreSchedule = c.bool('ignoreSchedule', body.ignoreSchedule) ?? false;
   const recalculatePrice = c.bool('recalculatePrice', body.recalculatePrice) ?? false;
-  const strategy = c.oneOf('recurringUpdateStrategy', body.recurringUpdateStrategy, ['single', 'upcoming'] as const) ?? 'single';
+  const strategy = c.oneOf('recurringUpdateStrategy', body.recurringUpdateStrategy, UPDATE_STRATEGIES) ?? 'single';
   c.done('invalid move');
   const before = await findBooking(ctx, company.id, id);
   if (!holds(before.status)) throw conflict(`a ${before.status} booking cannot be moved`);

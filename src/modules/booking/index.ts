@@ -12,6 +12,8 @@ import { abandonedWhen } from '../../kernel/payable';
 
 export const bookingModule: AppModule = {
   name: 'booking',
+  description:
+    'Bookings: made by merchants or requested through the client interface, moved, updated, cancelled; codes checked before booking.',
   entities: [Booking, BookingStatusChange, BookingOccupancy, SlotUsage, IdempotencyKey],
   resolvers: [BookingResolver, BookingPageResolver, ClientBookingResolver, CodeValidationResolver, BookingLiveResolver],
   routes: (app) => {

@@ -13,10 +13,11 @@ import {
   type FeedWindow,
 } from './calendar.service';
 
-const feedUrl = S.out({ url: { type: 'string', description: 'the secret feed URL (shown once; whoever has it reads the feed)' } });
+const feedUrl = S.named('CalendarFeed', S.out({ url: S.str }));
 const companyParams = S.params('cid');
 const resourceParams = S.params('cid', 'resource_id');
 type Params = { cid: string; resource_id?: string };
+const Scope = (scope: string) => `${scope[0].toUpperCase()}${scope.slice(1)}`;
 const resourceOf = (req: FastifyRequest) => (req.params as Params).resource_id ?? null;
 
 /** True when `If-None-Match` names `etag` (or is `*`); weak validators compare by their opaque part. */
@@ -45,10 +46,10 @@ export function calendarRoutes(app: FastifyInstance): void {
     url,
     auth: 'key',
     summary: `Create ${scope} calendar feed`,
+    operationId: `create${Scope(scope)}CalendarFeed`,
     description:
       `Issues the secret iCalendar URL of ${scope === 'resource' ? "a resource's" : "the company's"} bookings (bookings.write). Only a hash ` +
       'of its token is stored, so the URL is shown once; issuing again replaces the previous URL.',
-    tags: ['Calendar feeds'],
     params,
     response: { 201: feedUrl, ...errors },
     status: 201,
@@ -59,8 +60,8 @@ export function calendarRoutes(app: FastifyInstance): void {
     url,
     auth: 'key',
     summary: `Revoke ${scope} calendar feed`,
+    operationId: `revoke${Scope(scope)}CalendarFeed`,
     description: 'Revokes the feed URL (bookings.write); the old URL answers 404 from then on. 404 when no feed was issued.',
-    tags: ['Calendar feeds'],
     params,
     response: { 204: { type: 'null', description: 'revoked' }, ...errors },
     status: 204,
@@ -74,6 +75,7 @@ export function calendarRoutes(app: FastifyInstance): void {
     {
       method: 'GET',
       url: '/v1/calendar/:feed_id',
+      operationId: 'readCalendarFeed',
       auth: 'none',
       summary: 'Read calendar feed',
       description:
@@ -82,10 +84,15 @@ export function calendarRoutes(app: FastifyInstance): void {
         `${DEFAULT_FUTURE_DAYS}, at most ${MAX_FUTURE_DAYS}) after, at most ${MAX_EVENTS} events; cancelled and other bookings are left out. ` +
         'Times are in the company time zone (with its VTIMEZONE), UIDs are `<booking id>@<server host>`, and SEQUENCE grows whenever a booking ' +
         'moves. Answers carry an ETag; `If-None-Match` with it answers 304 while nothing changed. Unknown or revoked URLs answer 404.',
-      tags: ['Calendar feeds'],
       // the feed's secret id: the token of its URL, `.ics` included
       params: S.params('feed_id'),
-      querystring: S.object({ pastDays: S.str, futureDays: S.str }),
+      querystring: S.object({
+        pastDays: { ...S.str, description: `Days before now the feed covers (default ${DEFAULT_PAST_DAYS}, at most ${MAX_PAST_DAYS}).` },
+        futureDays: {
+          ...S.str,
+          description: `Days after now the feed covers (default ${DEFAULT_FUTURE_DAYS}, at most ${MAX_FUTURE_DAYS}).`,
+        },
+      }),
       response: {
         200: { type: 'string', description: 'the iCalendar text (text/calendar)' },
         304: { type: 'null', description: 'not modified: the feed is as the ETag in If-None-Match' },

@@ -8,6 +8,7 @@ import { TicketResolver } from './ticket.resolver';
 
 export const catalogModule: AppModule = {
   name: 'catalog',
+  description: 'What can be booked: services and their settings, resources, the links between them, tickets.',
   entities: [Service, Resource, ServiceResourceLink, Ticket],
   resolvers: [
     ServiceResolver,

@@ -2,30 +2,64 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { defineRoutes, errors, S } from '../../kernel/rest';
 import { createClient, getClient, listClients, searchClients, updateClient } from './client.service';
 import { clientLogin, clientProfile, refreshClientTokens } from './client-auth.service';
+import { CLIENT_STATES } from './client.entity';
 
-const language = {
-  type: ['string', 'null'],
-  description: "BCP 47 language tag (en, lv, en-GB): the language of the client's e-mails when a template exists for it; null: none",
+// the texts of language (as of every field) are the GraphQL fields'
+export const clientSchema = S.named(
+  'Client',
+  S.out({
+    id: S.uuid,
+    companyID: S.uuid,
+    externalUserID: S.str,
+    email: S.str,
+    firstName: S.nstr,
+    lastName: S.nstr,
+    language: S.nstr,
+    metaData: S.obj,
+    metaDataVersion: S.int,
+    state: S.oneOf(CLIENT_STATES),
+    createdAt: S.ts,
+    updatedAt: S.ts,
+  }),
+);
+
+const clientPageSchema = S.named('ClientPage', S.out({ clients: S.array(clientSchema), limit: S.int, offset: S.int, total: S.int }));
+
+const tokenPairSchema = S.named('TokenPair', S.out({ accessToken: S.str, refreshToken: S.str, expiresAt: S.ts, expiresIn: S.int }));
+
+/** A guest (an API key with client.create instead of a client token): found or made a client of the company by email. */
+export const guestClientSchema = S.named(
+  'GuestClientInput',
+  S.object({ platformID: S.str, id: S.str, email: S.str, firstName: S.nstr, lastName: S.nstr }),
+);
+
+const bodies = {
+  create: S.named(
+    'CreateClientInput',
+    S.object({ email: S.str, externalUserID: S.str, firstName: S.nstr, lastName: S.nstr, language: S.nstr, metaData: S.nobj }, [
+      'email',
+      'externalUserID',
+    ]),
+  ),
+  update: S.named(
+    'UpdateClientInput',
+    S.object({
+      email: S.str,
+      firstName: S.nstr,
+      lastName: S.nstr,
+      language: S.nstr,
+      metaDataUpdate: S.metaDataUpdate,
+      state: S.choice(CLIENT_STATES),
+    }),
+  ),
+  login: S.named(
+    'ClientLoginInput',
+    S.object(
+      { companyID: S.str, email: S.str, externalUserID: S.str, firstName: S.nstr, lastName: S.nstr, language: S.nstr, metaData: S.nobj },
+      ['companyID', 'email', 'externalUserID'],
+    ),
+  ),
 };
-
-export const clientSchema = S.out({
-  id: S.uuid,
-  companyID: S.uuid,
-  externalUserID: S.str,
-  email: S.str,
-  firstName: S.nstr,
-  lastName: S.nstr,
-  language,
-  metaData: S.obj,
-  metaDataVersion: S.int,
-  state: { type: 'string', enum: ['active', 'blocked'] },
-  createdAt: S.ts,
-  updatedAt: S.ts,
-});
-
-const clientPageSchema = S.out({ clients: S.array(clientSchema), limit: S.int, offset: S.int, total: S.int });
-
-const tokenPairSchema = S.out({ accessToken: S.str, refreshToken: S.str, expiresAt: S.ts, expiresIn: S.int });
 
 type P = { cid: string; client_id: string };
 
@@ -41,9 +75,9 @@ export function clientRoutes(app: FastifyInstance): void {
     {
       method: 'GET',
       url: '/v1/companies/:cid/clients',
+      operationId: 'listClients',
       auth: 'key',
       summary: 'Get list of clients',
-      tags: ['clients'],
       params: S.params('cid'),
       querystring: S.object({ limit: S.str, offset: S.str }),
       response: { 200: clientPageSchema, ...errors },
@@ -53,26 +87,23 @@ export function clientRoutes(app: FastifyInstance): void {
     {
       method: 'POST',
       url: '/v1/companies/:cid/clients',
+      operationId: 'createClient',
       auth: 'key',
       summary: 'Create client',
-      tags: ['clients'],
       params: S.params('cid'),
       status: 201,
-      body: S.object({ email: S.str, externalUserID: S.str, firstName: S.nstr, lastName: S.nstr, language, metaData: S.nobj }, [
-        'email',
-        'externalUserID',
-      ]),
+      body: bodies.create,
       response: { 201: clientSchema, 409: S.error, ...errors },
       handler: (ctx, req) => createClient(ctx, (req.params as P).cid, req.body as object),
     },
     {
       method: 'GET',
       url: '/v1/companies/:cid/clients/search',
+      operationId: 'searchClients',
       auth: 'key',
       summary: 'Search for clients',
-      tags: ['clients'],
       params: S.params('cid'),
-      querystring: S.object({ clientID: S.str, email: S.str, externalUserID: S.str, query: S.str }),
+      querystring: S.named('ClientSearchFilter', S.object({ clientID: S.str, email: S.str, externalUserID: S.str, query: S.str })),
       response: { 200: S.array(clientSchema), ...errors },
       heavy: { lane: 'lists' },
       handler: (ctx, req) => searchClients(ctx, (req.params as P).cid, req.query as object),
@@ -80,9 +111,9 @@ export function clientRoutes(app: FastifyInstance): void {
     {
       method: 'GET',
       url: '/v1/companies/:cid/clients/:client_id',
+      operationId: 'getClient',
       auth: 'key',
       summary: 'Get client',
-      tags: ['clients'],
       params: S.params('cid', 'client_id'),
       response: { 200: clientSchema, ...errors },
       handler: (ctx, req) => getClient(ctx, (req.params as P).cid, (req.params as P).client_id),
@@ -90,42 +121,39 @@ export function clientRoutes(app: FastifyInstance): void {
     {
       method: 'PATCH',
       url: '/v1/companies/:cid/clients/:client_id',
+      operationId: 'updateClient',
       auth: 'key',
       summary: 'Update client',
-      tags: ['clients'],
       params: S.params('cid', 'client_id'),
-      body: S.object({ email: S.str, firstName: S.nstr, lastName: S.nstr, language, metaDataUpdate: S.metaDataUpdate, state: S.str }),
+      body: bodies.update,
       response: { 200: clientSchema, 409: S.error, ...errors },
       handler: (ctx, req) => updateClient(ctx, (req.params as P).cid, (req.params as P).client_id, req.body as object),
     },
     {
       method: 'POST',
       url: '/v1/client/auth/login',
+      operationId: 'clientLogin',
       auth: 'key',
       summary: 'Client authorization',
-      tags: ['client interface'],
-      body: S.object(
-        { companyID: S.str, email: S.str, externalUserID: S.str, firstName: S.nstr, lastName: S.nstr, language, metaData: S.nobj },
-        ['companyID', 'email', 'externalUserID'],
-      ),
+      body: bodies.login,
       response: { 200: tokenPairSchema, ...errors },
       handler: (ctx, req) => clientLogin(ctx, req.body as object),
     },
     {
       method: 'POST',
       url: '/v1/client/auth/refresh',
+      operationId: 'refreshClientTokens',
       auth: 'none',
       summary: 'Refresh tokens (Authorization: Bearer <refreshToken>)',
-      tags: ['client interface'],
       response: { 200: tokenPairSchema, 400: S.error, 401: S.error, 403: S.error },
       handler: (ctx, req) => refreshClientTokens(ctx, bearerOf(req)),
     },
     {
       method: 'GET',
       url: '/v1/client/profile',
+      operationId: 'getClientProfile',
       auth: 'bearer',
       summary: 'Client profile',
-      tags: ['client interface'],
       response: { 200: clientSchema, ...errors },
       handler: (ctx) => clientProfile(ctx),
     },

@@ -6,6 +6,7 @@ import { bearer } from './client-auth.service';
 
 export const clientModule: AppModule = {
   name: 'client',
+  description: 'Clients of a company, and the client interface login (access and refresh tokens) and profile.',
   entities: [Client, ClientRefreshToken],
   resolvers: [ClientResolver],
   routes: clientRoutes,

@@ -6,7 +6,7 @@ import { forbidden, invalid, notFound, type ErrorDetail } from '../../shared/err
 import { isUuid } from '../../shared/ids';
 import { formatTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
-import { ApiKey, Merchant } from './company.entity';
+import { ApiKey, Merchant, type ApiKeyState } from './company.entity';
 import { couldHaveGranted, escalations, grants, isPermission } from '../../kernel/permissions';
 
 export interface ApiKeyJson {
@@ -15,7 +15,7 @@ export interface ApiKeyJson {
   key?: string;
   keyPrefix: string;
   permissions: Permissions;
-  state: 'active' | 'revoked';
+  state: ApiKeyState;
   createdAt: string;
   revokedAt: string | null;
 }

@@ -8,6 +8,10 @@ export class Merchant extends BaseEntity {
   name!: string;
 }
 
+/** Whether an API key is still accepted. */
+export const API_KEY_STATES = ['active', 'revoked'] as const;
+export type ApiKeyState = (typeof API_KEY_STATES)[number];
+
 @Entity({ tableName: 'api_key' })
 export class ApiKey extends BaseEntity {
   @Property({ type: 'uuid', fieldName: 'merchant_id' })
@@ -28,7 +32,7 @@ export class ApiKey extends BaseEntity {
   permissions!: Permissions;
 
   @Property({ type: 'text' })
-  state: 'active' | 'revoked' = 'active';
+  state: ApiKeyState = 'active';
 
   @Property({ type: 'timestamptz', fieldName: 'revoked_at', nullable: true })
   revokedAt: Date | null = null;

@@ -1,7 +1,8 @@
 import { Field, ID, InputType, ObjectType } from 'type-graphql';
 import { defineEnum, DOC, pageType, PART_OF_RECORD } from '../../kernel/graphql-types';
+import type { ApiKeyState } from './company.entity';
 
-export const ApiKeyStateEnum = defineEnum('ApiKeyState', 'Whether an API key is still accepted.', {
+export const ApiKeyStateEnum = defineEnum<ApiKeyState>('ApiKeyState', 'Whether an API key is still accepted.', {
   active: 'Accepted on requests.',
   revoked: 'Refused (401) from the request after revocation on.',
 });

@@ -7,6 +7,7 @@ import { followApiKeyChanges } from './apikey.service';
 
 export const companyModule: AppModule = {
   name: 'company',
+  description: 'Companies and the API keys that reach them.',
   entities: [Merchant, ApiKey, Company],
   resolvers: [CompanyResolver, ApiKeyResolver],
   routes: companyRoutes,

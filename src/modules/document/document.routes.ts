@@ -23,33 +23,40 @@ const FONT_NAME =
   'noto_sans_bold, noto_sans_italic, noto_sans_bold_italic); a value a standard font cannot draw is drawn in the ' +
   'matching Noto Sans face. Default noto_sans; another name is 400.';
 
-const fieldSchema = S.out({
-  name: { type: 'string', enum: [...DOCUMENT_FIELD_NAMES] },
-  x: S.num,
-  y: S.num,
-  fontName: { type: 'string', enum: [...FONT_NAMES], description: FONT_NAME },
-  fontSize: S.num,
-  color: S.str,
-  opacity: S.num,
-  rotation: S.num,
-  maxWidth: { type: ['number', 'null'] },
-});
+const fieldSchema = S.named(
+  'PdfTemplateField',
+  S.out({
+    name: S.oneOf(DOCUMENT_FIELD_NAMES),
+    x: S.num,
+    y: S.num,
+    fontName: { type: 'string', enum: [...FONT_NAMES], description: FONT_NAME },
+    fontSize: S.num,
+    color: S.str,
+    opacity: S.num,
+    rotation: S.num,
+    maxWidth: { type: ['number', 'null'] },
+  }),
+);
 
-export const templateSchema = S.out({
-  id: S.uuid,
-  companyID: S.uuid,
-  entityType: { type: 'string', enum: [...DOCUMENT_ENTITY_TYPES] },
-  entityID: S.uuid,
-  fields: S.array(fieldSchema),
-  pageWidth: S.num,
-  pageHeight: S.num,
-  storageBucket: S.str,
-  storageFileKey: S.str,
-  createdAt: S.ts,
-  updatedAt: S.ts,
-});
+export const templateSchema = S.named(
+  'PdfTemplate',
+  S.out({
+    id: S.uuid,
+    companyID: S.uuid,
+    entityType: S.oneOf(DOCUMENT_ENTITY_TYPES),
+    entityID: S.uuid,
+    fields: S.array(fieldSchema),
+    pageWidth: S.num,
+    pageHeight: S.num,
+    storageBucket: S.str,
+    storageFileKey: S.str,
+    createdAt: S.ts,
+    updatedAt: S.ts,
+  }),
+);
 
-const messageSchema = S.out({ message: S.str });
+const messageSchema = S.out({ message: { ...S.str, description: 'What was done.' } });
+const entityType = ['entity_type', S.choice(DOCUMENT_ENTITY_TYPES)] as const;
 const pdf = { type: 'string', description: 'the PDF file (application/pdf)' };
 const MULTIPART =
   'multipart/form-data: `file` (the PDF, at most 10 MiB) and `fields` (text: a JSON array of ' +
@@ -120,12 +127,12 @@ export function documentRoutes(app: FastifyInstance): void {
       {
         method: 'POST',
         url: `${base}/:entity_id`,
+        operationId: 'createPdfTemplate',
         auth: 'key',
         status: 201,
         summary: `Create PDF template (${MULTIPART})`,
         description: UPLOAD,
-        tags: ['pdf templates'],
-        params: S.params('cid', 'entity_type', 'entity_id'),
+        params: S.params('cid', entityType, 'entity_id'),
         response: { 201: messageSchema, 409: S.error, ...errors },
         handler: async (ctx, req) => {
           const p = req.params as P;
@@ -136,11 +143,11 @@ export function documentRoutes(app: FastifyInstance): void {
       {
         method: 'PATCH',
         url: `${base}/:entity_id`,
+        operationId: 'updatePdfTemplate',
         auth: 'key',
         summary: `Update PDF template: the file, the fields or both (${MULTIPART})`,
         description: UPLOAD,
-        tags: ['pdf templates'],
-        params: S.params('cid', 'entity_type', 'entity_id'),
+        params: S.params('cid', entityType, 'entity_id'),
         response: { 200: messageSchema, ...errors },
         handler: async (ctx, req) => {
           const p = req.params as P;
@@ -155,10 +162,10 @@ export function documentRoutes(app: FastifyInstance): void {
     {
       method: 'GET',
       url: base,
+      operationId: 'listPdfTemplates',
       auth: 'key',
       summary: 'List PDF templates of an entity type',
-      tags: ['pdf templates'],
-      params: S.params('cid', 'entity_type'),
+      params: S.params('cid', entityType),
       response: { 200: S.array(templateSchema), ...errors },
       handler: async (ctx, req) => {
         const p = req.params as P;
@@ -168,10 +175,10 @@ export function documentRoutes(app: FastifyInstance): void {
     {
       method: 'GET',
       url: `${base}/:entity_id`,
+      operationId: 'getPdfTemplate',
       auth: 'key',
       summary: 'Get PDF template',
-      tags: ['pdf templates'],
-      params: S.params('cid', 'entity_type', 'entity_id'),
+      params: S.params('cid', entityType, 'entity_id'),
       response: { 200: templateSchema, ...errors },
       handler: (ctx, req) => {
         const p = req.params as P;
@@ -181,10 +188,10 @@ export function documentRoutes(app: FastifyInstance): void {
     {
       method: 'DELETE',
       url: `${base}/:entity_id`,
+      operationId: 'deletePdfTemplate',
       auth: 'key',
       summary: 'Delete PDF template (and its file)',
-      tags: ['pdf templates'],
-      params: S.params('cid', 'entity_type', 'entity_id'),
+      params: S.params('cid', entityType, 'entity_id'),
       response: { 200: messageSchema, ...errors },
       handler: async (ctx, req) => {
         const p = req.params as P;
@@ -195,10 +202,10 @@ export function documentRoutes(app: FastifyInstance): void {
     {
       method: 'GET',
       url: `${base}/:entity_id/file`,
+      operationId: 'downloadPdfTemplateFile',
       auth: 'key',
       summary: 'Download template PDF file (application/pdf, the bytes uploaded)',
-      tags: ['pdf templates'],
-      params: S.params('cid', 'entity_type', 'entity_id'),
+      params: S.params('cid', entityType, 'entity_id'),
       response: { 200: pdf, ...errors },
       handler: async (ctx, req, reply) => {
         const p = req.params as P;
@@ -209,13 +216,13 @@ export function documentRoutes(app: FastifyInstance): void {
     {
       method: 'GET',
       url: `${base}/:entity_id/items/:item_id/pdf`,
+      operationId: 'downloadEntityPdf',
       auth: 'key',
       summary: "Download entity PDF (application/pdf): the template with the item's values, or the default voucher / membership card",
       description:
         'A stored template is read within the bounds of an upload (10 MiB, 50 MiB of inflated streams, 1,000 objects); ' +
         'one beyond them is 400 invalid_request (upload a new template file).',
-      tags: ['pdf templates'],
-      params: S.params('cid', 'entity_type', 'entity_id', 'item_id'),
+      params: S.params('cid', entityType, 'entity_id', ['item_id', 'The gift card contract or subscription contract printed.']),
       response: { 200: pdf, ...errors },
       heavy: { lane: 'documents' },
       handler: async (ctx, req, reply) => {
@@ -226,9 +233,9 @@ export function documentRoutes(app: FastifyInstance): void {
     {
       method: 'GET',
       url: '/v1/companies/:cid/payments/:transaction_id/receipt',
+      operationId: 'downloadReceipt',
       auth: 'key',
       summary: 'Receipt of a paid payment transaction (application/pdf; payments.read); an unpaid one is 409',
-      tags: ['payments'],
       params: S.params('cid', 'transaction_id'),
       response: { 200: pdf, 409: S.error, ...errors },
       heavy: { lane: 'documents' },
@@ -240,9 +247,9 @@ export function documentRoutes(app: FastifyInstance): void {
     {
       method: 'GET',
       url: '/v1/client/payments/:transaction_id/receipt',
+      operationId: 'downloadClientReceipt',
       auth: 'bearer',
       summary: "Receipt of one of the client's own paid transactions (application/pdf); an unpaid one is 409",
-      tags: ['client interface'],
       params: S.params('transaction_id'),
       response: { 200: pdf, 409: S.error, ...errors },
       heavy: { lane: 'documents' },

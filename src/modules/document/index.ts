@@ -13,6 +13,7 @@ import { documentPrinter } from './print';
  */
 export const documentModule: AppModule = {
   name: 'document',
+  description: 'PDF templates and the PDFs drawn from them (tickets, gift cards, contracts), and payment receipts.',
   entities: [PdfTemplate],
   resolvers: [DocumentResolver],
   routes: documentRoutes,

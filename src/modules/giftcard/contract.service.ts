@@ -11,7 +11,7 @@ import { newGiftCode, normaliseGiftCode } from './gift-code';
 import { GiftCardContract, type GiftCard } from './giftcard.entity';
 import { contractJson, type GiftCardContractJson } from './giftcard.json';
 import { getGiftCardInCompany } from './giftcard.service';
-import { CONTRACT_STATUSES, EFFECTIVE_STATUS_SQL, type ContractStatus } from './giftcard.status';
+import { CONTRACT_STATUSES, EFFECTIVE_STATUS_SQL, ISSUED_STATUSES, type ContractStatus } from './giftcard.status';
 
 /** Gift card contracts: issued by the merchant, searched, and written for client purchases. */
 
@@ -117,7 +117,7 @@ export async function createContract(ctx: Ctx, companyId: string, input: CreateC
   const cardId = c.uuid('giftCardID', body.giftCardID ?? body.giftCardId, true);
   const rawClient = body.clientId ?? body.clientID;
   const clientId = c.uuid('clientId', rawClient === '' ? undefined : rawClient);
-  c.oneOf('status', body.status, ['active'] as const);
+  c.oneOf('status', body.status, ISSUED_STATUSES);
   const metaData = c.metaData('metaData', body.metaData);
   c.done('invalid gift card contract');
   const card = await getGiftCardInCompany(ctx, company.id, cardId);

@@ -9,6 +9,8 @@ import { conflict } from '../../shared/errors';
 
 export const CONTRACT_STATUSES = ['pending_payment', 'active', 'redeemed', 'expired', 'cancelled'] as const;
 export type ContractStatus = (typeof CONTRACT_STATUSES)[number];
+/** The statuses a merchant may issue a contract in. */
+export const ISSUED_STATUSES = ['active'] as const satisfies readonly ContractStatus[];
 
 export const USAGE_STATUSES = ['used', 'cancelled'] as const;
 export type UsageStatus = (typeof USAGE_STATUSES)[number];

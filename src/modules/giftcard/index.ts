@@ -15,6 +15,7 @@ import { giftCardVoucher } from './giftcard.document';
  */
 export const giftCardModule: AppModule = {
   name: 'giftcard',
+  description: 'Gift cards: offers, issued cards (contracts), their usages and balance, and purchases by clients.',
   entities: [GiftCard, GiftCardContract, GiftCardUsage],
   resolvers: [GiftCardResolver, ClientGiftCardResolver, GiftCardContractFieldsResolver],
   routes: giftCardRoutes,

@@ -11,6 +11,7 @@ import { notificationRoutes } from './notification.routes';
  */
 export const notificationModule: AppModule = {
   name: 'notification',
+  description: 'E-mail notifications: settings per event, templates per language, and the messages sent.',
   entities: [NotificationSettings, NotificationTemplate],
   resolvers: [NotificationResolver],
   routes: notificationRoutes,

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import formbody from '@fastify/formbody';
 import { claimOperationId, commonErrors, S, securityOf } from '../../kernel/rest';
 import { completeTestCheckout, testCheckoutPage, type CheckoutAnswer } from './checkout.service';
+import { CHECKOUT_OUTCOMES } from './payment.status';
 import { PAGE_HEADERS } from './checkout.html';
 
 const html = { type: 'string', description: 'text/html page' };
@@ -36,7 +37,6 @@ export function checkoutRoutes(app: FastifyInstance): void {
       schema: {
         summary: 'Test provider checkout page (HTML)',
         operationId: claimOperationId(scope, 'testCheckoutPage', 'GET test checkout'),
-        tags: ['payments'],
         security: securityOf('none'),
         params: S.params('transaction_id'),
         response: { 200: html, 400: S.error, 404: S.error, ...commonErrors },
@@ -53,10 +53,9 @@ export function checkoutRoutes(app: FastifyInstance): void {
       schema: {
         summary: 'Complete a test payment (form or JSON outcome=success|failure|cancel); 303 to the redirect URL',
         operationId: claimOperationId(scope, 'completeTestPayment', 'POST test checkout'),
-        tags: ['payments'],
         security: securityOf('none'),
         params: S.params('transaction_id'),
-        body: S.object({ outcome: S.str }, ['outcome']),
+        body: S.object({ outcome: { ...S.choice(CHECKOUT_OUTCOMES), description: 'How the test payment ends.' } }, ['outcome']),
         response: checkoutAnswers,
       },
       handler: async (req, reply) => {

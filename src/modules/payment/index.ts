@@ -7,6 +7,7 @@ import { startPaymentSweeper } from './expiry';
 
 export const paymentModule: AppModule = {
   name: 'payment',
+  description: 'Payment transactions, refunds, payment providers and their settings, redirect signatures and checkouts.',
   entities: [PaymentSettings, PaymentProviderSettings, PaymentTransaction, Refund],
   resolvers: [PaymentResolver, PaymentTransactionFieldsResolver],
   routes: paymentRoutes,

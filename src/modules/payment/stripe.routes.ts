@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { claimOperationId, commonErrors, S, securityOf } from '../../kernel/rest';
 import { checkoutAnswers, sendCheckoutAnswer } from './checkout.routes';
-import { handleStripeWebhook, stripeReturn } from './stripe.service';
+import { handleStripeWebhook, RETURN_OUTCOMES, stripeReturn } from './stripe.service';
 
 /** The raw body of a webhook, kept as bytes: Stripe signs exactly what it sent. */
 const RAW = Symbol('raw body');
@@ -20,10 +20,12 @@ export function stripeRoutes(app: FastifyInstance): void {
     schema: {
       summary: 'Return from Stripe Checkout (outcome=success|cancel, session_id); 303 to the signed redirect URL',
       operationId: claimOperationId(app, 'stripeReturn', 'GET stripe return'),
-      tags: ['payments'],
       security: securityOf('none'),
       params: S.params('transaction_id'),
-      querystring: S.object({ outcome: S.str, session_id: S.str }),
+      querystring: S.object({
+        outcome: { ...S.choice(RETURN_OUTCOMES), description: 'How the customer left Stripe Checkout.' },
+        session_id: { ...S.str, description: 'The Checkout Session, as Stripe fills it in.' },
+      }),
       response: checkoutAnswers,
     },
     handler: async (req, reply) => {
@@ -45,10 +47,14 @@ export function stripeRoutes(app: FastifyInstance): void {
         description:
           'Point a Stripe webhook endpoint here with the events checkout.session.completed, checkout.session.async_payment_succeeded, checkout.session.async_payment_failed, checkout.session.expired, charge.refunded and refund.updated. The body is read as sent; Stripe-Signature is verified (300 s tolerance). Each event id is applied once.',
         operationId: claimOperationId(scope, 'stripeWebhook', 'POST stripe webhook'),
-        tags: ['payments'],
         security: securityOf('none'),
         params: S.params('cid'),
-        response: { 200: S.out({ received: S.bool }), 400: S.error, 404: S.error, ...commonErrors },
+        response: {
+          200: S.out({ received: { ...S.bool, description: 'Always true: the event was taken.' } }),
+          400: S.error,
+          404: S.error,
+          ...commonErrors,
+        },
       },
       handler: async (req, reply) => {
         const body = req.body as RawBody | undefined;

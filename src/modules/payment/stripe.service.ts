@@ -203,6 +203,9 @@ export interface ReturnQuery {
   session_id?: unknown;
 }
 
+/** How a customer comes back from Stripe Checkout (`outcome` of the return URL). */
+export const RETURN_OUTCOMES = ['success', 'cancel'] as const;
+
 /**
  * `GET /v1/payments/stripe/return/{transactionID}`: the customer is back from Stripe Checkout.
  * The session id is the capability (only the customer's browser got it from Stripe). The
@@ -213,7 +216,7 @@ export interface ReturnQuery {
 export async function stripeReturn(ctx: Ctx, transactionId: string, query: ReturnQuery): Promise<CheckoutAnswer> {
   const c = new Check();
   if (!isUuid(transactionId)) c.fail('transactionID', 'must be a UUID');
-  const outcome = c.oneOf<'success' | 'cancel'>('outcome', query?.outcome, ['success', 'cancel'] as const, true);
+  const outcome = c.oneOf('outcome', query?.outcome, RETURN_OUTCOMES, true);
   const sessionId = c.string('session_id', query?.session_id, { max: 255, required: true });
   c.done('invalid Stripe return');
   const found = await ctx.em.findOne(PaymentTransaction, { id: transactionId.toLowerCase() });

@@ -5,6 +5,7 @@ import { pricingRoutes } from './pricing.routes';
 
 export const pricingModule: AppModule = {
   name: 'pricing',
+  description: 'Price rules and discounts of services.',
   entities: [PriceRule, Discount],
   resolvers: [PriceRuleResolver, DiscountResolver],
   routes: pricingRoutes,

@@ -5,6 +5,7 @@ import { schedulingRoutes } from './scheduling.routes';
 
 export const schedulingModule: AppModule = {
   name: 'scheduling',
+  description: 'When services run: working hours, closing periods, capacity rules and slots.',
   entities: [WorkingHoursRule, ClosingPeriod, CapacityRule, Slot],
   resolvers: [WorkingHoursResolver, ClosingPeriodResolver, CapacityRuleResolver, SlotResolver],
   routes: schedulingRoutes,

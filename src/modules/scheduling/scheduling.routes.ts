@@ -15,6 +15,19 @@ const C = '/v1/companies/:cid';
 const SVC = `${C}/services/:service_id`;
 const RES = `${C}/resources/:resource_id`;
 
+const closingPeriodsByResource = S.out({
+  closingPeriods: {
+    type: 'object',
+    description: 'The closing periods overlapping the range, by resource id (every resource searched has a list, possibly empty).',
+    additionalProperties: S.array(closingPeriodSchema),
+  },
+});
+const capacityList = S.out({
+  capacities: { ...S.array(capacitySchema), description: 'The capacity rules of the service.' },
+  resources: { ...S.array(resourceSchema), description: 'The resources linked to the service.' },
+  tickets: { ...S.array(ticketSchema), description: 'The tickets the rules name in spotsPerTicket.' },
+});
+
 export function schedulingRoutes(app: FastifyInstance): void {
   const p = (req: { params: unknown }) => req.params as P;
   const q = (req: { query: unknown }) => (req.query ?? {}) as Q;
@@ -24,9 +37,9 @@ export function schedulingRoutes(app: FastifyInstance): void {
     {
       method: 'GET',
       url: `${RES}/working-hours`,
+      operationId: 'listWorkingHours',
       auth: 'key',
       summary: 'List working hours',
-      tags: ['rules'],
       params: S.params('cid', 'resource_id'),
       response: { 200: S.array(workingHoursSchema), ...errors },
       handler: (ctx, req) => listWorkingHours(ctx, p(req).cid, p(req).resource_id),
@@ -34,9 +47,9 @@ export function schedulingRoutes(app: FastifyInstance): void {
     {
       method: 'POST',
       url: `${RES}/working-hours`,
+      operationId: 'createWorkingHours',
       auth: 'key',
       summary: 'Create working hours',
-      tags: ['rules'],
       status: 201,
       params: S.params('cid', 'resource_id'),
       body: bodies.workingHours,
@@ -46,9 +59,9 @@ export function schedulingRoutes(app: FastifyInstance): void {
     {
       method: 'PUT',
       url: `${RES}/working-hours/:rule_id`,
+      operationId: 'updateWorkingHours',
       auth: 'key',
       summary: 'Update (replace) working hours',
-      tags: ['rules'],
       params: S.params('cid', 'resource_id', 'rule_id'),
       body: bodies.workingHours,
       response: { 200: workingHoursSchema, ...writeErrors },
@@ -57,9 +70,9 @@ export function schedulingRoutes(app: FastifyInstance): void {
     {
       method: 'DELETE',
       url: `${RES}/working-hours`,
+      operationId: 'deleteWorkingHours',
       auth: 'key',
       summary: 'Delete working hours (the listed ids, or all of the resource without ids)',
-      tags: ['rules'],
       status: 204,
       params: S.params('cid', 'resource_id'),
       body: bodies.deleteWorkingHours,
@@ -70,9 +83,9 @@ export function schedulingRoutes(app: FastifyInstance): void {
     {
       method: 'POST',
       url: `${RES}/closing-periods`,
+      operationId: 'createClosingPeriod',
       auth: 'key',
       summary: 'Create a closing period',
-      tags: ['rules'],
       status: 201,
       params: S.params('cid', 'resource_id'),
       body: bodies.closingPeriod,
@@ -82,25 +95,25 @@ export function schedulingRoutes(app: FastifyInstance): void {
     {
       method: 'POST',
       url: `${C}/closing-periods/search`,
+      operationId: 'searchClosingPeriods',
       auth: 'key',
       summary: 'List closing periods within a date range',
-      tags: ['rules'],
       params: S.params('cid'),
       body: bodies.searchClosingPeriods,
-      response: { 200: S.out({ closingPeriods: { type: 'object', additionalProperties: S.array(closingPeriodSchema) } }), ...errors },
+      response: { 200: closingPeriodsByResource, ...errors },
       handler: (ctx, req) => searchClosingPeriods(ctx, p(req).cid, body(req)),
     },
     // Capacity rules
     {
       method: 'GET',
       url: `${SVC}/capacities`,
+      operationId: 'listCapacityRules',
       auth: 'key',
       summary: 'List capacity rules',
-      tags: ['rules'],
       params: S.params('cid', 'service_id'),
       querystring: query.type,
       response: {
-        200: S.out({ capacities: S.array(capacitySchema), resources: S.array(resourceSchema), tickets: S.array(ticketSchema) }),
+        200: capacityList,
         ...errors,
       },
       handler: (ctx, req) => listCapacityRules(ctx, p(req).cid, p(req).service_id, q(req).type),
@@ -108,9 +121,9 @@ export function schedulingRoutes(app: FastifyInstance): void {
     {
       method: 'POST',
       url: `${SVC}/capacities`,
+      operationId: 'createCapacityRule',
       auth: 'key',
       summary: 'Create a capacity rule',
-      tags: ['rules'],
       status: 201,
       params: S.params('cid', 'service_id'),
       body: bodies.capacity,
@@ -121,9 +134,9 @@ export function schedulingRoutes(app: FastifyInstance): void {
     {
       method: 'GET',
       url: `${SVC}/slots`,
+      operationId: 'listSlots',
       auth: 'key',
       summary: 'List slots for a service',
-      tags: ['slots'],
       params: S.params('cid', 'service_id'),
       response: { 200: S.array(slotSchema), ...errors },
       handler: (ctx, req) => listSlots(ctx, p(req).cid, p(req).service_id),
@@ -131,9 +144,9 @@ export function schedulingRoutes(app: FastifyInstance): void {
     {
       method: 'POST',
       url: `${SVC}/slots`,
+      operationId: 'createSlot',
       auth: 'key',
       summary: 'Create slot',
-      tags: ['slots'],
       status: 201,
       params: S.params('cid', 'service_id'),
       body: bodies.createSlot,
@@ -143,9 +156,9 @@ export function schedulingRoutes(app: FastifyInstance): void {
     {
       method: 'PATCH',
       url: `${SVC}/slots`,
+      operationId: 'updateSlot',
       auth: 'key',
       summary: 'Update slot (one occurrence or it and the upcoming ones)',
-      tags: ['slots'],
       params: S.params('cid', 'service_id'),
       body: bodies.updateSlot,
       response: { 200: slotSchema, ...errors },
@@ -154,9 +167,9 @@ export function schedulingRoutes(app: FastifyInstance): void {
     {
       method: 'DELETE',
       url: `${SVC}/slots`,
+      operationId: 'deleteSlot',
       auth: 'key',
       summary: 'Delete scheduled slot (one occurrence or it and the upcoming ones)',
-      tags: ['slots'],
       status: 204,
       params: S.params('cid', 'service_id'),
       querystring: query.deleteSlot,
@@ -166,9 +179,9 @@ export function schedulingRoutes(app: FastifyInstance): void {
     {
       method: 'GET',
       url: `${C}/slots/schedule`,
+      operationId: 'getSlotSchedule',
       auth: 'key',
       summary: 'Schedule slots (expanded occurrences)',
-      tags: ['slots'],
       params: S.params('cid'),
       querystring: query.schedule,
       response: { 200: S.array(slotSchema), ...errors },

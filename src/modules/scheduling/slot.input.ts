@@ -9,6 +9,10 @@ import { parseRepeat, type RepeatSpec } from './recurrence';
 import type { Slot } from './scheduling.entity';
 import { MAX_SLOT_DURATION_SEC, type SlotSeries } from './slot-expand';
 
+/** Whether a slot is one occurrence or a series (an RRULE). */
+export const SLOT_TYPES = ['single', 'recurring'] as const;
+export type SlotType = (typeof SLOT_TYPES)[number];
+
 /** Slot JSON, shared by the slot operations and the schedule. */
 export interface SlotJson {
   id: string;
@@ -19,7 +23,7 @@ export interface SlotJson {
   duration: string;
   rrule: string | null;
   /** `single` (one occurrence) or `recurring` (an RRULE series) */
-  type: 'single' | 'recurring';
+  type: SlotType;
   repeat: { rrule: string; timeZone: string; until: string | null } | null;
   createdAt: string;
   updatedAt: string;

@@ -68,8 +68,9 @@ export async function listSlots(ctx: Ctx, companyId: string, serviceId: string):
   return slots.map((s) => slotJson(s));
 }
 
-const STRATEGIES = ['single', 'upcoming'] as const;
-type Strategy = (typeof STRATEGIES)[number];
+/** Which occurrences of a series a change applies to (slots, recurring bookings). */
+export const UPDATE_STRATEGIES = ['single', 'upcoming'] as const;
+type Strategy = (typeof UPDATE_STRATEGIES)[number];
 
 /**
  * The slot whose occurrence starts at `at` on `resourceId`, locked for the change. A slot of the
@@ -124,7 +125,7 @@ export async function updateSlot(ctx: Ctx, companyId: string, serviceId: string,
   const c = new Check();
   const at = c.timestamp('startTime', input.startTime, true);
   const resourceId = c.uuid('resourceID', input.resourceID);
-  const strategy: Strategy = c.oneOf('updateStrategy', input.updateStrategy ?? 'single', STRATEGIES) ?? 'single';
+  const strategy: Strategy = c.oneOf('updateStrategy', input.updateStrategy ?? 'single', UPDATE_STRATEGIES) ?? 'single';
   const newStart = c.timestamp('newStartTime', input.newStartTime);
   const newDuration = checkSlotDuration(c, 'newDuration', input.newDuration, null);
   const newResourceId = c.uuid('newResourceID', input.newResourceID);
@@ -200,7 +201,7 @@ export async function deleteSlot(ctx: Ctx, companyId: string, serviceId: string,
   const c = new Check();
   const at = c.timestamp('startTime', input.startTime, true);
   const resourceId = c.uuid('resourceID', input.resourceID);
-  const strategy = c.oneOf('deleteStrategy', input.deleteStrategy ?? 'single', STRATEGIES);
+  const strategy = c.oneOf('deleteStrategy', input.deleteStrategy ?? 'single', UPDATE_STRATEGIES);
   c.done('invalid slot deletion');
   await ctx.em.transactional(async (em) => {
     const slot = await findOccurrence(em as EntityManager, company, service.id, resourceId, at!);

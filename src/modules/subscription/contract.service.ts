@@ -16,6 +16,7 @@ import { Subscription, SubscriptionContract, SubscriptionUsage } from './subscri
 import { contractJson, type ContractJson } from './subscription.json';
 import {
   CONTRACT_STATUSES,
+  CREATED_STATUSES,
   dueEvent,
   EFFECTIVE_STATUS_SQL,
   effectiveStatus,
@@ -229,7 +230,7 @@ export async function createContract(
   const c = new Check();
   if (typeof input !== 'object' || input === null) c.fail('body', 'must be an object');
   const body = input ?? {};
-  const status = c.oneOf('status', body.status ?? undefined, ['active', 'pending_payment'] as const) ?? 'active';
+  const status = c.oneOf('status', body.status ?? undefined, CREATED_STATUSES) ?? 'active';
   const clientId = c.uuid('clientID', body.clientID === '' ? undefined : body.clientID);
   const from = c.timestamp('activeFrom', body.activeFrom === '' ? undefined : body.activeFrom);
   const duration = checkIsoDuration(c, 'duration', body.duration);

@@ -18,6 +18,7 @@ import { GIVEN_UP } from './subscription.status';
  */
 export const subscriptionModule: AppModule = {
   name: 'subscription',
+  description: 'Subscriptions: plans, client contracts and their visits, capacity and price rules, cart and purchases.',
   entities: subscriptionEntities,
   resolvers: [...subscriptionResolvers, SubscriptionClientResolver],
   routes: (app: FastifyInstance) => {

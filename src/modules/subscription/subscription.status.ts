@@ -11,6 +11,8 @@ import { conflict } from '../../shared/errors';
 
 export const CONTRACT_STATUSES = ['pending_payment', 'active', 'expired', 'cancelled'] as const;
 export type ContractStatus = (typeof CONTRACT_STATUSES)[number];
+/** The statuses a merchant may create a contract in. */
+export const CREATED_STATUSES = ['active', 'pending_payment'] as const satisfies readonly ContractStatus[];
 
 /**
  * What happens to a contract:

@@ -10,6 +10,7 @@ import { webhookRoutes } from './webhook.routes';
  */
 export const webhookModule: AppModule = {
   name: 'webhook',
+  description: 'Webhook endpoints, signed event deliveries and their replay.',
   entities: [WebhookEndpoint],
   resolvers: [WebhookResolver],
   routes: webhookRoutes,

@@ -26,19 +26,22 @@ import { signedQueryKeys } from './template';
 export const SIGNATURE_MAX_AGE_SECONDS = 300;
 export const SIGNATURE_MAX_FUTURE_SECONDS = 60;
 
-export type VerifyFailureReason =
-  | 'missing_parameters'
-  | 'invalid_timestamp'
-  | 'signature_expired'
-  | 'timestamp_in_future'
-  | 'invalid_signature_format'
-  | 'invalid_signature_length'
-  | 'company_settings_not_found'
-  | 'provider_settings_not_found'
-  | 'signing_secret_not_configured'
-  | 'failed_to_extract_signing_secret'
-  | 'signature_mismatch'
-  | 'internal_error';
+/** Why a signed redirect URL does not verify. */
+export const VERIFY_FAILURE_REASONS = [
+  'missing_parameters',
+  'invalid_timestamp',
+  'signature_expired',
+  'timestamp_in_future',
+  'invalid_signature_format',
+  'invalid_signature_length',
+  'company_settings_not_found',
+  'provider_settings_not_found',
+  'signing_secret_not_configured',
+  'failed_to_extract_signing_secret',
+  'signature_mismatch',
+  'internal_error',
+] as const;
+export type VerifyFailureReason = (typeof VERIFY_FAILURE_REASONS)[number];
 
 export type VerifyResult = { valid: true } | { valid: false; reason: VerifyFailureReason };
 

@@ -112,7 +112,7 @@ function graphqlTypeName(a: Analysis, at: ts.Node, arrow: ts.Expression): string
 
 function graphqlOperations(a: Analysis, files: string[]): Operation[] {
   const out: Operation[] = [];
-  const roots: Record<string, string> = { Query: 'Query', Mutation: 'Mutation', Subscription: 'Subscription' };
+  const roots: Record<string, string> = { Query: 'Query', Mutation: 'Mutation', Subscription: 'SubscriptionRoot' }; // the schema's subscription root (src/app/graphql.ts SUBSCRIPTION_ROOT)
   for (const path of files) {
     const sf = a.file(path);
     for (const st of sf.statements) {

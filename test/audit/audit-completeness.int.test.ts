@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { createTestApp, TestClock, type TestApp } from '../helpers/app';
 import { Shop } from '../helpers/bookings-fixtures';
+import { modules, startModules } from '../../src/app/registry';
 
 /**
  * The audit log is complete by construction (docs/audit.md): every table that holds merchant
@@ -156,6 +157,7 @@ describe('the trigger', () => {
     await rolledBack(async () => {
       await db.query(`create temporary table audit_probe (
         id uuid primary key, company_id uuid, status text, name text, signing_secret_enc text, key_hash text, access_token text,
+        password text, private_key text, webhook_secret text, key_prefix text, success_redirect_url text,
         starts_at timestamptz, ends_at timestamptz, content bytea, counter bigint, meta_data jsonb, related_ids jsonb, hidden text,
         updated_at timestamptz)`);
       await db.query(
@@ -165,7 +167,7 @@ describe('the trigger', () => {
       const id = '00000000-0000-4000-8000-000000000001';
       const company = '00000000-0000-4000-8000-0000000000c1';
       await db.query(
-        `insert into audit_probe values ($1, $2, 'pending', 'A', 'whsec_1', 'h1', null, '2026-06-01 10:00:00.123456+02', 'infinity',
+        `insert into audit_probe values ($1, $2, 'pending', 'A', 'whsec_1', 'h1', null, 'pw', 'pk', 'whsec_9', 'kp_1', 'https://shop.example/ok', '2026-06-01 10:00:00.123456+02', 'infinity',
            '\\x00010203'::bytea, 9007199254740993, '{"a": 1}', '["r1"]', 'never', now())`,
         [id, company],
       );
@@ -195,6 +197,11 @@ describe('the trigger', () => {
         signingSecretEnc: { after: '[masked]' },
         keyHash: { after: '[masked]' },
         accessToken: { after: null },
+        password: { after: '[masked]' },
+        privateKey: { after: '[masked]' },
+        webhookSecret: { after: '[masked]' },
+        keyPrefix: { after: 'kp_1' },
+        successRedirectUrl: { after: 'https://shop.example/ok' },
         startsAt: { after: '2026-06-01T08:00:00.123Z' },
         endsAt: { after: null },
         content: { after: '[4 bytes]' },
@@ -212,9 +219,9 @@ describe('the trigger', () => {
         status: { before: 'pending', after: 'confirmed' },
         keyHash: { before: '[masked]', after: null },
       });
-      expect(Object.keys(entries[3].changes)).toHaveLength(13);
+      expect(Object.keys(entries[3].changes)).toHaveLength(18);
       expect(entries[3].changes.signingSecretEnc).toEqual({ before: '[masked]' });
-      expect(JSON.stringify(entries)).not.toMatch(/whsec_|never/);
+      expect(JSON.stringify(entries)).not.toMatch(/whsec_|never|"pw"|"pk"/);
     });
   });
 
@@ -343,7 +350,7 @@ describe('writes once made without an entry leave one, with the actor and reques
     const resent = await t.call('POST', `${shop.base}/notifications/messages/${message.id}/resend`, {
       headers: { 'x-request-id': 'req-resend-1' },
     });
-    expect(resent.status).toBe(200);
+    expect(resent.status).toBe(202);
     const entries = await log(resent.body.id);
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({
@@ -354,6 +361,37 @@ describe('writes once made without an entry leave one, with the actor and reques
       changes: { resentFrom: { after: message.id }, status: { after: 'queued' }, toAddress: { after: 'mailed@example.com' } },
     });
   });
+
+  it('background work as the worker that did it: the e-mail worker sending a message', async () => {
+    const { sid, rids } = await shop.bookable('fixed', { duration: 'PT1H' });
+    const client = await t.call('POST', `${shop.base}/clients`, { body: { externalUserID: 'mailed-2', email: 'mailed2@example.com' } });
+    const booked = await t.call('POST', `${shop.base}/bookings`, {
+      body: { serviceID: sid, resourceID: rids[0], startTime: '2026-06-04T10:00:00Z', clientID: client.body.id },
+    });
+    expect(booked.status).toBe(200);
+    const confirmation = async () =>
+      ((await t.call('GET', `${shop.base}/notifications/messages`, { query: { bookingID: booked.body.id } })).body.items as any[]).find(
+        (m) => m.event === 'booking.confirmed',
+      );
+    // the notification module's worker, started as the server starts it (no SMTP here: the message is not sent)
+    const stops = startModules(
+      t.deps,
+      modules.filter((m) => m.name === 'notification'),
+    );
+    try {
+      for (let i = 0; i < 100 && (await confirmation()).status === 'queued'; i++) await new Promise((ok) => setTimeout(ok, 100));
+    } finally {
+      await Promise.all(stops.map((stop) => stop()));
+    }
+    const message = await confirmation();
+    expect(message.status).toBe('not_sent');
+    const entries = await log(message.id);
+    expect(entries.map((e) => [e.action, e.actor.type, e.actor.id, e.requestID])).toEqual([
+      ['create', 'api_key', await keyId(t.adminKey), booked.headers['x-request-id'] ?? expect.any(String)],
+      ['status', 'system', 'notification', null],
+    ]);
+    expect(entries[1].changes.status).toEqual({ before: 'queued', after: 'not_sent' });
+  }, 30_000);
 
   it('none of these writes went without its request', async () => {
     const unscoped = await rows(`select record_type, action from audit_entry where company_id = $1 and actor_id = 'database'`, [

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
+import { AUDIT_BEGIN, auditScopeArg } from '../../kernel/audit';
 import type { AppDeps } from '../../kernel/context';
 import { displayName, isAddress } from './address';
 import { fromAddress, renderMessage, UnrenderableMessage, type MessageContent, type MessageRow } from './message-content';
@@ -30,10 +31,10 @@ async function claim(em: EntityManager, now: Date, limit: number): Promise<Claim
       from (
         select id from notification_message where status = 'queued' and next_attempt_at <= ?::timestamptz
           order by next_attempt_at, id limit ? for update skip locked
-      ) due
+      ) due, ${AUDIT_BEGIN}
       where m.id = due.id
       returning m.id, m.company_id, m.event, m.recipient, m.to_address, m.client_id, m.booking_id, m.item_id, m.data, m.attempts`,
-    [new Date(now.getTime() + LEASE_MS).toISOString(), at, at, limit],
+    [new Date(now.getTime() + LEASE_MS).toISOString(), at, at, limit, auditScopeArg()],
   );
 }
 
@@ -48,6 +49,7 @@ async function record(em: EntityManager, m: Claimed, o: Outcome, now: Date): Pro
   await em.execute(
     `update notification_message set status = ?, last_error = ?, subject = coalesce(?, subject), language = coalesce(?, language),
         next_attempt_at = ?::timestamptz, sent_at = case when ? = 'sent' then ?::timestamptz else sent_at end, updated_at = ?::timestamptz
+      from ${AUDIT_BEGIN}
       where company_id = ? and id = ? and attempts = ? and status = 'queued'`,
     [
       o.status,
@@ -58,6 +60,7 @@ async function record(em: EntityManager, m: Claimed, o: Outcome, now: Date): Pro
       o.status,
       now.toISOString(),
       now.toISOString(),
+      auditScopeArg(),
       m.company_id,
       m.id,
       m.attempts,

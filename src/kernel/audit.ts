@@ -1,15 +1,16 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { newId } from '../shared/ids';
+import type { EventSubscriber, TransactionEventArgs } from '@mikro-orm/core';
 import type { Actor, Clock } from './context';
 
 /**
- * Who changed what: every write made while an audit scope is active is recorded in
- * `audit_entry`, in the transaction of the write. The scope (actor, request id, clock) is set
- * once per request by the server and once per background worker, and travels with the async
- * work (AsyncLocalStorage), so code far from the request (stores, settlement handlers, ORM
- * subscribers) records without being handed a context. ORM flushes are recorded by the audit
- * module's subscriber; writes made with SQL call `recordAudit` (or embed `auditInsert`).
+ * Who changed what (docs/audit.md). The database records every write to a table that holds
+ * merchant data in `audit_entry`, in the transaction of the write, by a row trigger
+ * (src/db/functions/audit_record.sql): no code has to remember to. What the code provides is
+ * who is writing: the audit scope (actor, merchant, request id, clock), set once per request
+ * by the server and once per background worker, travels with the async work
+ * (AsyncLocalStorage), and reaches the database as transaction-local settings that
+ * `audit_begin` sets: at the start of every ORM transaction (`AuditScopeSubscriber`), or
+ * folded into a single statement that runs outside one (`AUDIT_BEGIN`).
  */
 
 export const AUDIT_ACTOR_TYPES = ['api_key', 'client', 'system'] as const;
@@ -29,25 +30,15 @@ export interface AuditScope {
   clock: Clock;
 }
 
+/** One changed field of an entry: absent `before` on creation, absent `after` on deletion. */
 export interface AuditChange {
   before?: unknown;
   after?: unknown;
 }
 
-/** One recorded change of one record. */
-export interface AuditRecord {
-  /** null for records above companies (API keys, merchants) */
-  companyId: string | null;
-  /** `create`, `update`, `delete`, `status`, or an operation's own name */
-  action: string;
-  recordType: string;
-  recordId: string;
-  changes: Record<string, AuditChange>;
-}
-
 const scopes = new AsyncLocalStorage<AuditScope>();
 
-/** The audit scope of the running work, if any. Writes outside one (start-up, CLI) are not recorded. */
+/** The audit scope of the running work, if any. Writes outside one (start-up, CLI) are recorded as the database's own. */
 export const auditScope = (): AuditScope | undefined => scopes.getStore();
 
 /** Runs `fn` (and all async work it starts) under `scope`. */
@@ -67,115 +58,34 @@ export function systemScope(name: string, clock: Clock): AuditScope {
   return { actor: { type: 'system', id: name, name: `${name} (background work)` }, merchantId: null, requestId: null, clock };
 }
 
-export const MASKED = '[masked]';
-
-/** Fields whose values never reach the audit log: secrets, tokens, passwords, key hashes. */
-const SECRET_FIELD = /secret|token|password|passwd|key_?hash|keyhash|credential|private_?key|signing/i;
-
-export const isSecretField = (name: string): boolean => SECRET_FIELD.test(name);
-
-/** Comparable, JSON-safe form of a value (dates as ISO strings). */
-export function auditValue(v: unknown): unknown {
-  if (v instanceof Date) return Number.isNaN(v.getTime()) ? null : v.toISOString();
-  if (v === undefined) return null;
-  if (typeof v === 'bigint') return v.toString();
-  // file contents are recorded by size only
-  if (v instanceof Uint8Array) return `[${v.byteLength} bytes]`;
-  return v;
+/**
+ * The scope as the argument of `audit_begin(?::jsonb)`, or null outside a scope (the database
+ * then records the write as the system, `database`). `at` is the scope's clock now: the time
+ * of the transaction's entries.
+ */
+export function auditScopeArg(scope = auditScope()): string | null {
+  if (!scope) return null;
+  const { actor, merchantId, requestId, clock } = scope;
+  const at = new Date(clock.now()).toISOString();
+  return JSON.stringify({ actorType: actor.type, actorId: actor.id, actorName: actor.name, merchantId, requestId, at });
 }
 
-const same = (a: unknown, b: unknown): boolean => JSON.stringify(auditValue(a)) === JSON.stringify(auditValue(b));
-
-/** Fields never worth recording: they change with every write. */
-const NOISE = new Set(['updatedAt']);
+/**
+ * Opens the scope inside a single statement that runs outside a transaction, at no round trip
+ * of its own: put it in the statement's FROM list (`select f(?) from ${AUDIT_BEGIN}`, `update t
+ * set ... from ${AUDIT_BEGIN} where ...`) and pass `auditScopeArg()` as its parameter. The
+ * function row is produced before the statement writes, and the trigger runs after.
+ */
+export const AUDIT_BEGIN = 'audit_begin(?::jsonb)';
 
 /**
- * The changed fields between two states of a record (null: it did not exist / no longer
- * exists), secrets masked. Only the fields named in `fields` when given.
+ * Opens the running scope in every ORM transaction (`em.transactional`, `em.begin`, a flush's
+ * own transaction) as it starts: one statement, only when there is a scope.
  */
-export function auditChanges(
-  before: Record<string, unknown> | null,
-  after: Record<string, unknown> | null,
-  fields?: readonly string[],
-): Record<string, AuditChange> {
-  const keys = fields ?? [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
-  const out: Record<string, AuditChange> = {};
-  for (const k of keys) {
-    if (NOISE.has(k)) continue;
-    const b = before ? before[k] : undefined;
-    const a = after ? after[k] : undefined;
-    if (typeof a === 'function' || typeof b === 'function') continue;
-    if (before && after && same(b, a)) continue;
-    const change: AuditChange = {};
-    if (before) change.before = isSecretField(k) && b !== null && b !== undefined ? MASKED : auditValue(b);
-    if (after) change.after = isSecretField(k) && a !== null && a !== undefined ? MASKED : auditValue(a);
-    out[k] = change;
+export class AuditScopeSubscriber implements EventSubscriber {
+  async afterTransactionStart(args: TransactionEventArgs): Promise<void> {
+    const arg = auditScopeArg();
+    if (arg === null || !args.transaction) return;
+    await args.em.getConnection('write').execute(`select ${AUDIT_BEGIN}`, [arg], 'run', args.transaction);
   }
-  return out;
-}
-
-const COLUMNS =
-  'id, company_id, merchant_id, actor_type, actor_id, actor_name, action, record_type, record_id, changes, request_id, created_at';
-
-/**
- * `insert into audit_entry` for `records` under the current scope, as SQL and parameters, or
- * null when there is nothing to record (no scope, no records). A caller may embed it in its own
- * statement as a CTE, so a single-statement write stays one round trip.
- */
-export function auditInsert(records: readonly AuditRecord[]): { sql: string; params: unknown[] } | null {
-  const rows = auditRows(records);
-  if (!rows) return null;
-  const params: unknown[] = [];
-  for (const r of rows) {
-    params.push(r.id, r.company_id, r.merchant_id, r.actor_type, r.actor_id, r.actor_name, r.action, r.record_type, r.record_id);
-    params.push(JSON.stringify(r.changes), r.request_id, r.created_at);
-  }
-  const values = rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?, ?::timestamptz)');
-  return { sql: `insert into audit_entry (${COLUMNS}) values ${values.join(', ')}`, params };
-}
-
-/** An audit_entry row keyed by column, as `auditRows` gives it. */
-export interface AuditRow {
-  id: string;
-  company_id: string | null;
-  merchant_id: string | null;
-  actor_type: string;
-  actor_id: string;
-  actor_name: string | null;
-  action: string;
-  record_type: string;
-  record_id: string;
-  changes: Record<string, AuditChange>;
-  request_id: string | null;
-  created_at: string;
-}
-
-/**
- * The audit_entry rows of `records` under the current scope, keyed by column (for a database
- * function that inserts them from JSON), or null when there is nothing to record.
- */
-export function auditRows(records: readonly AuditRecord[]): AuditRow[] | null {
-  const scope = auditScope();
-  if (!scope || !records.length) return null;
-  const at = new Date(scope.clock.now()).toISOString();
-  return records.map((r) => ({
-    id: newId(),
-    company_id: r.companyId,
-    merchant_id: scope.merchantId,
-    actor_type: scope.actor.type,
-    actor_id: scope.actor.id,
-    actor_name: scope.actor.name,
-    action: r.action,
-    record_type: r.recordType,
-    record_id: r.recordId,
-    changes: r.changes,
-    request_id: scope.requestId,
-    created_at: at,
-  }));
-}
-
-/** Records changes made with SQL, in `em`'s transaction (call it inside the transaction of the write). */
-export async function recordAudit(em: EntityManager, records: readonly AuditRecord[]): Promise<void> {
-  const q = auditInsert(records);
-  if (q) await em.execute(q.sql, q.params, 'run');
 }

@@ -24,6 +24,7 @@ import { Migration20261128000100FunctionFiles } from './Migration20261128000100F
 import { Migration20261128000500StripePayments } from './Migration20261128000500StripePayments';
 import { Migration20261128000600Notification } from './Migration20261128000600Notification';
 import { Migration20261129000100LiveWatch } from './Migration20261129000100LiveWatch';
+import { Migration20261129000100AuditTriggers } from './Migration20261129000100AuditTriggers';
 
 /**
  * Every migration in order. Listed explicitly (not discovered from files) so that the
@@ -55,4 +56,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261128000500StripePayments', class: Migration20261128000500StripePayments },
   { name: 'Migration20261128000600Notification', class: Migration20261128000600Notification },
   { name: 'Migration20261129000100LiveWatch', class: Migration20261129000100LiveWatch },
+  { name: 'Migration20261129000100AuditTriggers', class: Migration20261129000100AuditTriggers },
 ];

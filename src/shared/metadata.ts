@@ -134,7 +134,7 @@ interface UpdateHookArgs {
 
 /**
  * Runs inside the flush's transaction before a record's UPDATE: when the update changes
- * `metaDataVersion`, it claims the new version only if the row still holds the version the
+ * `metaDataVersion`, it lets the update through only if the row still holds the version the
  * change was computed from (the `expectedVersion` when one was sent). Otherwise another request
  * changed the metadata first: 409 `version_conflict`, and the whole flush rolls back.
  */
@@ -142,13 +142,16 @@ export async function claimMetaDataVersion({ entity, meta, changeSet, em }: Upda
   if (!changeSet || !('metaDataVersion' in changeSet.payload)) return;
   const loaded = (changeSet.originalEntity as { metaDataVersion?: unknown } | undefined)?.metaDataVersion;
   if (typeof loaded !== 'number') return;
-  const sql = `update "${meta.tableName}" set meta_data_version = ? where id = ? and company_id = ? and meta_data_version = ?`;
-  const res = await (em as { execute(sql: string, params: unknown[], method: 'run'): Promise<{ affectedRows: number }> }).execute(
-    sql,
-    [entity.metaDataVersion, entity.id, entity.companyId, loaded],
-    'run',
-  );
-  if (res.affectedRows !== 1)
+  // The row is locked until the flush's transaction ends, as an UPDATE would lock it, so no other
+  // request moves the version between this check and the flush's own UPDATE, which then writes
+  // the new version with the metadata: one change of the row (one audit log entry), not two.
+  const sql = `select 1 from "${meta.tableName}" where id = ? and company_id = ? and meta_data_version = ? for no key update`;
+  const rows = await (em as { execute(sql: string, params: unknown[]): Promise<unknown[]> }).execute(sql, [
+    entity.id,
+    entity.companyId,
+    loaded,
+  ]);
+  if (rows.length !== 1)
     throw new DomainError(
       'version_conflict',
       `metaData was changed by another request (version ${loaded} is no longer current); reload the record and retry`,

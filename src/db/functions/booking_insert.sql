@@ -2,8 +2,9 @@
 -- column), its first status change, its occupancy (the exclusion constraint on
 -- booking_occupancy refuses overlapping time: 23P01), its webhook events (through
 -- webhook_enqueue, the outbox's one enqueue: recorded only when an enabled endpoint of the
--- company listens to their type), its e-mail notifications (notification_enqueue) and its
--- audit entries. One statement, so atomic on its own.
+-- company listens to their type) and its e-mail notifications (notification_enqueue). One
+-- statement, so atomic on its own. The audit log's trigger records the rows it writes
+-- (audit_record.sql), under the scope the caller's statement opens (`from audit_begin(...)`).
 -- The company comes first and apart, as in the other functions, so that a database distributed
 -- by company can run each call on the company's node (docs/design/scaling.md); the booking row must
 -- belong to it (a foreign key from the other rows to the booking checks it).
@@ -20,7 +21,7 @@
 -- it is keyed by ids through an index: one generic plan fits every call.
 create or replace function booking_insert(
   p_company uuid, p_booking jsonb, p_change_id uuid, p_occ_lower timestamptz, p_occ_upper timestamptz,
-  p_occ_ids uuid[], p_occ_sources text[], p_events text, p_event_at timestamptz, p_audit jsonb
+  p_occ_ids uuid[], p_occ_sources text[], p_events text, p_event_at timestamptz
 ) returns void language plpgsql volatile
 set plan_cache_mode = force_generic_plan
 as $fn$
@@ -42,10 +43,5 @@ begin
 
   perform webhook_enqueue(p_company => v_company, p_events => p_events, p_at => p_event_at);
   perform notification_enqueue(p_company => v_company, p_events => p_events, p_at => p_event_at);
-
-  if p_audit is not null then
-    insert into audit_entry (id, company_id, merchant_id, actor_type, actor_id, actor_name, action, record_type, record_id, changes, request_id, created_at)
-    select id, company_id, merchant_id, actor_type, actor_id, actor_name, action, record_type, record_id, changes, request_id, created_at from jsonb_populate_recordset(null::audit_entry, p_audit);
-  end if;
 end
 $fn$;

@@ -1,11 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../kernel/context';
-import { recordAudit } from '../../kernel/audit';
 import { conflict, DomainError } from '../../shared/errors';
 import { formatTimestamp } from '../../shared/time';
 import { Booking } from './booking.entity';
 import {
-  bookingAudit,
   insertStatusChange,
   updateBookingRow,
   isTimeConflict,
@@ -170,10 +168,6 @@ export async function applyChanges(ctx: Ctx, changes: BookingChange[], alongside
       if (c.before.status !== c.after.status)
         await insertStatusChange(em, companyId, c.after.id, c.before.status, c.after.status, ctx.now, c.statusMeta ?? {});
     }
-    await recordAudit(
-      em,
-      changes.map((c) => bookingAudit(c.before, c.after)),
-    );
     const statusChanges = changes.filter((c) => c.before.status !== c.after.status);
     await followCodes(
       ctx.deps.codes,

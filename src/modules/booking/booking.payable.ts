@@ -1,4 +1,3 @@
-import { recordAudit } from '../../kernel/audit';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../kernel/context';
 import { isUuid } from '../../shared/ids';
@@ -112,9 +111,6 @@ export async function settleBookings(
       'run',
     );
     await insertStatusChange(em, companyId, b.id, b.status, to, now, { payment: outcome });
-    await recordAudit(em, [
-      { companyId, action: 'status', recordType: 'booking', recordId: b.id, changes: { status: { before: b.status, after: to } } },
-    ]);
     changed.push({ id: b.id, code: b.code, from: b.status, to });
   }
   await followCodes(deps.codes, em, companyId, changed, now);

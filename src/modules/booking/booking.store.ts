@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { auditChanges, auditRows, type AuditRecord } from '../../kernel/audit';
+import { AUDIT_BEGIN, auditScopeArg } from '../../kernel/audit';
 import { conflict, DomainError, translateDbError, type ErrorDetail } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import type { ServiceType } from '../../shared/service-type';
@@ -157,18 +157,20 @@ function rowJson(b: Booking): string {
 /** The columns in the order of the booking store (what `booking_insert`'s migration must list). */
 export const BOOKING_COLUMNS: readonly string[] = COLUMNS.map((c) => c.column);
 
-const INSERT_ARGS = '?::uuid, ?::jsonb, ?::uuid, ?::timestamptz, ?::timestamptz, ?::uuid[], ?::text[], ?::text, ?::timestamptz, ?::jsonb';
-const INSERT_CALL = `select booking_insert(${INSERT_ARGS})`;
+const INSERT_ARGS = '?::uuid, ?::jsonb, ?::uuid, ?::timestamptz, ?::timestamptz, ?::uuid[], ?::text[], ?::text, ?::timestamptz';
+// the audit scope is opened in the same statement (kernel/audit.ts): the call often runs outside a transaction
+const INSERT_CALL = `select booking_insert(${INSERT_ARGS}) from ${AUDIT_BEGIN}`;
 /** The same insert when the company's catalog is still at the version given first (Migration20261127000100CatalogVersion). */
-const INSERT_AT_VERSION_CALL = `select booking_insert_at_version(?::bigint, ${INSERT_ARGS})`;
+const INSERT_AT_VERSION_CALL = `select booking_insert_at_version(?::bigint, ${INSERT_ARGS}) from ${AUDIT_BEGIN}`;
 
 /**
  * The call that inserts the booking, its first status change, the occupancy of `occupied`
  * resources (the first is the booked one, the rest related), its `events` (through
  * `webhook_enqueue`, the outbox's enqueue `kernel/events.ts` calls too: recorded when an enabled
- * endpoint listens) and its audit entry: the `booking_insert` database function
- * (src/db/functions/booking_insert.sql). A single statement is atomic on its own, so the common
- * booking costs one round trip even outside a transaction. With `atVersion`, nothing is written
+ * endpoint listens), through the `booking_insert` database function
+ * (src/db/functions/booking_insert.sql), with the audit scope its rows are recorded under
+ * (`audit_begin`). A single statement is atomic on its own, so the common booking costs one
+ * round trip even outside a transaction. With `atVersion`, nothing is written
  * unless the catalog is still at that version (SQLSTATE BKV01 otherwise).
  */
 export function insertBookingCall(
@@ -185,7 +187,6 @@ export function insertBookingCall(
     range = occupiedRange(b.startTime.getTime(), b.endTime ? b.endTime.getTime() : null, b.bufferBeforeSec, b.bufferAfterSec);
     [ids, sources] = occupiedRows(occupied);
   }
-  const audit = auditRows([bookingAudit(null, b)]);
   const at = b.createdAt.toISOString();
   const params = [
     b.companyId,
@@ -197,24 +198,9 @@ export function insertBookingCall(
     sources,
     events?.length ? eventRows(events, b.createdAt) : null,
     at,
-    audit ? JSON.stringify(audit) : null,
+    auditScopeArg(),
   ];
   return atVersion === undefined ? { sql: INSERT_CALL, params } : { sql: INSERT_AT_VERSION_CALL, params: [atVersion, ...params] };
-}
-
-// the code a booking redeemed stays out: a gift card's or a subscription contract's code spends it
-const AUDITED = COLUMNS.map((c) => c.prop).filter((p) => p !== 'code');
-
-/** The audit record of a booking written with SQL: created (`before` null), changed, or its status changed. */
-export function bookingAudit(before: Booking | null, after: Booking): AuditRecord {
-  const row = (b: Booking) => b as unknown as Record<string, unknown>;
-  return {
-    companyId: after.companyId,
-    action: !before ? 'create' : before.status !== after.status ? 'status' : 'update',
-    recordType: 'booking',
-    recordId: after.id,
-    changes: auditChanges(before && row(before), row(after), AUDITED),
-  };
 }
 
 /** Appends a status change row. */

@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { AUDIT_BEGIN, auditScopeArg } from '../../kernel/audit';
 import { loader, type Ctx } from '../../kernel/context';
 import { forbidden, invalid, notFound } from '../../shared/errors';
 import { isUuid, newId } from '../../shared/ids';
@@ -77,27 +78,27 @@ export async function ensureClient(
   data: NewClient,
   now: Date,
 ): Promise<{ client: Client; created: boolean }> {
-  const res = await em
-    .createQueryBuilder(Client)
-    .insert({
-      id: newId(),
+  // one statement, with the audit scope it is recorded under (it often runs outside a transaction)
+  const inserted = await em.execute<{ id: string }[]>(
+    `insert into client (id, company_id, external_user_id, email, first_name, last_name, language, meta_data, meta_data_version, state, created_at, updated_at)
+     select ?, ?, ?, ?, ?, ?, ?, ?::jsonb, 1, 'active', ?::timestamptz, ?::timestamptz from ${AUDIT_BEGIN}
+     on conflict (company_id, external_user_id) do nothing returning id`,
+    [
+      newId(),
       companyId,
-      externalUserId: data.externalUserId,
-      email: data.email,
-      firstName: data.firstName ?? null,
-      lastName: data.lastName ?? null,
-      language: data.language ?? null,
-      metaData: data.metaData ?? {},
-      metaDataVersion: 1,
-      state: 'active',
-      createdAt: now,
-      updatedAt: now,
-    })
-    .onConflict(['companyId', 'externalUserId'])
-    .ignore()
-    .execute('run');
+      data.externalUserId,
+      data.email,
+      data.firstName ?? null,
+      data.lastName ?? null,
+      data.language ?? null,
+      JSON.stringify(data.metaData ?? {}),
+      now.toISOString(),
+      now.toISOString(),
+      auditScopeArg(),
+    ],
+  );
   const client = await em.findOneOrFail(Client, { companyId, externalUserId: data.externalUserId });
-  return { client, created: ((res as { affectedRows?: number }).affectedRows ?? 0) > 0 };
+  return { client, created: inserted.length > 0 };
 }
 
 /**

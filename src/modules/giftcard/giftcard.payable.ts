@@ -1,4 +1,3 @@
-import { recordAudit } from '../../kernel/audit';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SettlementOutcome } from '../../kernel/payable';
 import { isUuid } from '../../shared/ids';
@@ -41,8 +40,6 @@ export async function settleGiftCards(
       'run',
     );
     if (to === 'active') paid.push(row.id);
-    const changes = { status: { before: row.status, after: to }, expiresAt: { before: null, after: expiresAt } };
-    await recordAudit(em, [{ companyId, action: 'status', recordType: 'gift_card_contract', recordId: row.id, changes }]);
   }
   await recordPaidEvents(em, companyId, paid, now);
 }

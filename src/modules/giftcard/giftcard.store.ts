@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { auditChanges, recordAudit } from '../../kernel/audit';
 import { newId } from '../../shared/ids';
 import { GiftCardContract, GiftCardUsage } from './giftcard.entity';
 import { BALANCE_STATUS_SQL } from './giftcard.status';
@@ -45,28 +44,19 @@ export async function takeBalance(em: EntityManager, companyId: string, id: stri
       returning balance`,
     [iso(now), amount, companyId, id, iso(now)],
   );
-  if (!rows.length) return null;
-  await auditBalance(em, companyId, id, rows[0].balance + amount, rows[0].balance);
-  return rows[0].balance;
-}
-
-/** The audit entry of a balance written with SQL. */
-function auditBalance(em: EntityManager, companyId: string, id: string, before: number, after: number): Promise<void> {
-  const changes = { balance: { before, after } };
-  return recordAudit(em, [{ companyId, action: 'update', recordType: 'gift_card_contract', recordId: id, changes }]);
+  return rows.length ? rows[0].balance : null;
 }
 
 /** Gives `amount` back to a card (a redeemed card with money again is active; other statuses stay). */
 export async function giveBalance(em: EntityManager, companyId: string, id: string, amount: number, now: Date): Promise<void> {
-  const rows = await em.execute<{ balance: number }[]>(
+  await em.execute(
     `update gift_card_contract
         set balance = balance + x.amount, status = ${BALANCE_STATUS_SQL('(balance + x.amount)')}, updated_at = ?::timestamptz
        from (select ?::integer as amount) x
-      where company_id = ? and id = ?
-      returning balance`,
+      where company_id = ? and id = ?`,
     [iso(now), amount, companyId, id],
+    'run',
   );
-  if (rows.length) await auditBalance(em, companyId, id, rows[0].balance - amount, rows[0].balance);
 }
 
 export interface NewUsage {
@@ -115,8 +105,6 @@ export async function insertUsage(em: EntityManager, u: NewUsage): Promise<GiftC
     ],
     'run',
   );
-  const changes = auditChanges(null, usage as unknown as Record<string, unknown>);
-  await recordAudit(em, [{ companyId: u.companyId, action: 'create', recordType: 'gift_card_usage', recordId: usage.id, changes }]);
   return usage;
 }
 
@@ -127,9 +115,7 @@ export async function insertUsage(em: EntityManager, u: NewUsage): Promise<GiftC
  */
 export async function cancelBookingUsages(em: EntityManager, companyId: string, bookingIds: readonly string[], now: Date): Promise<void> {
   if (!bookingIds.length) return;
-  const rows = await em.execute<
-    { id: string; kind: string; before: string | null; status: string | null; balance: number | null; total: number | null }[]
-  >(
+  await em.execute(
     `with moved as (
        update gift_card_usage set status = 'cancelled', updated_at = ?::timestamptz
         where company_id = ? and reservation_id = any(?::uuid[]) and status = 'used'
@@ -137,32 +123,17 @@ export async function cancelBookingUsages(em: EntityManager, companyId: string, 
      ), per_card as (
        select contract_id, sum(amount)::integer as total from moved group by contract_id
      ), locked as (
-       select c.id, c.status as was, per_card.total from gift_card_contract c join per_card on per_card.contract_id = c.id
+       select c.id, per_card.total from gift_card_contract c join per_card on per_card.contract_id = c.id
         where c.company_id = ? order by c.id for update of c
      ), given as (
        update gift_card_contract c
           set balance = c.balance + locked.total, status = ${BALANCE_STATUS_SQL('(c.balance + locked.total)')},
               updated_at = ?::timestamptz
          from locked where c.id = locked.id
-       returning c.id, locked.was as before, c.status, c.balance, locked.total
+       returning c.id
      )
-     select id, 'usage' as kind, null as before, null as status, null::integer as balance, null::integer as total from moved
-     union all select id, 'card', before, status, balance, total from given`,
+     select count(*) from given`,
     [iso(now), companyId, `{${bookingIds.join(',')}}`, companyId, iso(now)],
-  );
-  await recordAudit(
-    em,
-    rows.map((r) => {
-      if (r.kind === 'usage')
-        return {
-          companyId,
-          action: 'status',
-          recordType: 'gift_card_usage',
-          recordId: r.id,
-          changes: { status: { before: 'used', after: 'cancelled' } },
-        };
-      const changes = auditChanges({ balance: r.balance! - r.total!, status: r.before }, { balance: r.balance, status: r.status });
-      return { companyId, action: 'status' in changes ? 'status' : 'update', recordType: 'gift_card_contract', recordId: r.id, changes };
-    }),
+    'run',
   );
 }

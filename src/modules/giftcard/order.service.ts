@@ -1,4 +1,3 @@
-import { recordAudit } from '../../kernel/audit';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../kernel/context';
 import { requireClient } from '../../kernel/access';
@@ -106,11 +105,6 @@ export async function purchaseGiftCard(ctx: Ctx, companyId: string, input: Purch
       'run',
     );
     await recordEvent(em, { companyId: company.id, type: 'giftcard.purchased', payload: contractJson(created, ctx.now), at: ctx.now });
-    const changes = {
-      paymentTransactionId: { before: null, after: payment.transactionId },
-      paymentUrl: { before: null, after: payment.paymentURL },
-    };
-    await recordAudit(em, [{ companyId: company.id, action: 'update', recordType: 'gift_card_contract', recordId: created.id, changes }]);
     return { contract: created, payment };
   });
   const price = contract.amount;

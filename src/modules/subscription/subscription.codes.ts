@@ -8,9 +8,6 @@ import type { Period } from './periods';
 import type { SubscriptionContract } from './subscription.entity';
 import { append, lockContract } from './ledger.service';
 import { contractByCode, contractPeriodAt, entryOf, periodBalance } from './visits.store';
-import { auditAll, changeRecord } from './subscription.audit';
-
-const USAGE_TABLE = 'subscription_usage';
 
 /**
  * Subscription contract codes on booking requests (`pluginNameSpace` `subscription`). A booking
@@ -171,15 +168,6 @@ export const subscriptionHandler: CodeHandler = {
       [usageId, c.companyId, c.id, c.subscriptionId, target.clientId ?? c.clientId, target.bookingId, now.toISOString(), now.toISOString()],
       'run',
     );
-    const usage = {
-      contractId: c.id,
-      subscriptionId: c.subscriptionId,
-      clientId: target.clientId ?? c.clientId,
-      bookingId: target.bookingId,
-      source: 'booking',
-      status: 'reserved',
-    };
-    await auditAll(em, [changeRecord(USAGE_TABLE, c.companyId, usageId, null, usage)]);
     if (perPeriod !== null) await append(em, entryOf(c, -1, 'USAGE', period.start, now, { usageId, reason: 'booking' }));
     return { discount: 0, covered: target.due, response: responseOf(c, period, left, null, null) };
   },
@@ -188,14 +176,11 @@ export const subscriptionHandler: CodeHandler = {
     if (!bookingIds.length) return;
     const ids = `{${bookingIds.join(',')}}`;
     if (event === 'confirmed') {
-      const used = await em.execute<{ id: string }[]>(
+      await em.execute(
         `update subscription_usage set status = 'used', updated_at = ?::timestamptz
-          where company_id = ? and booking_id = any(?::uuid[]) and status = 'reserved' returning id`,
+          where company_id = ? and booking_id = any(?::uuid[]) and status = 'reserved'`,
         [now.toISOString(), companyId, ids],
-      );
-      await auditAll(
-        em,
-        used.map((u) => changeRecord(USAGE_TABLE, companyId, u.id, { status: 'reserved' }, { status: 'used' })),
+        'run',
       );
       return;
     }
@@ -221,15 +206,10 @@ async function releaseUsages(em: EntityManager, companyId: string, bookingIdsArr
     const c = await lockContract(em, companyId, id);
     if (c) contracts.set(id, c);
   }
-  const cancelled = await em.execute<{ id: string; contract_id: string; status: string }[]>(
-    `update subscription_usage u set status = 'cancelled', updated_at = ?::timestamptz
-       from (select id, status from subscription_usage where company_id = ? and id = any(?::uuid[]) and status <> 'cancelled' for update) o
-      where u.id = o.id returning u.id, u.contract_id, o.status`,
+  const cancelled = await em.execute<{ id: string; contract_id: string }[]>(
+    `update subscription_usage set status = 'cancelled', updated_at = ?::timestamptz
+      where company_id = ? and id = any(?::uuid[]) and status <> 'cancelled' returning id, contract_id`,
     [now.toISOString(), companyId, `{${usages.map((u) => u.id).join(',')}}`],
-  );
-  await auditAll(
-    em,
-    cancelled.map((u) => changeRecord(USAGE_TABLE, companyId, u.id, { status: u.status }, { status: 'cancelled' })),
   );
   for (const u of cancelled) {
     const c = contracts.get(u.contract_id);

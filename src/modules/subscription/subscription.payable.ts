@@ -7,8 +7,7 @@ import { allocatePeriod } from './ledger.service';
 import { addDuration } from './subscription.checks';
 import { companyZone, planOf, recurrenceOf } from './visits.store';
 import { recordContractEvents } from './subscription.events';
-import { auditAll, contractChange } from './subscription.audit';
-import { canApply, fromStatusesSql, targetSql, transitionContract, type ContractEvent, type ContractStatus } from './subscription.status';
+import { canApply, fromStatusesSql, targetSql, transitionContract, type ContractEvent } from './subscription.status';
 
 /**
  * The subscription module's side of payments. A cart checkout or a purchase is one payment
@@ -32,17 +31,6 @@ async function lockContracts(em: EntityManager, companyId: string, itemIds: read
   return rows.map((r) => em.map(SubscriptionContract, r));
 }
 
-const activationFields = (c: SubscriptionContract) => ({
-  status: c.status,
-  activeFrom: c.activeFrom,
-  expiresAt: c.expiresAt,
-  inCart: c.inCart,
-  pendingExpiresAt: c.pendingExpiresAt,
-  periodStart: c.periodStart,
-  periodEnd: c.periodEnd,
-  periodIndex: c.periodIndex,
-});
-
 /**
  * Makes a paid (or free) `pending_payment` contract `active` from `now` (event `pay`; 409 for
  * a contract in another status): `expiresAt` is now plus its duration (no duration:
@@ -53,7 +41,6 @@ export async function activateContract(em: EntityManager, c: SubscriptionContrac
   const status = transitionContract(c.status, 'pay');
   const zone = await companyZone(em, c.companyId);
   const expiresAt = c.duration ? addDuration(now, c.duration, zone) : null;
-  const before = activationFields(c);
   Object.assign(c, { status, activeFrom: now, expiresAt, inCart: false, pendingExpiresAt: null, updatedAt: now });
   const period = periodAt(planOf(c, await recurrenceOf(em, c.companyId, c.subscriptionId)), zone, now.getTime());
   c.periodStart = period ? new Date(period.start) : now;
@@ -66,8 +53,7 @@ export async function activateContract(em: EntityManager, c: SubscriptionContrac
     [status, iso(now), iso(expiresAt), iso(c.periodStart), iso(c.periodEnd), iso(now), c.companyId, c.id],
     'run',
   );
-  await auditAll(em, [contractChange(c.companyId, c.id, before, activationFields(c))]);
-  // the row is written: the entity's new state is its stored one, so no flush writes (and records) it again
+  // the row is written: the entity's new state is its stored one, so no flush writes it again
   em.getUnitOfWork().merge(c);
   await allocatePeriod(em, c, now, 'first period');
   await recordContractEvents(em, c.companyId, [c.id], 'subscription.activated', now);
@@ -85,35 +71,14 @@ export async function cancelPending(
   event: PendingEnd,
 ): Promise<void> {
   if (!ids.length) return;
-  const rows = await em.execute<CancelledRow[]>(
+  await em.execute(
     `update subscription_contract c set status = ${targetSql(event, 'o.status')}, in_cart = false, cancelled_at = ?::timestamptz, updated_at = ?::timestamptz
-       from (select id, status, in_cart from subscription_contract where company_id = ? and id = any(?::uuid[]) and ${fromStatusesSql(event)} for update) o
-      where c.id = o.id
-      returning c.id, o.status as was, c.status, o.in_cart`,
+       from (select id, status from subscription_contract where company_id = ? and id = any(?::uuid[]) and ${fromStatusesSql(event)} for update) o
+      where c.id = o.id`,
     [iso(now), iso(now), companyId, `{${ids.join(',')}}`],
-  );
-  await auditAll(
-    em,
-    rows.map((r) => cancelledChange(companyId, r, now)),
+    'run',
   );
 }
-
-/** A contract cancelled with SQL: its status before (`was`) and after, and whether it was in a cart. */
-export interface CancelledRow {
-  id: string;
-  was: ContractStatus;
-  status: ContractStatus;
-  in_cart: boolean;
-}
-
-/** The audit entry of a contract cancelled with SQL. */
-export const cancelledChange = (companyId: string, r: CancelledRow, now: Date) =>
-  contractChange(
-    companyId,
-    r.id,
-    { status: r.was, inCart: r.in_cart, cancelledAt: null },
-    { status: r.status, inCart: false, cancelledAt: now },
-  );
 
 /** A checkout's or purchase's outcome: paid activates its contracts, anything else cancels them (capacity comes back). */
 export async function settleSubscriptions(
@@ -136,14 +101,6 @@ export async function settleSubscriptions(
   for (const c of pending) await activateContract(em, c, now);
 }
 
-const renewalFields = (c: SubscriptionContract) => ({
-  status: c.status,
-  expiresAt: c.expiresAt,
-  renewedAt: c.renewedAt,
-  renewalTransactionId: c.renewalTransactionId,
-  renewalPaymentUrl: c.renewalPaymentUrl,
-});
-
 /**
  * Extends a renewed contract by one more duration from its current end (from now when that has
  * passed), once its renewal is paid (event `renew`: an expired contract runs again, a cancelled
@@ -160,8 +117,6 @@ export async function extendContract(em: EntityManager, c: SubscriptionContract,
     [status, iso(expiresAt), iso(now), iso(now), c.companyId, c.id],
     'run',
   );
-  const renewed = { status, expiresAt, renewedAt: now, renewalTransactionId: null, renewalPaymentUrl: null };
-  await auditAll(em, [contractChange(c.companyId, c.id, renewalFields(c), renewed)]);
   await recordContractEvents(em, c.companyId, [c.id], 'subscription.renewed', now);
 }
 
@@ -187,9 +142,6 @@ export async function settleRenewals(
         [iso(now), companyId, c.id],
         'run',
       );
-      await auditAll(em, [
-        contractChange(companyId, c.id, renewalFields(c), { ...renewalFields(c), renewalTransactionId: null, renewalPaymentUrl: null }),
-      ]);
     }
   }
 }

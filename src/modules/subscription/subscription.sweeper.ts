@@ -5,8 +5,6 @@ import { periodAt, rolloverVisits } from './periods';
 import { SubscriptionContract } from './subscription.entity';
 import { append, expireRemaining } from './ledger.service';
 import { companyZone, entryOf, periodBalance, planOf, recurrenceOf } from './visits.store';
-import { auditAll, contractChange } from './subscription.audit';
-import { cancelledChange, type CancelledRow } from './subscription.payable';
 import { dueSql, RUNNING, statusInSql, targetSql, transitionContract } from './subscription.status';
 import { lockPendingPayments } from '../payment/payment.api';
 
@@ -39,17 +37,13 @@ export interface SweepCounts {
 const iso = (d: Date | number) => new Date(d).toISOString();
 
 async function lapseCarts(deps: AppDeps, em: EntityManager, now: Date): Promise<number> {
-  const rows = await em.execute<(CancelledRow & { company_id: string })[]>(
+  const rows = await em.execute<{ id: string; company_id: string }[]>(
     `update subscription_contract c set status = ${targetSql('lapse', 'o.status')}, in_cart = false, cancelled_at = ?::timestamptz, updated_at = ?::timestamptz
        from (select id, status, in_cart from subscription_contract where ${dueSql('lapse')}
               order by pending_expires_at limit ${SUBSCRIPTION_SWEEP_BATCH} for update skip locked) o
       where c.id = o.id
-      returning c.id, c.company_id, o.status as was, c.status, o.in_cart`,
+      returning c.id, c.company_id`,
     [iso(now), iso(now), iso(now)],
-  );
-  await auditAll(
-    em,
-    rows.map((r) => cancelledChange(r.company_id, r, now)),
   );
   // A payment still pending for them goes too; one being settled right now is skipped, and its
   // settlement refunds what was paid for them.
@@ -107,9 +101,6 @@ async function advance(em: EntityManager, c: SubscriptionContract, now: Date): P
     [iso(start), end.getTime() >= 8.64e15 ? null : iso(end), index, iso(now), c.companyId, c.id],
     'run',
   );
-  const before = { periodStart: c.periodStart, periodEnd: c.periodEnd, periodIndex: c.periodIndex };
-  const after = { periodStart: start, periodEnd: end.getTime() >= 8.64e15 ? null : end, periodIndex: index };
-  await auditAll(em, [contractChange(c.companyId, c.id, before, after)]);
 }
 
 async function expire(em: EntityManager, c: SubscriptionContract, now: Date): Promise<void> {
@@ -120,7 +111,6 @@ async function expire(em: EntityManager, c: SubscriptionContract, now: Date): Pr
     [status, iso(now), c.companyId, c.id],
     'run',
   );
-  await auditAll(em, [contractChange(c.companyId, c.id, { status: c.status }, { status })]);
   await recordContractEvents(em, c.companyId, [c.id], 'subscription.expired', now);
 }
 

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Webhook } from 'standardwebhooks';
+import { AUDIT_BEGIN, auditScopeArg } from '../../kernel/audit';
 import type { AppDeps, HostLookup } from '../../kernel/context';
 import { drainDue, startPolling } from '../../kernel/outbox-worker';
 import { lookupOf, OutboundError, postTo } from './outbound';
@@ -157,6 +158,7 @@ async function record(em: EntityManager, d: Claimed, o: AttemptOutcome, now: Dat
       failing_since = case when ? then null else coalesce(failing_since, ?::timestamptz) end,
       enabled = enabled and not (?::boolean and coalesce(failing_since <= ?::timestamptz, false)),
       disabled_reason = case when enabled and ?::boolean and failing_since <= ?::timestamptz then ? else disabled_reason end
+      from ${AUDIT_BEGIN}
       where company_id = ? and id = ?`,
     [
       o.succeeded,
@@ -187,6 +189,7 @@ async function record(em: EntityManager, d: Claimed, o: AttemptOutcome, now: Dat
       giveUp,
       threshold,
       `deliveries failed for more than ${DISABLE_AFTER_MS / 3600_000} hours; the last error: ${o.error ?? 'none'}`.slice(0, ERROR_CHARS),
+      auditScopeArg(),
       d.company_id,
       d.endpoint_id,
     ],

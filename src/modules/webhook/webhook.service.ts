@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { auditChanges, recordAudit } from '../../kernel/audit';
 import type { Ctx } from '../../kernel/context';
 import { companyForMerchant } from '../company/company.access';
 import { decryptSecret, encryptSecret } from '../payment/payment.api';
@@ -153,65 +152,25 @@ async function parkDeliveries(em: EntityManager, companyId: string, endpointId: 
   );
 }
 
-/** The endpoint's fields as the audit log records them (`secretEnc` is masked there). */
-const audited = (e: WebhookEndpoint, secretEnc: string) => ({
-  id: e.id,
-  companyId: e.companyId,
-  url: e.url,
-  eventTypes: e.eventTypes,
-  enabled: e.enabled,
-  description: e.description,
-  secretEnc,
-  failingSince: e.failingSince,
-  disabledReason: e.disabledReason,
-  createdAt: e.createdAt,
-});
-
-/** Deletes an endpoint with its deliveries and their attempts; audited in the transaction of the delete. */
+/** Deletes an endpoint with its deliveries and their attempts (in a transaction: the audit log records it under the request's scope). */
 export async function deleteWebhook(ctx: Ctx, companyId: string, id: unknown): Promise<void> {
   const company = await companyForMerchant(ctx, companyId, 'webhooks.write');
   const e = await endpointInCompany(ctx, company.id, id);
-  await ctx.em.transactional(async (em) => {
-    const gone = await em.execute<{ secret_enc: string }[]>(
-      'delete from webhook_endpoint where company_id = ? and id = ? returning secret_enc',
-      [company.id, e.id],
-    );
-    if (!gone.length) return;
-    await recordAudit(em, [
-      {
-        companyId: company.id,
-        action: 'delete',
-        recordType: 'webhook_endpoint',
-        recordId: e.id,
-        changes: auditChanges(audited(e, gone[0].secret_enc), null),
-      },
-    ]);
-  });
+  await ctx.em.transactional((em) => em.execute('delete from webhook_endpoint where company_id = ? and id = ?', [company.id, e.id], 'run'));
 }
 
-/** A new signing secret, answered this once; deliveries from now on are signed with it. Audited (masked) in its transaction. */
+/** A new signing secret, answered this once; deliveries from now on are signed with it. The audit log records it masked. */
 export async function rotateWebhookSecret(ctx: Ctx, companyId: string, id: unknown): Promise<{ secret: string }> {
   const company = await companyForMerchant(ctx, companyId, 'webhooks.write');
   const e = await endpointInCompany(ctx, company.id, id);
   const secret = newSigningSecret();
   const box = sealSecret(ctx.deps.encryptionKey, company.id, e.id, secret);
   await ctx.em.transactional(async (em) => {
-    const old = await em.execute<{ secret_enc: string }[]>(
-      `update webhook_endpoint n set secret_enc = ?, updated_at = ?::timestamptz
-        from (select id, secret_enc from webhook_endpoint where company_id = ? and id = ? for update) o
-        where n.company_id = ? and n.id = o.id returning o.secret_enc`,
-      [box, ctx.now.toISOString(), company.id, e.id, company.id],
+    const rotated = await em.execute<{ id: string }[]>(
+      'update webhook_endpoint set secret_enc = ?, updated_at = ?::timestamptz where company_id = ? and id = ? returning id',
+      [box, ctx.now.toISOString(), company.id, e.id],
     );
-    if (!old.length) throw notFound('webhook');
-    await recordAudit(em, [
-      {
-        companyId: company.id,
-        action: 'update',
-        recordType: 'webhook_endpoint',
-        recordId: e.id,
-        changes: auditChanges({ secretEnc: old[0].secret_enc }, { secretEnc: box }),
-      },
-    ]);
+    if (!rotated.length) throw notFound('webhook');
   });
   return { secret };
 }

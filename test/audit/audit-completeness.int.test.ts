@@ -22,6 +22,7 @@ const NOT_RECORDS: Record<string, string> = {
   catalog_version: 'a counter the catalog triggers move on every catalog change',
   db_function_checksum: 'the checksums of the database function files',
   idempotency_key: 'stored answers of idempotent requests',
+  live_watch: 'which companies the live GraphQL subscriptions of each process watch, renewed and expired by the processes',
   mikro_orm_migrations: 'the migrations that ran',
   slot_usage: "a slot's booked counts, kept with the slot's bookings",
   stripe_event: 'the Stripe events already handled, so that each is handled once',

@@ -2,6 +2,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { sqlStats } from '../db/stats';
 import { keptCatalogStats } from '../modules/booking/booking-kept-catalog';
+import { keptAvailabilityStats } from '../modules/availability/kept-availability';
 
 /** Prometheus metrics of one server process. */
 export function createMetrics(orm: MikroORM) {
@@ -88,6 +89,58 @@ export function createMetrics(orm: MikroORM) {
     registers: [registry],
     collect() {
       this.set(keptCatalogStats.held().chars);
+    },
+  });
+  new Counter({
+    name: 'availability_kept_answers_total',
+    help: 'Availability documents by source: what the process keeps, after the version check alone (kept) or after reading part of it again (read), or read fresh (fresh)',
+    labelNames: ['outcome'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [outcome, n] of Object.entries(keptAvailabilityStats.answers)) this.inc({ outcome }, n);
+    },
+  });
+  new Counter({
+    name: 'availability_kept_reads_total',
+    help: 'Parts read to be kept for availability answers: catalog documents (per service and window) and occupancy (per resource and window)',
+    labelNames: ['part'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc({ part: 'catalog' }, keptAvailabilityStats.catalogReads);
+      this.inc({ part: 'occupancy' }, keptAvailabilityStats.occupancyReads);
+    },
+  });
+  new Gauge({
+    name: 'availability_kept_entries',
+    help: 'Catalog documents and resource occupancies kept for availability answers',
+    labelNames: ['part'],
+    registers: [registry],
+    collect() {
+      const held = keptAvailabilityStats.held();
+      this.set({ part: 'catalog' }, held.catalogs.count);
+      this.set({ part: 'occupancy' }, held.occupancy.count);
+    },
+  });
+  new Gauge({
+    name: 'availability_kept_bytes',
+    help: 'Size of what is kept for availability answers: characters of JSON of the catalog documents, estimated bytes of the occupancy',
+    labelNames: ['part'],
+    registers: [registry],
+    collect() {
+      const held = keptAvailabilityStats.held();
+      this.set({ part: 'catalog' }, held.catalogs.chars);
+      this.set({ part: 'occupancy' }, held.occupancy.chars);
+    },
+  });
+  new Counter({
+    name: 'availability_kept_evictions_total',
+    help: 'Kept availability data forgotten to stay within its bounds (least recently used first)',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(keptAvailabilityStats.evicted());
     },
   });
   const rateLimitStoreFailures = new Counter({

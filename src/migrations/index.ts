@@ -23,6 +23,7 @@ import { Migration20261127000100CatalogVersion } from './Migration20261127000100
 import { Migration20261128000100FunctionFiles } from './Migration20261128000100FunctionFiles';
 import { Migration20261128000500StripePayments } from './Migration20261128000500StripePayments';
 import { Migration20261128000600Notification } from './Migration20261128000600Notification';
+import { Migration20261129000100OccupancyVersion } from './Migration20261129000100OccupancyVersion';
 
 /**
  * Every migration in order. Listed explicitly (not discovered from files) so that the
@@ -53,4 +54,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261128000100FunctionFiles', class: Migration20261128000100FunctionFiles },
   { name: 'Migration20261128000500StripePayments', class: Migration20261128000500StripePayments },
   { name: 'Migration20261128000600Notification', class: Migration20261128000600Notification },
+  { name: 'Migration20261129000100OccupancyVersion', class: Migration20261129000100OccupancyVersion },
 ];

@@ -16,10 +16,10 @@ import {
   TooManyTimes,
   type AvailabilityRequest,
 } from './engine';
+import { availabilityRow } from './kept-availability';
 import {
   buildSnapshot,
   loadSnapshot,
-  loadSnapshotRow,
   preloadCovers,
   type LoadedSnapshot,
   type PreloadedSnapshot,
@@ -87,12 +87,9 @@ function parseQuery(input: TimesInput, allowPast: boolean): ParsedQuery {
 
 async function load(ctx: Ctx, company: Company, serviceId: unknown, q: ParsedQuery, clientView: boolean): Promise<LoadedSnapshot> {
   if (!isUuid(serviceId)) throw invalid('service id must be a UUID', [{ path: 'serviceID', message: 'must be a UUID' }]);
-  const loaded = await loadSnapshot(ctx, company, serviceId.toLowerCase(), {
-    from: q.from,
-    to: q.to,
-    resourceIds: q.resourceIds,
-    reachSec: q.durationSec ?? 0,
-  });
+  const opts = { from: q.from, to: q.to, resourceIds: q.resourceIds, reachSec: q.durationSec ?? 0 };
+  const row = await availabilityRow(ctx, company, serviceId.toLowerCase(), opts);
+  const loaded = row.service ? buildSnapshot(ctx.now.getTime(), company.timeZone, row, opts) : null;
   if (!loaded || (clientView && loaded.disabled)) throw notFound('service');
   checkAgainstService(loaded, q);
   // A disabled service offers nothing; the admin view answers with empty lists.
@@ -178,7 +175,7 @@ async function timesBody(
   const q = parseQuery(input, !clientView);
   if (!isUuid(serviceId)) throw invalid('service id must be a UUID', [{ path: 'serviceID', message: 'must be a UUID' }]);
   const opts = { from: q.from, to: q.to, resourceIds: q.resourceIds, reachSec: q.durationSec ?? 0 };
-  const row = await loadSnapshotRow(ctx, company, serviceId.toLowerCase(), opts);
+  const row = await availabilityRow(ctx, company, serviceId.toLowerCase(), opts);
   if (!row.service) throw notFound('service');
   const job: TimesJob = { row, opts, q, clientView, now: ctx.now.getTime(), zone: company.timeZone, ...(selection ? { selection } : {}) };
   const step = rowStepSec(row);

@@ -17,14 +17,7 @@ import {
   type AvailabilityRequest,
 } from './engine';
 import { availabilityRow } from './kept-availability';
-import {
-  buildSnapshot,
-  loadSnapshot,
-  preloadCovers,
-  type LoadedSnapshot,
-  type PreloadedSnapshot,
-  type SnapshotOptions,
-} from './snapshot';
+import { buildSnapshot, loadSnapshot, preloadCovers, type LoadedSnapshot, type PreloadedSnapshot, type SnapshotOptions } from './snapshot';
 import {
   checkAgainstService,
   engineRequest,

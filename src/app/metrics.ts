@@ -5,7 +5,7 @@ import { keptCatalogStats } from '../modules/booking/booking-kept-catalog';
 import { keptAvailabilityStats } from '../modules/availability/kept-availability';
 
 /** Prometheus metrics of one server process. */
-export function createMetrics(orm: MikroORM) {
+export function createMetrics(orm: MikroORM, writeOrm?: MikroORM) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({
@@ -30,16 +30,18 @@ export function createMetrics(orm: MikroORM) {
       this.inc(sqlStats.statements);
     },
   });
-  const pool = () => {
+  const poolOf = (o: MikroORM | undefined) => () => {
     try {
       return (
-        (orm.em.getConnection().getKnex().client as { pool?: { numUsed(): number; numFree(): number; numPendingAcquires(): number } })
-          .pool ?? null
+        (o?.em.getConnection().getKnex().client as { pool?: { numUsed(): number; numFree(): number; numPendingAcquires(): number } })
+          ?.pool ?? null
       );
     } catch {
       return null;
     }
   };
+  const pool = poolOf(orm);
+  const writePool = poolOf(writeOrm);
   new Gauge({
     name: 'db_pool_connections_in_use',
     help: 'Database connections in use',
@@ -62,6 +64,22 @@ export function createMetrics(orm: MikroORM) {
     registers: [registry],
     collect() {
       this.set(pool()?.numPendingAcquires() ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'db_write_pool_connections_in_use',
+    help: 'Database connections of the pool of writes in use (DB_WRITE_POOL_MAX)',
+    registers: [registry],
+    collect() {
+      this.set(writePool()?.numUsed() ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'db_write_pool_pending_acquires',
+    help: 'Writes waiting for a connection of their pool',
+    registers: [registry],
+    collect() {
+      this.set(writePool()?.numPendingAcquires() ?? 0);
     },
   });
   new Counter({

@@ -4,6 +4,7 @@ import { fastifyApolloHandler } from '@as-integrations/fastify';
 import { randomUUID } from 'node:crypto';
 import type { AppDeps, Actor } from '../kernel/context';
 import { createCtx } from '../kernel/context';
+import { dbLaneOf } from '../kernel/rest';
 import { auditActorOf, runAudited } from '../kernel/audit';
 import { installErrorHandlers } from './errors';
 import { clientErrorHandler, frameworkErrors, installInputGuards } from './input-guards';
@@ -19,6 +20,7 @@ import { modules } from './registry';
 import { authenticateKey } from '../modules/company/apikey.service';
 import { DomainError, unavailable } from '../shared/errors';
 import { watchResourceShortage } from '../db/resource-shortage';
+import { ProbeConnection } from '../db/probe';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -99,7 +101,7 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
     for (const method of [r.method].flat()) if (method !== 'HEAD') registered.push({ method, url: r.url });
   });
 
-  const metrics = createMetrics(deps.orm);
+  const metrics = createMetrics(deps.orm, deps.writeOrm);
   const limiter = createLimiter(deps, metrics);
   app.addHook('onClose', async () => limiter.close());
   app.addHook('onClose', async () => {
@@ -128,10 +130,12 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
     const config = req.routeOptions.config;
     const limited = limiter.enabled && config?.rateLimit !== false;
     const mode = config?.auth ?? 'none';
+    const lane = dbLaneOf(req.method, config?.db);
     let actor: Actor | null = null;
     if (mode !== 'none') {
       try {
-        actor = await resolveActor(req, deps, bearer);
+        // the credentials are looked up on the request's own pool too
+        actor = await resolveActor(req, lane === 'write' && deps.writeOrm ? { ...deps, orm: deps.writeOrm } : deps, bearer);
       } catch (err) {
         // guessing keys or tokens spends the address's allowance
         if (limited) await limit(reply, `ip:${req.ip}`, 'address');
@@ -144,7 +148,7 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
       else await limit(reply, `ip:${req.ip}`, 'address');
     }
     if (!actor && mode !== 'none' && mode !== 'optional') throw new DomainError('unauthorized', 'missing or invalid credentials');
-    req.ctx = createCtx(deps, actor, req.id, req.log, gone.signal);
+    req.ctx = createCtx(deps, actor, req.id, req.log, gone.signal, lane);
   });
 
   // Everything a handler does runs under the request's audit scope (kernel/audit.ts), so every
@@ -177,8 +181,10 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
   });
   // Readiness: the database answers now, and has not refused work for lack of resources (a
   // full disk lets `select 1` through while every write fails) in the last SHORTAGE_WINDOW_MS.
-  const resources = watchResourceShortage(deps.orm, () => deps.clock.now());
+  const resources = watchResourceShortage([deps.orm, deps.writeOrm], () => deps.clock.now());
   app.addHook('onClose', async () => resources.stop());
+  const probe = new ProbeConnection(deps.orm.config.get('clientUrl')!);
+  app.addHook('onClose', async () => probe.close());
   app.get('/ready', { schema: { hide: true } as object, config: { rateLimit: false } }, async () => {
     const shortage = resources.shortage.recent(deps.clock.now());
     if (shortage !== null) {
@@ -186,7 +192,7 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
       throw unavailable(`the database refused work for lack of resources (disk space, memory or connections) ${ago} s ago`);
     }
     try {
-      await deps.orm.em.getConnection().execute('select 1');
+      await probe.check();
     } catch {
       throw unavailable('the database is unreachable');
     }
@@ -200,7 +206,8 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
 
   for (const m of modules) m.routes?.(app);
   // Registering is idempotent: a second server on the same ORM (tests) adds nothing.
-  for (const m of modules) for (const sub of m.subscribers ?? []) deps.orm.em.getEventManager().registerSubscriber(sub);
+  for (const orm of new Set([deps.orm, deps.writeOrm ?? deps.orm]))
+    for (const m of modules) for (const sub of m.subscribers ?? []) orm.em.getEventManager().registerSubscriber(sub);
 
   const apollo = createApollo({
     introspection: deps.config.graphqlIntrospection,
@@ -213,7 +220,8 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
   app.route({
     url: '/graphql',
     method: ['GET', 'POST'],
-    config: { auth: 'optional' },
+    // queries, availability among them, read: GraphQL's writes share the read pool
+    config: { auth: 'optional', db: 'read' },
     schema: { hide: true } as object,
     handler: async (req, reply) => {
       if (serveExplorer(req, reply)) return reply;

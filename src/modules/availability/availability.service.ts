@@ -16,7 +16,7 @@ import {
   TooManyTimes,
   type AvailabilityRequest,
 } from './engine';
-import { availabilityRow } from './kept-availability';
+import { availabilityRow, keptCatalogHint } from './kept-availability';
 import { buildSnapshot, loadSnapshot, preloadCovers, type LoadedSnapshot, type PreloadedSnapshot, type SnapshotOptions } from './snapshot';
 import {
   checkAgainstService,
@@ -80,7 +80,7 @@ function parseQuery(input: TimesInput, allowPast: boolean): ParsedQuery {
 
 async function load(ctx: Ctx, company: Company, serviceId: unknown, q: ParsedQuery, clientView: boolean): Promise<LoadedSnapshot> {
   if (!isUuid(serviceId)) throw invalid('service id must be a UUID', [{ path: 'serviceID', message: 'must be a UUID' }]);
-  const opts = { from: q.from, to: q.to, resourceIds: q.resourceIds, reachSec: q.durationSec ?? 0 };
+  const opts = snapshotOptionsOf(q);
   const row = await availabilityRow(ctx, company, serviceId.toLowerCase(), opts);
   const loaded = row.service ? buildSnapshot(ctx.now.getTime(), company.timeZone, row, opts) : null;
   if (!loaded || (clientView && loaded.disabled)) throw notFound('service');
@@ -133,20 +133,35 @@ async function computeTimes<T>(
   answer: (loaded: LoadedSnapshot, request: AvailabilityRequest) => Promise<T>,
 ): Promise<T> {
   const q = parseQuery(input, !clientView);
-  const loaded = await load(ctx, company, serviceId, q, clientView);
-  const heavy = isHeavy(
-    loaded.snapshot.resources.length,
-    loaded.snapshot.service.timeIntervalSec ?? loaded.snapshot.service.durationSec,
-    q,
-  );
-  return runHeavyIf(ctx, heavy, 'availability', async () => {
-    try {
-      return await answer(loaded, { ...engineRequest(q), allowance: allowanceOf(ctx) });
-    } catch (err) {
-      if (!(err instanceof TooManyTimes)) throw err;
-      throw tooManyTimes();
-    }
+  return admitted(ctx, company, serviceId, q, async (inSlot) => {
+    const loaded = await load(ctx, company, serviceId, q, clientView);
+    return runHeavyIf(ctx, !inSlot && loadedIsHeavy(loaded, q), 'availability', async () => {
+      try {
+        return await answer(loaded, { ...engineRequest(q), allowance: allowanceOf(ctx) });
+      } catch (err) {
+        if (!(err instanceof TooManyTimes)) throw err;
+        throw tooManyTimes();
+      }
+    });
   });
+}
+
+const loadedIsHeavy = (loaded: LoadedSnapshot, q: ParsedQuery) =>
+  isHeavy(loaded.snapshot.resources.length, loaded.snapshot.service.timeIntervalSec ?? loaded.snapshot.service.durationSec, q);
+
+const snapshotOptionsOf = (q: ParsedQuery) => ({ from: q.from, to: q.to, resourceIds: q.resourceIds, reachSec: q.durationSec ?? 0 });
+
+/**
+ * Admission before any work: when the catalog the process keeps for the request's window says
+ * the answer is expensive, `work` runs under the availability bulkhead from the start, so that
+ * a request beyond the bulkhead's queue is refused (503, `Retry-After`) before it reads or
+ * computes anything. Otherwise (nothing kept yet, or a cheap answer) `work` runs at once and puts
+ * the expensive part under the bulkhead itself once it knows (`inSlot` false).
+ */
+function admitted<T>(ctx: Ctx, company: Company, serviceId: unknown, q: ParsedQuery, work: (inSlot: boolean) => Promise<T>): Promise<T> {
+  const kept = isUuid(serviceId) ? keptCatalogHint(company.id, serviceId.toLowerCase(), snapshotOptionsOf(q)) : null;
+  if (!kept || !isHeavy(rowResources(kept, q), rowStepSec(kept), q)) return work(false);
+  return runHeavy(ctx, 'availability', () => work(true));
 }
 
 /**
@@ -167,31 +182,33 @@ async function timesBody(
   if (!pool) return timesBytesHere(ctx, company, serviceId, input, clientView, selection);
   const q = parseQuery(input, !clientView);
   if (!isUuid(serviceId)) throw invalid('service id must be a UUID', [{ path: 'serviceID', message: 'must be a UUID' }]);
-  const opts = { from: q.from, to: q.to, resourceIds: q.resourceIds, reachSec: q.durationSec ?? 0 };
-  const row = await availabilityRow(ctx, company, serviceId.toLowerCase(), opts);
-  if (!row.service) throw notFound('service');
-  const job: TimesJob = { row, opts, q, clientView, now: ctx.now.getTime(), zone: company.timeZone, ...(selection ? { selection } : {}) };
-  const step = rowStepSec(row);
-  const onThread = worthAThread(rowOpenResources(row, q), step, q);
-  const compute = async () => (onThread ? pool.run(job) : timesJson(job));
-  const bytes = isHeavy(rowResources(row, q), step, q)
-    ? await runHeavy(ctx, 'availability', () => {
-        stopIfGone(ctx);
-        return compute();
-      })
-    : await compute();
+  const opts = snapshotOptionsOf(q);
+  const bytes = await admitted(ctx, company, serviceId, q, async (inSlot) => {
+    const row = await availabilityRow(ctx, company, serviceId.toLowerCase(), opts);
+    if (!row.service) throw notFound('service');
+    const job: TimesJob = { row, opts, q, clientView, now: ctx.now.getTime(), zone: company.timeZone, ...(selection ? { selection } : {}) };
+    const step = rowStepSec(row);
+    const onThread = worthAThread(rowOpenResources(row, q), step, q);
+    const compute = async () => (onThread ? pool.run(job) : timesJson(job));
+    return !inSlot && isHeavy(rowResources(row, q), step, q)
+      ? runHeavy(ctx, 'availability', () => {
+          stopIfGone(ctx);
+          return compute();
+        })
+      : compute();
+  });
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 async function dates(ctx: Ctx, company: Company, serviceId: unknown, input: TimesInput, clientView: boolean) {
   const q = parseQuery(input, !clientView);
-  const loaded = await load(ctx, company, serviceId, q, clientView);
-  const heavy = isHeavy(
-    loaded.snapshot.resources.length,
-    loaded.snapshot.service.timeIntervalSec ?? loaded.snapshot.service.durationSec,
-    q,
-  );
-  const result = await runHeavyIf(ctx, heavy, 'availability', () => computeAvailableDatesPaced(loaded.snapshot, engineRequest(q)));
+  const [loaded, result] = await admitted(ctx, company, serviceId, q, async (inSlot) => {
+    const loaded = await load(ctx, company, serviceId, q, clientView);
+    const found = await runHeavyIf(ctx, !inSlot && loadedIsHeavy(loaded, q), 'availability', () =>
+      computeAvailableDatesPaced(loaded.snapshot, engineRequest(q)),
+    );
+    return [loaded, found] as const;
+  });
   const out: Record<string, string[]> = {};
   for (const r of loaded.snapshot.resources) out[r.id] = result[r.id] ?? [];
   return { timeZone: company.timeZone, dates: out };

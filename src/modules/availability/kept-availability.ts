@@ -205,6 +205,8 @@ export function composeRow(
 const KEPT_SQL =
   'select availability_kept(?::uuid, ?::uuid, ?::timestamptz, ?::timestamptz, ?::uuid[], ?::bigint, ?::uuid[], ?::bigint[], ?::boolean) as kept';
 
+const catalogKeyOf = (companyId: string, serviceId: string, cells: { from: number; to: number }) =>
+  `${companyId}|${serviceId}|${cells.from}|${cells.to}`;
 const occupancyKey = (companyId: string, resourceId: string, cells: { from: number; to: number }, usageOf: string | null) =>
   `${companyId}|${resourceId}|${cells.from}|${cells.to}${usageOf ? `|${usageOf}` : ''}`;
 
@@ -220,7 +222,7 @@ export async function keptSnapshotRow(ctx: Ctx, company: Company, serviceId: str
   const cells = keptCells(opts);
   if (!cells) return null;
   const wanted = opts.resourceIds;
-  const catalogKey = `${company.id}|${serviceId}|${cells.from}|${cells.to}`;
+  const catalogKey = catalogKeyOf(company.id, serviceId, cells);
   let catalog = catalogs.get(catalogKey);
   let readAgain = false;
   // Usually one round; another when the catalog changed so that the request reads resources
@@ -279,6 +281,15 @@ export async function keptSnapshotRow(ctx: Ctx, company: Company, serviceId: str
     }
   }
   return null;
+}
+
+/**
+ * The catalog document kept for a request's window, as it was last read (it may be older than
+ * the database's): what admission weighs a request by before reading anything. Null when none is kept.
+ */
+export function keptCatalogHint(companyId: string, serviceId: string, opts: SnapshotOptions): SnapshotRow | null {
+  const cells = keptCells(opts);
+  return cells ? (catalogs.get(catalogKeyOf(companyId, serviceId, cells))?.row ?? null) : null;
 }
 
 /**

@@ -176,7 +176,7 @@ type ReadRow = (ctx: Ctx, company: Company, sid: string, opts: SnapshotOptions) 
 const keptRow = ((): ReadRow | null => {
   try {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return (require('../src/modules/availability/kept-availability') as { availabilityRow: ReadRow }).availabilityRow;
+    return (require('../src/modules/availability/kept-availability') as { availabilityDocument: ReadRow }).availabilityDocument;
   } catch {
     return null;
   }

@@ -3,6 +3,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { sqlStats } from '../db/stats';
 import { keptCatalogStats } from '../modules/booking/booking-kept-catalog';
 import { keptAvailabilityStats } from '../modules/availability/kept-availability';
+import { keptAnswerStats } from '../modules/availability/kept-answers';
 
 /** Prometheus metrics of one server process. */
 export function createMetrics(orm: MikroORM, writeOrm?: MikroORM) {
@@ -132,24 +133,26 @@ export function createMetrics(orm: MikroORM, writeOrm?: MikroORM) {
   });
   new Gauge({
     name: 'availability_kept_entries',
-    help: 'Catalog documents and resource occupancies kept for availability answers',
+    help: 'Catalog documents, resource occupancies and times answers kept for availability answers',
     labelNames: ['part'],
     registers: [registry],
     collect() {
       const held = keptAvailabilityStats.held();
       this.set({ part: 'catalog' }, held.catalogs.count);
       this.set({ part: 'occupancy' }, held.occupancy.count);
+      this.set({ part: 'answer' }, keptAnswerStats.held().count);
     },
   });
   new Gauge({
     name: 'availability_kept_bytes',
-    help: 'Size of what is kept for availability answers: characters of JSON of the catalog documents, estimated bytes of the occupancy',
+    help: 'Size of what is kept for availability answers: characters of JSON of the catalog documents, estimated bytes of the occupancy, bytes of the answers',
     labelNames: ['part'],
     registers: [registry],
     collect() {
       const held = keptAvailabilityStats.held();
       this.set({ part: 'catalog' }, held.catalogs.chars);
       this.set({ part: 'occupancy' }, held.occupancy.chars);
+      this.set({ part: 'answer' }, keptAnswerStats.held().chars);
     },
   });
   new Counter({
@@ -158,7 +161,16 @@ export function createMetrics(orm: MikroORM, writeOrm?: MikroORM) {
     registers: [registry],
     collect() {
       this.reset();
-      this.inc(keptAvailabilityStats.evicted());
+      this.inc(keptAvailabilityStats.evicted() + keptAnswerStats.evicted());
+    },
+  });
+  new Counter({
+    name: 'availability_kept_answer_hits_total',
+    help: 'Times answers sent as kept: asked again while nothing they read changed',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(keptAnswerStats.hits);
     },
   });
   const rateLimitStoreFailures = new Counter({

@@ -175,6 +175,68 @@ describe('an answer reflects every change committed before it', () => {
   });
 });
 
+describe('kept answers', () => {
+  it('an answer asked again while nothing it reads changed is sent as kept; a change, or a window that has begun, is answered anew', async () => {
+    const { sid, rids } = await salon(2);
+    const hits = () => metric('availability_kept_answer_hits_total');
+    const ask = async (body: Record<string, unknown> = MONTH) => {
+      const r = await t.call('POST', `/v1/companies/${companyId}/services/${sid}/times`, { body });
+      expect(r.status).toBe(200);
+      return r.text;
+    };
+    const first = await ask();
+    const before = await hits();
+    expect(await ask()).toBe(first);
+    expect(await hits()).toBe(before + 1);
+    // another view of the same window is another answer
+    const narrow = await ask({ ...MONTH, resourceIDs: [rids[1]] });
+    expect(narrow === first).toBe(false);
+    expect(await hits()).toBe(before + 1);
+
+    await f.booking(sid, rids[0], '2026-03-04T10:00:00Z', '2026-03-04T11:00:00Z');
+    const booked = await ask();
+    expect(booked === first).toBe(false);
+    expect([has(JSON.parse(first), rids[0], '2026-03-04T10:00:00Z'), has(JSON.parse(booked), rids[0], '2026-03-04T10:00:00Z')]).toEqual([
+      true,
+      false,
+    ]);
+    expect(await hits()).toBe(before + 1);
+    expect(await ask()).toBe(booked);
+    expect(await hits()).toBe(before + 2);
+
+    // a window that has begun depends on the time of asking: never kept
+    clock.set('2026-03-10T12:20:00Z');
+    try {
+      const begun = JSON.parse(await ask());
+      expect([has(begun, rids[1], '2026-03-10T12:00:00Z'), has(begun, rids[1], '2026-03-10T13:00:00Z')]).toEqual([false, true]);
+      clock.set('2026-03-10T13:20:00Z');
+      expect(has(JSON.parse(await ask()), rids[1], '2026-03-10T13:00:00Z')).toBe(false);
+      expect(await hits()).toBe(before + 2);
+    } finally {
+      clock.set('2026-03-01T00:00:00Z');
+    }
+  });
+
+  it('nor is an answer the booking horizon cuts short', async () => {
+    const sid = await f.service('fixed', { duration: 'PT1H', availabilityPeriod: 'P10D' });
+    const rid = await f.resource('Horizon chair');
+    await f.link(sid, rid);
+    await f.hours(rid, [{ daysOfWeek: EVERY_DAY, hours: [{ start: '09:00', end: '17:00' }] }]);
+    const hits = () => metric('availability_kept_answer_hits_total');
+    const ask = async () => (await times(sid)).times[rid].map((e) => e.startTime);
+    const first = await ask();
+    const before = await hits();
+    clock.set('2026-03-05T00:00:00Z');
+    try {
+      const later = await ask();
+      expect(later.length).toBeGreaterThan(first.length);
+      expect(await hits()).toBe(before);
+    } finally {
+      clock.set('2026-03-01T00:00:00Z');
+    }
+  });
+});
+
 describe('what the kept data does not serve', () => {
   it('an interval that is not closed below and open above, and a request past year 2109, are read fresh', async () => {
     const { sid, rids } = await salon(1);
@@ -273,7 +335,7 @@ describe('kept and fresh documents', () => {
         const opts: SnapshotOptions = { from, to, resourceIds: wanted, reachSec: durationSec ?? 0 };
         const query: ParsedQuery = { from, to, resourceIds: wanted, durationSec, spots: null, tickets: null, includePast: true };
         const fresh = await loadSnapshotRow(ctx(), company, sid, opts);
-        const mine = await keptSnapshotRow(ctx(), company, sid, opts);
+        const mine = (await keptSnapshotRow(ctx(), company, sid, opts))?.row;
         const expected = answer(fresh, opts, query);
         if (mine) {
           kept++;

@@ -214,10 +214,25 @@ const occupancyKey = (companyId: string, resourceId: string, cells: { from: numb
 const occupancySize = (s: unknown[], u: UsageRow[] | null | undefined) => 128 + 32 * s.length + 160 * (u?.length ?? 0);
 
 /**
+ * A request's snapshot document, with the versions of what it was cut from when it comes from
+ * what the process keeps (the catalog's and each resource's occupancy's, in one string: the same
+ * string means the same document for the same request); null versions for a document read fresh.
+ */
+export interface AvailabilityDocument {
+  row: SnapshotRow;
+  versions: string | null;
+}
+
+/**
  * The snapshot document of a request from what the process keeps, brought up to date with one
  * statement; null when the request is not one the kept data serves (then it is read fresh).
  */
-export async function keptSnapshotRow(ctx: Ctx, company: Company, serviceId: string, opts: SnapshotOptions): Promise<SnapshotRow | null> {
+export async function keptSnapshotRow(
+  ctx: Ctx,
+  company: Company,
+  serviceId: string,
+  opts: SnapshotOptions,
+): Promise<AvailabilityDocument | null> {
   if (opts.excludeBookingIds?.length || opts.ignoreSchedule || opts.adHocSlot) return null;
   const cells = keptCells(opts);
   if (!cells) return null;
@@ -250,7 +265,7 @@ export async function keptSnapshotRow(ctx: Ctx, company: Company, serviceId: str
       readAgain = true;
       const row = answer.doc;
       // a service that is not there is answered (404) from the document, never kept
-      if (!row.service) return row;
+      if (!row.service) return { row, versions: null };
       keptAvailabilityStats.catalogReads++;
       catalog = { version: answer.catalog, row, usage: row.service.type === 'group' || row.service.type === 'ticket', size: 0 };
       catalog.size = JSON.stringify(row).length;
@@ -277,7 +292,11 @@ export async function keptSnapshotRow(ctx: Ctx, company: Company, serviceId: str
     }
     if ([...now.all].every((id) => current.has(id))) {
       keptAvailabilityStats.answers[readAgain ? 'read' : 'kept']++;
-      return composeRow(catalog.row, current, opts, now);
+      const versions = [...now.all]
+        .sort()
+        .map((id) => `${id}:${current.get(id)!.version}`)
+        .join(',');
+      return { row: composeRow(catalog.row, current, opts, now), versions: `${catalog.version};${versions}` };
     }
   }
   return null;
@@ -297,9 +316,14 @@ export function keptCatalogHint(companyId: string, serviceId: string, opts: Snap
  * (see above), else read fresh. Only for answers outside a transaction (what is kept was
  * committed; a transaction's own writes are not in it).
  */
-export async function availabilityRow(ctx: Ctx, company: Company, serviceId: string, opts: SnapshotOptions): Promise<SnapshotRow> {
+export async function availabilityDocument(
+  ctx: Ctx,
+  company: Company,
+  serviceId: string,
+  opts: SnapshotOptions,
+): Promise<AvailabilityDocument> {
   const kept = await keptSnapshotRow(ctx, company, serviceId, opts);
   if (kept) return kept;
   keptAvailabilityStats.answers.fresh++;
-  return loadSnapshotRow(ctx, company, serviceId, opts);
+  return { row: await loadSnapshotRow(ctx, company, serviceId, opts), versions: null };
 }

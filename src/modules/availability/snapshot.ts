@@ -9,6 +9,7 @@ import { compileLimitation } from '../pricing/engine/limitation';
 import { parseDuration, parseLocalTime } from '../../shared/duration';
 import { expandOccurrences } from '../scheduling/recurrence';
 import { queryWithParams } from '../../db/params';
+import { positive } from './engine/plan';
 import { MIN_TIMESTAMP_MS } from '../../shared/time';
 import type {
   AvailabilitySnapshot,
@@ -123,6 +124,14 @@ export function normaliseRelated(raw: RelatedResources | string[] | null | undef
 
 /** Seconds of a setting, or a fallback. */
 const secs = (v: string | null | undefined, fallback: number | null): number | null => (v ? (parseDuration(v) ?? fallback) : fallback);
+
+/**
+ * The service's booking horizon in seconds as the engine applies it (`engine/plan.ts`: only a
+ * positive, finite period bounds the window), or null when it has none.
+ */
+export function horizonSecOf(row: SnapshotRow): number | null {
+  return positive(secs(row.service?.settings?.availabilityPeriod, null));
+}
 
 export async function loadSnapshot(ctx: Ctx, company: Company, serviceId: string, opts: SnapshotOptions): Promise<LoadedSnapshot | null> {
   const row = await loadSnapshotRow(ctx, company, serviceId, opts);

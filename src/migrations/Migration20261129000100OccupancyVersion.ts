@@ -24,7 +24,7 @@ export class Migration20261129000100OccupancyVersion extends Migration {
 
   override async down(): Promise<void> {
     this.addSql(
-      'drop function if exists availability_kept(uuid, uuid, timestamptz, timestamptz, uuid[], bigint, uuid[], bigint[], boolean)',
+      'drop function if exists availability_kept(uuid, uuid, timestamptz, timestamptz, bigint, uuid[], bigint[], boolean)',
     );
     // with their triggers on booking_occupancy and slot_usage
     this.addSql('drop function if exists occupancy_touch_all() cascade');

@@ -203,7 +203,7 @@ export function composeRow(
 }
 
 const KEPT_SQL =
-  'select availability_kept(?::uuid, ?::uuid, ?::timestamptz, ?::timestamptz, ?::uuid[], ?::bigint, ?::uuid[], ?::bigint[], ?::boolean) as kept';
+  'select availability_kept(?::uuid, ?::uuid, ?::timestamptz, ?::timestamptz, ?::bigint, ?::uuid[], ?::bigint[], ?::boolean) as kept';
 
 const catalogKeyOf = (companyId: string, serviceId: string, cells: { from: number; to: number }) =>
   `${companyId}|${serviceId}|${cells.from}|${cells.to}`;
@@ -240,8 +240,9 @@ export async function keptSnapshotRow(
   const catalogKey = catalogKeyOf(company.id, serviceId, cells);
   let catalog = catalogs.get(catalogKey);
   let readAgain = false;
-  // Usually one round; another when the catalog changed so that the request reads resources
-  // the database was not asked about (the answer holds every resource it reads, in one snapshot).
+  // Usually one round; another when the catalog was read (changed, or not kept yet) and the
+  // request reads resources the database was not asked about: an answer holds every resource it
+  // reads, all at the versions of one snapshot.
   for (let round = 0; round < 3; round++) {
     const read = catalog ? resourcesRead(catalog.row, wanted) : null;
     if (catalog && !read) return null;
@@ -253,7 +254,6 @@ export async function keptSnapshotRow(
       serviceId,
       new Date(cells.from).toISOString(),
       new Date(cells.to).toISOString(),
-      wanted ? `{${wanted.join(',')}}` : null,
       catalog?.version ?? null,
       `{${ids.join(',')}}`,
       `{${versions.map((v) => v ?? 'NULL').join(',')}}`,

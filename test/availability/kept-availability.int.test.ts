@@ -78,21 +78,56 @@ describe('the versions the kept data rests on', () => {
     }
   });
 
-  it("a resource's occupancy version changes with each change of its occupancy, and no other resource's", async () => {
+  it("a change of a resource's occupancy gives new versions to the weeks it reaches, and to nothing else", async () => {
     const { sid, rids } = await salon(2);
-    const version = async (rid: string) =>
-      (await q(`select version from occupancy_version where company_id = ? and resource_id = ?`, [companyId, rid]))[0]?.version ?? null;
-    expect([await version(rids[0]), await version(rids[1])]).toEqual([null, null]);
+    const versions = async (rid: string) =>
+      Object.fromEntries(
+        (
+          await q(`select bucket, version from occupancy_version where company_id = ? and resource_id = ? order by bucket`, [
+            companyId,
+            rid,
+          ])
+        ).map((x: { bucket: number; version: string }) => [x.bucket, Number(x.version)]),
+      );
+    const week = (iso: string) => Math.floor(Date.parse(iso) / (7 * 86_400_000));
+    expect([await versions(rids[0]), await versions(rids[1])]).toEqual([{}, {}]);
     await f.booking(sid, rids[0], '2026-03-21T09:00:00Z', '2026-03-21T10:00:00Z');
-    await f.booking(sid, rids[0], '2026-03-21T11:00:00Z', '2026-03-21T12:00:00Z');
-    const v1 = await version(rids[0]);
-    expect(v1).not.toBeNull();
-    expect(await version(rids[1])).toBeNull();
-    await q(`delete from booking where company_id = ? and resource_id = ?`, [companyId, rids[0]]);
-    const v2 = await version(rids[0]);
-    expect(v2).not.toBeNull();
-    expect(v2).not.toEqual(v1);
-    expect(await version(rids[1])).toBeNull();
+    const b = await f.booking(sid, rids[0], '2026-04-21T09:00:00Z', '2026-04-21T10:00:00Z');
+    const v1 = await versions(rids[0]);
+    expect(Object.keys(v1).map(Number)).toEqual([week('2026-03-21T09:00:00Z'), week('2026-04-21T09:00:00Z')]);
+    await q(`delete from booking where id = ?`, [b]);
+    const v2 = await versions(rids[0]);
+    expect(v2[week('2026-03-21T09:00:00Z')]).toBe(v1[week('2026-03-21T09:00:00Z')]);
+    expect(v2[week('2026-04-21T09:00:00Z')]).toBeGreaterThan(v1[week('2026-04-21T09:00:00Z')]);
+    // an interval without an end reaches every week: the resource's open bucket
+    const open = await f.booking(sid, rids[0], '2026-05-01T09:00:00Z', null);
+    expect((await versions(rids[0]))[-2147483648]).toBeGreaterThan(0);
+    expect(has(await times(sid, { from: '2026-06-01T00:00:00Z', to: '2026-06-03T00:00:00Z' }), rids[0], '2026-06-02T09:00:00Z')).toBe(
+      false,
+    );
+    await q(`delete from booking where id = ?`, [open]);
+    expect(has(await times(sid, { from: '2026-06-01T00:00:00Z', to: '2026-06-03T00:00:00Z' }), rids[0], '2026-06-02T09:00:00Z')).toBe(true);
+    expect(await versions(rids[1])).toEqual({});
+  });
+
+  it('bookings of one resource in different weeks do not wait for each other', async () => {
+    const { sid, rids } = await salon(1);
+    const url = t.deps.orm.config.get('clientUrl');
+    const [a, b] = [new Client({ connectionString: url }), new Client({ connectionString: url })];
+    await Promise.all([a.connect(), b.connect()]);
+    try {
+      const ids = [await f.booking(sid, rids[0], '2026-07-01T09:00:00Z', '2026-07-01T10:00:00Z')];
+      ids.push(await f.booking(sid, rids[0], '2026-07-15T09:00:00Z', '2026-07-15T10:00:00Z'));
+      // the first transaction takes its week's version row now and holds it until it ends
+      await a.query('begin');
+      await a.query('set constraints all immediate');
+      await a.query(`delete from booking_occupancy where booking_id = $1`, [ids[0]]);
+      await b.query(`delete from booking_occupancy where booking_id = $1`, [ids[1]]);
+      await a.query('commit');
+    } finally {
+      await a.query('rollback').catch(() => undefined);
+      await Promise.all([a.end(), b.end()]);
+    }
   });
 });
 

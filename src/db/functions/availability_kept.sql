@@ -6,8 +6,10 @@
 --   [p_from, p_to) with every link (kept_catalog_snapshot; the process picks each request's
 --   resources from it);
 -- * 'resources': for each resource of p_resources (the resources the request reads, as the
---   process picks them from its catalog document) its occupancy version 'v' (occupancy_touch.sql;
---   0: it never had occupancy), and when that is not the version p_versions gives for it, 'o':
+--   process picks them from its catalog document) its occupancy version 'v' over the window: the
+--   sum of its versions for the weeks the window reaches and for its open bucket
+--   (occupancy_touch_range.sql; each only grows, so the sum changes with any of them; 0: no
+--   occupancy ever), and when that is not the version p_versions gives for it, 'o':
 --   its occupancy overlapping [p_from, p_to) in availability_snapshot's form and order ('s',
 --   'e'), with 'ok' false when an interval is not closed below and open above (the process's
 --   overlap test assumes it), and for a group or ticket service (p_usage) 'u': its slot usage of
@@ -25,6 +27,8 @@ set plan_cache_mode = force_generic_plan
 as $fn$
 declare
   v_catalog bigint;
+  v_first integer := floor(extract(epoch from p_from) / 604800);
+  v_last integer := floor(extract(epoch from p_to) / 604800);
 begin
   select c.version into v_catalog from catalog_version c where c.company_id = p_company;
   if v_catalog is null then
@@ -51,9 +55,12 @@ begin
             where u.company_id = p_company and u.service_id = p_service and u.resource_id = k.id and u.start_time >= p_from and u.start_time < p_to) end)
       end)
     from (
-      select r.id, coalesce(ov.version, 0) as v, r.have
+      select r.id, r.have,
+        coalesce((select sum(ov.version) from occupancy_version ov
+          where ov.company_id = p_company and ov.resource_id = r.id and ov.bucket between v_first and v_last), 0)
+        + coalesce((select ov.version from occupancy_version ov
+          where ov.company_id = p_company and ov.resource_id = r.id and ov.bucket = -2147483648), 0) as v
       from unnest(p_resources, p_versions) as r(id, have)
-      left join occupancy_version ov on ov.company_id = p_company and ov.resource_id = r.id
     ) k), '[]'))::text;
 end
 $fn$;

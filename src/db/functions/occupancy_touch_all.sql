@@ -1,5 +1,5 @@
--- `truncate` runs no row trigger: truncating the occupancy gives every resource with a version a
--- new one (a resource without a version has had no occupancy to lose). On the same tables as
+-- `truncate` runs no row trigger: truncating the occupancy gives every week with a version a new
+-- one (a week without a version has had no occupancy to lose). On the same tables as
 -- occupancy_touch.sql.
 create or replace function occupancy_touch_all() returns trigger language plpgsql as $fn$
 begin

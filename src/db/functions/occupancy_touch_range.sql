@@ -11,20 +11,19 @@
 create or replace function occupancy_touch_range(p_company uuid, p_resource uuid, p_lower timestamptz, p_upper timestamptz)
 returns void language plpgsql as $fn$
 declare
-  v_first integer;
-  v_last integer;
+  v_first integer := -2147483648;
+  v_last integer := -2147483648;
 begin
-  if p_lower is null or p_upper is null or not isfinite(p_lower) or not isfinite(p_upper)
-    or floor(extract(epoch from p_upper) / 604800) - floor(extract(epoch from p_lower) / 604800) > 60 then
-    v_first := -2147483648;
-    v_last := -2147483648;
-  else
+  if p_lower is not null and p_upper is not null and isfinite(p_lower) and isfinite(p_upper)
+    and floor(extract(epoch from p_upper) / 604800) - floor(extract(epoch from p_lower) / 604800) <= 60 then
     v_first := floor(extract(epoch from p_lower) / 604800);
     v_last := floor(extract(epoch from p_upper) / 604800);
   end if;
-  insert into occupancy_version as v (company_id, resource_id, bucket, version, touched_by)
-  select p_company, p_resource, b, nextval('occupancy_version_seq'), pg_current_xact_id() from generate_series(v_first, v_last) as b order by b
-  on conflict (company_id, resource_id, bucket) do update set version = nextval('occupancy_version_seq'), touched_by = excluded.touched_by
-    where v.touched_by is distinct from excluded.touched_by;
+  for b in v_first..v_last loop
+    insert into occupancy_version as v (company_id, resource_id, bucket, version, touched_by)
+    values (p_company, p_resource, b, nextval('occupancy_version_seq'), pg_current_xact_id())
+    on conflict (company_id, resource_id, bucket) do update set version = nextval('occupancy_version_seq'), touched_by = excluded.touched_by
+      where v.touched_by is distinct from excluded.touched_by;
+  end loop;
 end
 $fn$;

@@ -18,10 +18,12 @@ import type { Company } from '../src/modules/company/company.entity';
  * 2,000 and with 20,000 bookings), each for 30 and 7 days. For each: median and p95 latency
  * over HTTP (request written to the last byte of the answer received, by a client in its own
  * process: `bench/http-client.ts`), the server's CPU per answer, and a breakdown measured
- * in-process on the same snapshot: the snapshot statement (SQL and parsing its JSON), building
- * the engine's input, the engine, and writing the answer's JSON; "HTTP and the rest" is the HTTP
- * median minus those (routing, authentication, the worker thread hand-over, the bytes on the
- * socket).
+ * in-process on the same snapshot: the snapshot statement (SQL and parsing its JSON), the
+ * document as the server reads it (the same statement, or with availability kept in the process
+ * a version check and the request's cut of what is kept), building the engine's input, the
+ * engine, and writing the answer's JSON; "HTTP and the rest" is the HTTP median minus the
+ * document, build, engine and JSON (routing, authentication, the worker thread hand-over, the
+ * bytes on the socket).
  *
  * An answer holds at most 50,000 start times (contract), so a month at 200 resources (about
  * 70,000-150,000 times) is asked over HTTP as four requests of 50 resources each and its
@@ -165,6 +167,21 @@ const answerPath = columnar
       entries: (r: { times: Record<string, unknown[]> }) => Object.values(r.times).reduce((a, l) => a + l.length, 0),
     };
 
+/**
+ * The document as the server reads it, when this version keeps availability in the process
+ * (kept-availability.ts: a version check and the request's cut); absent in older builds, whose
+ * server reads the snapshot statement.
+ */
+type ReadRow = (ctx: Ctx, company: Company, sid: string, opts: SnapshotOptions) => Promise<unknown>;
+const keptRow = ((): ReadRow | null => {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return (require('../src/modules/availability/kept-availability') as { availabilityDocument: ReadRow }).availabilityDocument;
+  } catch {
+    return null;
+  }
+})();
+
 const median = (xs: number[]) =>
   percentile(
     [...xs].sort((a, b) => a - b),
@@ -215,6 +232,8 @@ async function breakdown(s: Server, f: Fixture, days: number) {
   const company = { id: f.cid, timeZone: 'Europe/Riga' } as Company;
   const runs = f.resources.length > 20 ? Math.min(PART_RUNS, LARGE_RUNS) : PART_RUNS;
   const sql = await timedAsync(runs, () => loadSnapshotRow(ctx, company, f.sid, opts));
+  // what the server reads in this version: the kept document (a version check, the request's cut) when it keeps one
+  const kept = keptRow ? await timedAsync(runs, () => keptRow(ctx, company, f.sid, opts)) : sql;
   const row = sql.value;
   const now = Date.now();
   const build = timed(runs, () => buildSnapshot(now, 'Europe/Riga', row, opts));
@@ -227,6 +246,7 @@ async function breakdown(s: Server, f: Fixture, days: number) {
     entries,
     bytes: json.value.byteLength,
     snapshotSqlMs: round(sql.ms),
+    documentMs: round(kept.ms),
     buildMs: round(build.ms),
     engineMs: round(engine.ms),
     engineCpuMs: round(engine.cpuMs),
@@ -346,13 +366,14 @@ async function main(): Promise<void> {
       const parts = await breakdown(s, f, days);
       const groups = Math.ceil(parts.entries / (CAP * 0.9));
       const http = await overHttp(s, client, h, f, days, groups);
-      const inside = parts.snapshotSqlMs + parts.buildMs + parts.engineMs + parts.serialiseMs;
+      const inside = parts.documentMs + parts.buildMs + parts.engineMs + parts.serialiseMs;
       results.push({
         case: `${nResources} resources, ${f.bookings} bookings, ${days} days`,
         ...http,
         bytes: parts.bytes,
         breakdownMs: {
           snapshotSql: parts.snapshotSqlMs,
+          document: parts.documentMs,
           buildSnapshot: parts.buildMs,
           engine: parts.engineMs,
           serialise: parts.serialiseMs,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../src/config/env';
-import { createOrm } from '../src/db/orm';
+import { createOrm, createWriteOrm } from '../src/db/orm';
 import { startEmbeddedPostgres } from '../src/db/embedded';
 import { buildServer } from '../src/app/server';
 import { allEntities, codeHandlersOf, documentsOf, payablesOf } from '../src/app/registry';
@@ -49,6 +49,7 @@ export async function startBenchServer(): Promise<{
     dbPoolMax: 20,
   };
   const orm = await createOrm(url, { entities: allEntities(), migrate: true, poolMax: config.dbPoolMax });
+  const writeOrm = await createWriteOrm(url, allEntities(), config);
   // As in production: the change notifications that keep the company and API key caches valid
   // (the background work of the other modules, sweepers and delivery workers, is not started).
   const changes = new PgChangeFeed(url, pino({ level: 'silent' }));
@@ -56,6 +57,7 @@ export async function startBenchServer(): Promise<{
   const deps: AppDeps = {
     config,
     orm,
+    writeOrm,
     clock: { now: () => Date.now() },
     log: pino({ level: 'silent' }),
     encryptionKey: Buffer.alloc(32, 1),
@@ -78,6 +80,7 @@ export async function startBenchServer(): Promise<{
       await app.close();
       await stopCaches?.();
       await changes.close();
+      await writeOrm?.close(true);
       await orm.close(true);
       await embedded?.stop();
     },

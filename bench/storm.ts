@@ -10,10 +10,12 @@ import { percentile, startBenchServer } from './server';
  * other, for 30 days of available times of a service whose month is the largest answer the
  * answer-size cap allows (a PT30M service on 34 resources open around the clock: 48,960 start
  * times, about 5.5 MB of JSON; BENCH_RESOURCES=50 gives the 72,000 of the first measurement,
- * which the cap now refuses). Meanwhile another process probes `GET /health` every 50 ms and
- * creates bookings over BOOKERS connections, one after the other on each. Reports /health and
- * booking latency, the storm's answers by status, the server's event-loop delay and its peak
- * resident memory (read from /proc, so a blocked event loop cannot hide it).
+ * which the cap now refuses). Meanwhile another process probes `GET /health` and `GET /ready`
+ * every 50 ms (each on its own connection) and creates bookings over BOOKERS connections, one
+ * after the other on each. Reports /health, /ready and booking latency, the storm's answers by
+ * status with the latency of the answers and of the refusals (503, which must carry
+ * `Retry-After`), the server's event-loop delay and its peak resident memory (read from /proc,
+ * so a blocked event loop cannot hide it).
  *
  * Storm clients honour `Retry-After` on 503 and 429 (they wait that long before asking again),
  * as a well-behaved client does. The server runs in a child process.
@@ -134,6 +136,11 @@ async function must(agent: Agent, base: string, method: string, path: string, ke
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const round = (n: number) => Number(n.toFixed(1));
+const pct = (xs: number[], p: number) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    p,
+  );
 const summary = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return {
@@ -196,6 +203,8 @@ async function main(): Promise<void> {
   const stormAgent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
   const stormStatus: Record<string, number> = {};
   const stormOk: number[] = [];
+  const stormRefused: number[] = [];
+  let refusedWithoutRetryAfter = 0;
   let stormBytes = 0;
   let stormErrors = 0;
   const storm = Array.from({ length: CONNECTIONS }, async () => {
@@ -206,7 +215,9 @@ async function main(): Promise<void> {
         stormStatus[r.status] = (stormStatus[r.status] ?? 0) + 1;
         stormBytes += r.bytes;
         if (r.status === 200) stormOk.push(performance.now() - t0);
-        else if (r.status === 503 || r.status === 429) await sleep(1000 * (r.retryAfter ?? 1));
+        else if (r.status === 503) stormRefused.push(performance.now() - t0);
+        if (r.status === 503 && r.retryAfter === null) refusedWithoutRetryAfter++;
+        if (r.status === 503 || r.status === 429) await sleep(1000 * (r.retryAfter ?? 1));
       } catch {
         stormErrors++;
         await sleep(100);
@@ -223,7 +234,7 @@ async function main(): Promise<void> {
   const observed = new Promise<Observed>((resolve) => observer.once('message', (m) => resolve(m as Observed)));
   observer.send({ base, key, cid, sid, resources, seconds: SECONDS, firstBooking: bookingSeq } satisfies ObserverTask);
   await Promise.all(storm);
-  const { health, healthStatus, bookings, bookingStatus } = await observed;
+  const { health, healthStatus, ready, readyStatus, bookings, bookingStatus } = await observed;
   const elapsed = (performance.now() - started) / 1000;
   clearInterval(rssTimer);
   const eventLoopDelayMs = await new Promise((resolve) => {
@@ -243,22 +254,24 @@ async function main(): Promise<void> {
     setup: { connections: CONNECTIONS, seconds: SECONDS, resources: RESOURCES, entriesPerAnswer: entries, bytesPerAnswer: sample.bytes },
     elapsedSeconds: round(elapsed),
     healthMs: { ...summary(health), statuses: healthStatus },
+    readyMs: { ...summary(ready), statuses: readyStatus },
     bookingMs: { ...summary(bookings), statuses: bookingStatus },
-    storm: { answers: stormStatus, okMs: summary(stormOk), megabytes: round(stormBytes / 2 ** 20), connectionErrors: stormErrors },
+    storm: {
+      answers: stormStatus,
+      okMs: summary(stormOk),
+      refusedMs: summary(stormRefused),
+      refusedWithoutRetryAfter,
+      megabytes: round(stormBytes / 2 ** 20),
+      connectionErrors: stormErrors,
+    },
     serverEventLoopDelayMs: eventLoopDelayMs,
     serverRssMiB: { baseline: round((rssBaseline ?? NaN) / 2 ** 20), max: round(rssMax / 2 ** 20) },
     loadAverage1m: round(loadavg()[0]),
     goals: {
-      healthP99Under100ms:
-        percentile(
-          [...health].sort((a, b) => a - b),
-          99,
-        ) < 100,
-      bookingP95Under500ms:
-        percentile(
-          [...bookings].sort((a, b) => a - b),
-          95,
-        ) < 500,
+      healthP99Under100ms: pct(health, 99) < 100,
+      readyP99Under100ms: pct(ready, 99) < 100,
+      bookingP95Under500ms: pct(bookings, 95) < 500,
+      refusalsP99Under50ms: pct(stormRefused, 99) < 50 && refusedWithoutRetryAfter === 0,
       rssUnder1GiB: rssMax < 2 ** 30,
     },
   };
@@ -280,24 +293,31 @@ interface ObserverTask {
 interface Observed {
   health: number[];
   healthStatus: Record<string, number>;
+  ready: number[];
+  readyStatus: Record<string, number>;
   bookings: number[];
   bookingStatus: Record<string, number>;
 }
 
-/** Probes /health every 50 ms and books with BOOKERS connections, for `seconds`. */
+/** Probes /health and /ready every 50 ms and books with BOOKERS connections, for `seconds`. */
 async function observe(task: ObserverTask): Promise<Observed> {
   const deadline = performance.now() + task.seconds * 1000;
-  const probeAgent = new Agent({ keepAlive: true, maxSockets: 1 });
-  const out: Observed = { health: [], healthStatus: {}, bookings: [], bookingStatus: {} };
-  const probe = (async () => {
-    while (performance.now() < deadline) {
-      const t0 = performance.now();
-      const r = await call(probeAgent, task.base, 'GET', '/health', null);
-      out.health.push(performance.now() - t0);
-      out.healthStatus[r.status] = (out.healthStatus[r.status] ?? 0) + 1;
-      await sleep(PROBE_INTERVAL_MS);
-    }
-  })();
+  const probeAgents: Agent[] = [];
+  const out: Observed = { health: [], healthStatus: {}, ready: [], readyStatus: {}, bookings: [], bookingStatus: {} };
+  const probe = (path: string, times: number[], statuses: Record<string, number>) => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    probeAgents.push(agent);
+    return (async () => {
+      while (performance.now() < deadline) {
+        const t0 = performance.now();
+        const r = await call(agent, task.base, 'GET', path, null);
+        times.push(performance.now() - t0);
+        statuses[r.status] = (statuses[r.status] ?? 0) + 1;
+        await sleep(PROBE_INTERVAL_MS);
+      }
+    })();
+  };
+  const probes = [probe('/health', out.health, out.healthStatus), probe('/ready', out.ready, out.readyStatus)];
   const bookAgent = new Agent({ keepAlive: true, maxSockets: BOOKERS });
   let seq = task.firstBooking;
   const booking = Array.from({ length: BOOKERS }, async () => {
@@ -314,8 +334,8 @@ async function observe(task: ObserverTask): Promise<Observed> {
       out.bookingStatus[r.status] = (out.bookingStatus[r.status] ?? 0) + 1;
     }
   });
-  await Promise.all([probe, ...booking]);
-  probeAgent.destroy();
+  await Promise.all([...probes, ...booking]);
+  for (const a of probeAgents) a.destroy();
   bookAgent.destroy();
   return out;
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config/env';
-import { createOrm } from '../db/orm';
+import { createOrm, createWriteOrm } from '../db/orm';
 import { PgChangeFeed } from '../db/change-feed';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded';
 import { bootstrapAdminKey } from '../modules/company/apikey.service';
@@ -66,11 +66,20 @@ export async function startRuntime(
     await embedded?.stop();
     throw err;
   }
+  let writeOrm: MikroORM | undefined;
+  try {
+    writeOrm = await createWriteOrm(url, allEntities(), config);
+  } catch (err) {
+    await orm.close(true);
+    await embedded?.stop();
+    throw err;
+  }
   if (config.adminApiKey) await bootstrapAdminKey(orm.em.fork(), config.adminApiKey);
   let encryptionKey: Buffer;
   try {
     encryptionKey = await resolveEncryptionKey(config, orm.em.fork(), log);
   } catch (err) {
+    await writeOrm?.close(true);
     await orm.close(true);
     await embedded?.stop();
     throw err;
@@ -80,6 +89,7 @@ export async function startRuntime(
   const deps: AppDeps = {
     config,
     orm,
+    writeOrm,
     clock,
     log,
     encryptionKey,
@@ -97,6 +107,7 @@ export async function startRuntime(
     embedded,
     async close() {
       await changes.close();
+      await writeOrm?.close(true);
       await orm.close(true);
       await embedded?.stop();
     },

@@ -3,9 +3,11 @@ import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { sqlStats } from '../db/stats';
 import { keptCatalogStats } from '../modules/booking/booking-kept-catalog';
 import { dueMessages, notificationStats } from '../modules/notification/delivery';
+import { keptAvailabilityStats } from '../modules/availability/kept-availability';
+import { keptAnswerStats } from '../modules/availability/kept-answers';
 
 /** Prometheus metrics of one server process. */
-export function createMetrics(orm: MikroORM, now: () => number = Date.now) {
+export function createMetrics(orm: MikroORM, writeOrm?: MikroORM, now: () => number = Date.now) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({
@@ -30,16 +32,18 @@ export function createMetrics(orm: MikroORM, now: () => number = Date.now) {
       this.inc(sqlStats.statements);
     },
   });
-  const pool = () => {
+  const poolOf = (o: MikroORM | undefined) => () => {
     try {
       return (
-        (orm.em.getConnection().getKnex().client as { pool?: { numUsed(): number; numFree(): number; numPendingAcquires(): number } })
-          .pool ?? null
+        (o?.em.getConnection().getKnex().client as { pool?: { numUsed(): number; numFree(): number; numPendingAcquires(): number } })
+          ?.pool ?? null
       );
     } catch {
       return null;
     }
   };
+  const pool = poolOf(orm);
+  const writePool = poolOf(writeOrm);
   new Gauge({
     name: 'db_pool_connections_in_use',
     help: 'Database connections in use',
@@ -62,6 +66,22 @@ export function createMetrics(orm: MikroORM, now: () => number = Date.now) {
     registers: [registry],
     collect() {
       this.set(pool()?.numPendingAcquires() ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'db_write_pool_connections_in_use',
+    help: 'Database connections of the pool of writes in use (DB_WRITE_POOL_MAX)',
+    registers: [registry],
+    collect() {
+      this.set(writePool()?.numUsed() ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'db_write_pool_pending_acquires',
+    help: 'Writes waiting for a connection of their pool',
+    registers: [registry],
+    collect() {
+      this.set(writePool()?.numPendingAcquires() ?? 0);
     },
   });
   new Counter({
@@ -113,6 +133,69 @@ export function createMetrics(orm: MikroORM, now: () => number = Date.now) {
       } catch {
         // the database is away: /ready and the pool gauges say so; the scrape still answers
       }
+    },
+  });
+  new Counter({
+    name: 'availability_kept_answers_total',
+    help: 'Availability documents by source: what the process keeps, after the version check alone (kept) or after reading part of it again (read), or read fresh (fresh)',
+    labelNames: ['outcome'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [outcome, n] of Object.entries(keptAvailabilityStats.answers)) this.inc({ outcome }, n);
+    },
+  });
+  new Counter({
+    name: 'availability_kept_reads_total',
+    help: 'Parts read to be kept for availability answers: catalog documents (per service and window) and occupancy (per resource and window)',
+    labelNames: ['part'],
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc({ part: 'catalog' }, keptAvailabilityStats.catalogReads);
+      this.inc({ part: 'occupancy' }, keptAvailabilityStats.occupancyReads);
+    },
+  });
+  new Gauge({
+    name: 'availability_kept_entries',
+    help: 'Catalog documents, resource occupancies and times answers kept for availability answers',
+    labelNames: ['part'],
+    registers: [registry],
+    collect() {
+      const held = keptAvailabilityStats.held();
+      this.set({ part: 'catalog' }, held.catalogs.count);
+      this.set({ part: 'occupancy' }, held.occupancy.count);
+      this.set({ part: 'answer' }, keptAnswerStats.held().count);
+    },
+  });
+  new Gauge({
+    name: 'availability_kept_bytes',
+    help: 'Size of what is kept for availability answers: characters of JSON of the catalog documents, estimated bytes of the occupancy, bytes of the answers',
+    labelNames: ['part'],
+    registers: [registry],
+    collect() {
+      const held = keptAvailabilityStats.held();
+      this.set({ part: 'catalog' }, held.catalogs.chars);
+      this.set({ part: 'occupancy' }, held.occupancy.chars);
+      this.set({ part: 'answer' }, keptAnswerStats.held().chars);
+    },
+  });
+  new Counter({
+    name: 'availability_kept_evictions_total',
+    help: 'Kept availability data forgotten to stay within its bounds (least recently used first)',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(keptAvailabilityStats.evicted() + keptAnswerStats.evicted());
+    },
+  });
+  new Counter({
+    name: 'availability_kept_answer_hits_total',
+    help: 'Times answers sent as kept: asked again while nothing they read changed',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(keptAnswerStats.hits);
     },
   });
   const rateLimitStoreFailures = new Counter({

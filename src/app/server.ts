@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppDeps, Actor } from '../kernel/context';
 import { actorOf } from './credentials';
 import { createCtx } from '../kernel/context';
+import { dbLaneOf } from '../kernel/rest';
 import { auditActorOf, runAudited } from '../kernel/audit';
 import { installErrorHandlers } from './errors';
 import { clientErrorHandler, frameworkErrors, installInputGuards } from './input-guards';
@@ -23,6 +24,7 @@ import { RateLimiter, RedisRateLimiter, type Limiter } from './rate-limit';
 import { modules } from './registry';
 import { DomainError, unavailable } from '../shared/errors';
 import { watchResourceShortage } from '../db/resource-shortage';
+import { ProbeConnection } from '../db/probe';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -123,7 +125,7 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
     for (const method of [r.method].flat()) if (method !== 'HEAD') registered.push({ method, url: r.url });
   });
 
-  const metrics = createMetrics(deps.orm, () => deps.clock.now());
+  const metrics = createMetrics(deps.orm, deps.writeOrm, () => deps.clock.now());
   const limiter = createLimiter(deps, metrics);
   app.addHook('onClose', async () => limiter.close());
   app.addHook('onClose', async () => {
@@ -155,11 +157,14 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
     const config = req.routeOptions.config;
     const limited = limiter.enabled && config?.rateLimit !== false;
     const mode = config?.auth ?? 'none';
+    const lane = dbLaneOf(req.method, config?.db);
     let actor: Actor | null = null;
     if (mode !== 'none') {
       try {
         const auth = req.headers.authorization;
-        actor = await actorOf(deps, req.headers['x-api-key'] as string | undefined, typeof auth === 'string' ? auth : undefined);
+        // the credentials are looked up on the request's own pool too
+        const on = lane === 'write' && deps.writeOrm ? { ...deps, orm: deps.writeOrm } : deps;
+        actor = await actorOf(on, req.headers['x-api-key'] as string | undefined, typeof auth === 'string' ? auth : undefined);
       } catch (err) {
         // guessing keys or tokens spends the address's allowance
         if (limited) await limit(reply, `ip:${req.ip}`, 'address');
@@ -172,7 +177,7 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
       else await limit(reply, `ip:${req.ip}`, 'address');
     }
     if (!actor && mode !== 'none' && mode !== 'optional') throw new DomainError('unauthorized', 'missing or invalid credentials');
-    req.ctx = createCtx(deps, actor, req.id, req.log, gone.signal);
+    req.ctx = createCtx(deps, actor, req.id, req.log, gone.signal, lane);
   });
 
   // Everything a handler does runs under the request's audit scope (kernel/audit.ts), so every
@@ -205,8 +210,10 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
   });
   // Readiness: the database answers now, and has not refused work for lack of resources (a
   // full disk lets `select 1` through while every write fails) in the last SHORTAGE_WINDOW_MS.
-  const resources = watchResourceShortage(deps.orm, () => deps.clock.now());
+  const resources = watchResourceShortage([deps.orm, deps.writeOrm], () => deps.clock.now());
   app.addHook('onClose', async () => resources.stop());
+  const probe = new ProbeConnection(deps.orm.config.get('clientUrl')!);
+  app.addHook('onClose', async () => probe.close());
   app.get('/ready', { schema: { hide: true } as object, config: { rateLimit: false } }, async () => {
     const shortage = resources.shortage.recent(deps.clock.now());
     if (shortage !== null) {
@@ -214,7 +221,7 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
       throw unavailable(`the database refused work for lack of resources (disk space, memory or connections) ${ago} s ago`);
     }
     try {
-      await deps.orm.em.getConnection().execute('select 1');
+      await probe.check();
     } catch {
       throw unavailable('the database is unreachable');
     }
@@ -238,7 +245,8 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
     });
   }
   // Registering is idempotent: a second server on the same ORM (tests) adds nothing.
-  for (const m of modules) for (const sub of m.subscribers ?? []) deps.orm.em.getEventManager().registerSubscriber(sub);
+  for (const orm of new Set([deps.orm, deps.writeOrm ?? deps.orm]))
+    for (const m of modules) for (const sub of m.subscribers ?? []) orm.em.getEventManager().registerSubscriber(sub);
 
   const persisted = deps.config.graphqlPersistedOnly ? loadPersistedManifest(deps.config.graphqlPersistedManifest!) : null;
   const onInternalError = (err: unknown) => deps.log.error({ err }, 'unexpected GraphQL error');
@@ -258,7 +266,8 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
   app.route({
     url: '/graphql',
     method: ['GET', 'POST'],
-    config: { auth: 'optional' },
+    // queries, availability among them, read: GraphQL's writes share the read pool
+    config: { auth: 'optional', db: 'read' },
     schema: { hide: true } as object,
     handler: async (req, reply) => {
       if (serveExplorer(req, reply)) return reply;

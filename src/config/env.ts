@@ -56,6 +56,12 @@ export interface Config {
   wsMaxQueuedEvents: number;
   accessTokenTtlSec: number;
   dbPoolMax: number;
+  /**
+   * connections of the pool that writes (a REST request other than GET, availability excepted)
+   * take, apart from `dbPoolMax`, so that they never wait behind reads for a connection (0:
+   * writes share the one pool)
+   */
+  dbWritePoolMax: number;
   /** PostgreSQL `statement_timeout` of API connections, ms (0: none) */
   statementTimeoutMs: number;
   /** how long a request may wait for a pooled database connection, ms */
@@ -214,6 +220,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     wsMaxQueuedEvents: int(env, 'GRAPHQL_WS_MAX_QUEUED_EVENTS', 100, 1, 100_000),
     accessTokenTtlSec: int(env, 'ACCESS_TOKEN_TTL', 900, 1),
     dbPoolMax: int(env, 'DB_POOL_MAX', 20, 1, 1000),
+    dbWritePoolMax: int(env, 'DB_WRITE_POOL_MAX', 8, 0, 1000),
     statementTimeoutMs: int(env, 'STATEMENT_TIMEOUT_MS', 15_000, 0),
     dbAcquireTimeoutMs: int(env, 'DB_ACQUIRE_TIMEOUT_MS', 10_000, 100),
     requestTimeoutMs,

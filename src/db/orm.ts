@@ -47,3 +47,21 @@ export async function createOrm(url: string, opts: CreateOrmOptions): Promise<Mi
   if (opts.migrate && !opts.statementTimeoutMs && !opts.migrateUrl) await migrate(orm, opts.log);
   return orm;
 }
+
+/**
+ * The pool of writes (`DB_WRITE_POOL_MAX` connections, `kernel/context.ts`): a second ORM on the
+ * same database, with the main one's statement timeout; none when the size is 0.
+ */
+export async function createWriteOrm(
+  url: string,
+  entities: Function[],
+  config: { dbWritePoolMax: number; statementTimeoutMs?: number; dbAcquireTimeoutMs?: number },
+): Promise<MikroORM | undefined> {
+  if (config.dbWritePoolMax <= 0) return undefined;
+  return createOrm(url, {
+    entities,
+    poolMax: config.dbWritePoolMax,
+    statementTimeoutMs: config.statementTimeoutMs,
+    acquireTimeoutMs: config.dbAcquireTimeoutMs,
+  });
+}

@@ -27,18 +27,18 @@ export class ResourceShortage {
 }
 
 /**
- * Watches every statement of the ORM's pool (in transactions too) for class-53 failures, the
+ * Watches every statement of the ORMs' pools (in transactions too) for class-53 failures, the
  * way a background job's or a request's write meets a full disk alike. `stop()` detaches.
  */
 export function watchResourceShortage(
-  orm: MikroORM,
+  orms: MikroORM | (MikroORM | undefined)[],
   now: () => number,
   shortage = new ResourceShortage(),
 ): { shortage: ResourceShortage; stop(): void } {
-  const knex = orm.em.getConnection().getKnex();
   const onError = (err: unknown) => {
     if (isDbOutOfResources(err)) shortage.record(now());
   };
-  knex.on('query-error', onError);
-  return { shortage, stop: () => void knex.off('query-error', onError) };
+  const knexes = [...new Set([orms].flat())].filter((o) => o !== undefined).map((o) => o.em.getConnection().getKnex());
+  for (const knex of knexes) knex.on('query-error', onError);
+  return { shortage, stop: () => knexes.forEach((knex) => void knex.off('query-error', onError)) };
 }

@@ -3,7 +3,7 @@ import type { EventSubscriber, TransactionEventArgs } from '@mikro-orm/core';
 import type { Actor, Clock } from './context';
 
 /**
- * Who changed what (docs/audit.md). The database records every write to a table that holds
+ * Who changed what (docs/audit-log.md). The database records every write to a table that holds
  * merchant data in `audit_entry`, in the transaction of the write, by a row trigger
  * (src/db/functions/audit_record.sql): no code has to remember to. What the code provides is
  * who is writing: the audit scope (actor, merchant, request id, clock), set once per request

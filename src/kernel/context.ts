@@ -51,6 +51,11 @@ export interface ChangeFeed {
 export interface AppDeps {
   config: Config;
   orm: MikroORM;
+  /**
+   * The pool of writes (`DB_WRITE_POOL_MAX` connections; the same database): a request in the
+   * `write` lane takes its connections here, so it never waits behind reads. Absent: `orm`.
+   */
+  writeOrm?: MikroORM;
   clock: Clock;
   log: FastifyBaseLogger;
   /** Encryption key for secrets at rest (32 bytes). */
@@ -120,10 +125,23 @@ export function loader<K, V>(ctx: Ctx, name: string, make: () => DataLoader<K, V
   return l;
 }
 
-export function createCtx(deps: AppDeps, actor: Actor | null, requestId: string, log: FastifyBaseLogger, signal?: AbortSignal): Ctx {
+/**
+ * Which pool a request's statements go to: `write` (REST writes) has its own connections, so that
+ * no storm of reads can keep a booking waiting for one; `read` everything else.
+ */
+export type DbLane = 'read' | 'write';
+
+export function createCtx(
+  deps: AppDeps,
+  actor: Actor | null,
+  requestId: string,
+  log: FastifyBaseLogger,
+  signal?: AbortSignal,
+  lane: DbLane = 'read',
+): Ctx {
   return {
     signal,
-    em: deps.orm.em.fork() as EntityManager,
+    em: ((lane === 'write' && deps.writeOrm) || deps.orm).em.fork() as EntityManager,
     actor,
     now: new Date(deps.clock.now()),
     deps,

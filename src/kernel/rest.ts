@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { runHeavyIf, type HeavyLane } from './bulkhead';
-import type { Ctx } from './context';
+import type { Ctx, DbLane } from './context';
 
 /**
  * How a route authenticates: `none` (public), `key` (merchant API key), `bearer` (client
@@ -50,6 +50,13 @@ export interface RouteDef {
    * bulkhead of expensive work (`kernel/bulkhead.ts`), for every request or those it names.
    */
   heavy?: { lane: HeavyLane; when?: (req: FastifyRequest) => boolean };
+  /** The database pool the request takes (`kernel/context.ts`): by default `write` for every method but GET. */
+  db?: DbLane;
+}
+
+/** A request's database pool: the route's, else `write` for methods that change something, `read` for GET. */
+export function dbLaneOf(method: string, declared: DbLane | undefined): DbLane {
+  return declared ?? (method === 'GET' || method === 'HEAD' || method === 'OPTIONS' ? 'read' : 'write');
 }
 
 declare module 'fastify' {
@@ -60,6 +67,8 @@ declare module 'fastify' {
     auth?: AuthMode;
     /** false for operational endpoints that a rate limit must never refuse (probes, metrics) */
     rateLimit?: boolean;
+    /** the database pool of the route's requests (`dbLaneOf`) */
+    db?: DbLane;
   }
 }
 
@@ -81,7 +90,7 @@ export function defineRoutes(app: FastifyInstance, routes: RouteDef[]): void {
     app.route({
       method: r.method,
       url: r.url,
-      config: { auth: r.auth },
+      config: { auth: r.auth, ...(r.db ? { db: r.db } : {}) },
       schema: Object.fromEntries(
         Object.entries({
           summary: r.summary,

@@ -25,6 +25,7 @@ import { Migration20261128000500StripePayments } from './Migration20261128000500
 import { Migration20261128000600Notification } from './Migration20261128000600Notification';
 import { Migration20261129000100LiveWatch } from './Migration20261129000100LiveWatch';
 import { Migration20261129000100AuditTriggers } from './Migration20261129000100AuditTriggers';
+import { Migration20261129000100OccupancyVersion } from './Migration20261129000100OccupancyVersion';
 
 /**
  * Every migration in order. Listed explicitly (not discovered from files) so that the
@@ -57,4 +58,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261128000600Notification', class: Migration20261128000600Notification },
   { name: 'Migration20261129000100LiveWatch', class: Migration20261129000100LiveWatch },
   { name: 'Migration20261129000100AuditTriggers', class: Migration20261129000100AuditTriggers },
+  { name: 'Migration20261129000100OccupancyVersion', class: Migration20261129000100OccupancyVersion },
 ];

@@ -4,7 +4,7 @@ import { Shop } from '../helpers/bookings-fixtures';
 import { modules, startModules } from '../../src/app/registry';
 
 /**
- * The audit log is complete by construction (docs/audit.md): every table that holds merchant
+ * The audit log is complete by construction (docs/audit-log.md): every table that holds merchant
  * data carries the `audit_record` row trigger, read here from the database's own catalog, and
  * the writes that once went unrecorded leave their entry with the actor and request id of the
  * request that made them.

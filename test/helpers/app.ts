@@ -5,7 +5,7 @@ import pino from 'pino';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { loadConfig, type Config } from '../../src/config/env';
-import { createOrm } from '../../src/db/orm';
+import { createOrm, createWriteOrm } from '../../src/db/orm';
 import { allEntities, codeHandlersOf, documentsOf, payablesOf, printerOf } from '../../src/app/registry';
 import { buildServer } from '../../src/app/server';
 import type { AppDeps, Clock } from '../../src/kernel/context';
@@ -113,7 +113,8 @@ export async function createTestApp(
     }),
     ...opts.config,
   };
-  const orm = await createOrm((opts.rewriteUrl ? opts.rewriteUrl(new URL(url)) : pooled(url)).toString(), {
+  const serverUrl = (opts.rewriteUrl ? opts.rewriteUrl(new URL(url)) : pooled(url)).toString();
+  const orm = await createOrm(serverUrl, {
     entities: allEntities(),
     poolMax: 30,
     statementTimeoutMs: config.statementTimeoutMs,
@@ -121,12 +122,15 @@ export async function createTestApp(
     // on a busy machine; an unreachable database still fails at once.
     acquireTimeoutMs: 60_000,
   });
+  // writes take their own pool, as in the server
+  const writeOrm = await createWriteOrm(serverUrl, allEntities(), { ...config, dbAcquireTimeoutMs: 60_000 });
   const log = opts.logStream ? pino({ level: 'info' }, opts.logStream) : pino({ level: 'silent' });
   const changes = opts.changeFeed ? new PgChangeFeed(url.toString(), log) : undefined;
   await changes?.start();
   const deps: AppDeps = {
     config,
     orm,
+    writeOrm,
     clock: opts.clock ?? { now: () => Date.now() },
     log,
     encryptionKey: Buffer.alloc(32, 7),
@@ -206,6 +210,7 @@ export async function createTestApp(
     async close() {
       await app.close();
       await changes?.close();
+      await writeOrm?.close(true);
       await orm.close(true);
       const a = new Client({ connectionString: adminUrl });
       await a.connect();

@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import { heavyBulkhead } from '../../src/kernel/bulkhead';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { EVERY_DAY, Fixtures } from '../helpers/fixtures';
+import { recordStatements, takeStatements } from '../helpers/sql-audit';
 
 /**
  * Expensive requests (availability answers that can hold many start times, lists) run under a bulkhead of one
@@ -74,6 +75,23 @@ it('an expensive availability answer is refused with 503 and Retry-After while t
     await release();
   }
   expect((await times(month)).status).toBe(200);
+});
+
+it('an expensive availability request is refused before it reads anything, once the process keeps the service', async () => {
+  const times = (body: object) => t.call('POST', `/v1/companies/${f.companyId}/services/${sid}/times`, { body });
+  expect((await times(month)).status).toBe(200);
+  const release = await occupy('availability');
+  try {
+    recordStatements();
+    takeStatements();
+    const refused = await times(month);
+    const dates = await t.call('POST', `/v1/companies/${f.companyId}/services/${sid}/dates`, { body: month });
+    expect([refused.status, dates.status]).toEqual([503, 503]);
+    // the API key's lookup alone (this server keeps no keys: it has no change feed)
+    expect(takeStatements().filter((s) => !/ from api_key /.test(s))).toEqual([]);
+  } finally {
+    await release();
+  }
 });
 
 it('large lists run under their own bulkhead (REST and GraphQL)', async () => {

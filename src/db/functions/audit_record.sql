@@ -1,4 +1,4 @@
--- The audit log (docs/audit.md): every insert, update and delete of a row of a table that holds
+-- The audit log (docs/audit-log.md): every insert, update and delete of a row of a table that holds
 -- merchant data writes one `audit_entry` row, in the transaction of the write, whoever makes it
 -- (the ORM, SQL in the code, a database function, an operator's psql). A write that rolls back
 -- takes its entry with it.

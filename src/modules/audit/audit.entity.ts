@@ -1,7 +1,7 @@
 import { Entity, PrimaryKey, Property } from '@mikro-orm/core';
 import type { AuditActorType, AuditChange } from '../../kernel/audit';
 
-/** One recorded change of one record, written by the database in the transaction of the change (docs/audit.md); never updated. */
+/** One recorded change of one record, written by the database in the transaction of the change (docs/audit-log.md); never updated. */
 @Entity({ tableName: 'audit_entry' })
 export class AuditEntry {
   @PrimaryKey({ type: 'uuid' })

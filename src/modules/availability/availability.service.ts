@@ -16,14 +16,16 @@ import {
   TooManyTimes,
   type AvailabilityRequest,
 } from './engine';
+import { availabilityDocument, keptCatalogHint, type AvailabilityDocument } from './kept-availability';
+import { answerKey, keptAnswerOr } from './kept-answers';
 import {
   buildSnapshot,
   loadSnapshot,
-  loadSnapshotRow,
   preloadCovers,
   type LoadedSnapshot,
   type PreloadedSnapshot,
   type SnapshotOptions,
+  type SnapshotRow,
 } from './snapshot';
 import {
   checkAgainstService,
@@ -85,14 +87,19 @@ function parseQuery(input: TimesInput, allowPast: boolean): ParsedQuery {
   };
 }
 
-async function load(ctx: Ctx, company: Company, serviceId: unknown, q: ParsedQuery, clientView: boolean): Promise<LoadedSnapshot> {
+/** The request's document (kept or fresh), after checking the service id. */
+async function readDocument(ctx: Ctx, company: Company, serviceId: unknown, q: ParsedQuery): Promise<AvailabilityDocument> {
   if (!isUuid(serviceId)) throw invalid('service id must be a UUID', [{ path: 'serviceID', message: 'must be a UUID' }]);
-  const loaded = await loadSnapshot(ctx, company, serviceId.toLowerCase(), {
-    from: q.from,
-    to: q.to,
-    resourceIds: q.resourceIds,
-    reachSec: q.durationSec ?? 0,
-  });
+  return availabilityDocument(ctx, company, serviceId.toLowerCase(), snapshotOptionsOf(q));
+}
+
+async function load(ctx: Ctx, company: Company, serviceId: unknown, q: ParsedQuery, clientView: boolean): Promise<LoadedSnapshot> {
+  return loadedOf(ctx, company, (await readDocument(ctx, company, serviceId, q)).row, q, clientView);
+}
+
+/** The engine's snapshot of a document, with the checks only the document can make. */
+function loadedOf(ctx: Ctx, company: Company, row: SnapshotRow, q: ParsedQuery, clientView: boolean): LoadedSnapshot {
+  const loaded = row.service ? buildSnapshot(ctx.now.getTime(), company.timeZone, row, snapshotOptionsOf(q)) : null;
   if (!loaded || (clientView && loaded.disabled)) throw notFound('service');
   checkAgainstService(loaded, q);
   // A disabled service offers nothing; the admin view answers with empty lists.
@@ -117,20 +124,24 @@ async function times(ctx: Ctx, company: Company, serviceId: unknown, input: Time
   );
 }
 
-/** The times answer as JSON bytes (REST, or a GraphQL selection), computed on the event loop (paced): without worker threads. */
-async function timesBytesHere(
+/**
+ * The times answer computed on the event loop (paced) from a loaded snapshot, within the
+ * request's allowance of start times, under the bulkhead when it is expensive and not yet in it.
+ */
+function answerHere<T>(
   ctx: Ctx,
-  company: Company,
-  serviceId: unknown,
-  input: TimesInput,
-  clientView: boolean,
-  selection: TimesSelection | null,
-) {
-  return computeTimes(ctx, company, serviceId, input, clientView, async (loaded, request) => {
-    const columns = await computeAvailabilityColumnsPaced(loaded.snapshot, request);
-    return selection
-      ? timesSelectionJson(loaded, columns, company.timeZone, selection)
-      : timesAnswerJson(loaded, columns, company.timeZone);
+  loaded: LoadedSnapshot,
+  q: ParsedQuery,
+  inSlot: boolean,
+  answer: (loaded: LoadedSnapshot, request: AvailabilityRequest) => Promise<T>,
+): Promise<T> {
+  return runHeavyIf(ctx, !inSlot && loadedIsHeavy(loaded, q), 'availability', async () => {
+    try {
+      return await answer(loaded, { ...engineRequest(q), allowance: allowanceOf(ctx) });
+    } catch (err) {
+      if (!(err instanceof TooManyTimes)) throw err;
+      throw tooManyTimes();
+    }
   });
 }
 
@@ -143,27 +154,35 @@ async function computeTimes<T>(
   answer: (loaded: LoadedSnapshot, request: AvailabilityRequest) => Promise<T>,
 ): Promise<T> {
   const q = parseQuery(input, !clientView);
-  const loaded = await load(ctx, company, serviceId, q, clientView);
-  const heavy = isHeavy(
-    loaded.snapshot.resources.length,
-    loaded.snapshot.service.timeIntervalSec ?? loaded.snapshot.service.durationSec,
-    q,
+  return admitted(ctx, company, serviceId, q, async (inSlot) =>
+    answerHere(ctx, await load(ctx, company, serviceId, q, clientView), q, inSlot, answer),
   );
-  return runHeavyIf(ctx, heavy, 'availability', async () => {
-    try {
-      return await answer(loaded, { ...engineRequest(q), allowance: allowanceOf(ctx) });
-    } catch (err) {
-      if (!(err instanceof TooManyTimes)) throw err;
-      throw tooManyTimes();
-    }
-  });
+}
+
+const loadedIsHeavy = (loaded: LoadedSnapshot, q: ParsedQuery) =>
+  isHeavy(loaded.snapshot.resources.length, loaded.snapshot.service.timeIntervalSec ?? loaded.snapshot.service.durationSec, q);
+
+const snapshotOptionsOf = (q: ParsedQuery) => ({ from: q.from, to: q.to, resourceIds: q.resourceIds, reachSec: q.durationSec ?? 0 });
+
+/**
+ * Admission before any work: when the catalog the process keeps for the request's window says
+ * the answer is expensive, `work` runs under the availability bulkhead from the start, so that
+ * a request beyond the bulkhead's queue is refused (503, `Retry-After`) before it reads or
+ * computes anything. Otherwise (nothing kept yet, or a cheap answer) `work` runs at once and puts
+ * the expensive part under the bulkhead itself once it knows (`inSlot` false).
+ */
+function admitted<T>(ctx: Ctx, company: Company, serviceId: unknown, q: ParsedQuery, work: (inSlot: boolean) => Promise<T>): Promise<T> {
+  const kept = isUuid(serviceId) ? keptCatalogHint(company.id, serviceId.toLowerCase(), snapshotOptionsOf(q)) : null;
+  if (!kept || !isHeavy(rowResources(kept, q), rowStepSec(kept), q)) return work(false);
+  return runHeavy(ctx, 'availability', () => work(true));
 }
 
 /**
- * The times answer as JSON bytes (REST). An expensive answer runs under the availability
- * bulkhead; a large one is computed on a worker thread (when AVAILABILITY_THREADS is not 0): the
- * event loop only loads the snapshot document and sends the bytes the thread made. A smaller
- * one is computed here.
+ * The times answer as JSON bytes (REST, or a GraphQL selection). An expensive answer runs under
+ * the availability bulkhead; a large one is computed on a worker thread (when
+ * AVAILABILITY_THREADS is not 0): the event loop only reads the document and sends the bytes the
+ * thread made. A smaller one, or any without threads, is computed here. A REST answer asked again
+ * while nothing it reads changed is sent as kept (kept-answers.ts).
  */
 async function timesBody(
   ctx: Ctx,
@@ -174,34 +193,53 @@ async function timesBody(
   selection: TimesSelection | null = null,
 ): Promise<Buffer> {
   const pool = availabilityThreads(ctx.deps);
-  if (!pool) return timesBytesHere(ctx, company, serviceId, input, clientView, selection);
   const q = parseQuery(input, !clientView);
-  if (!isUuid(serviceId)) throw invalid('service id must be a UUID', [{ path: 'serviceID', message: 'must be a UUID' }]);
-  const opts = { from: q.from, to: q.to, resourceIds: q.resourceIds, reachSec: q.durationSec ?? 0 };
-  const row = await loadSnapshotRow(ctx, company, serviceId.toLowerCase(), opts);
-  if (!row.service) throw notFound('service');
-  const job: TimesJob = { row, opts, q, clientView, now: ctx.now.getTime(), zone: company.timeZone, ...(selection ? { selection } : {}) };
-  const step = rowStepSec(row);
-  const onThread = worthAThread(rowOpenResources(row, q), step, q);
-  const compute = async () => (onThread ? pool.run(job) : timesJson(job));
-  const bytes = isHeavy(rowResources(row, q), step, q)
-    ? await runHeavy(ctx, 'availability', () => {
-        stopIfGone(ctx);
-        return compute();
-      })
-    : await compute();
+  const bytes = await admitted(ctx, company, serviceId, q, async (inSlot) => {
+    const { row, versions } = await readDocument(ctx, company, serviceId, q);
+    const where = { companyId: company.id, zone: company.timeZone, serviceId: String(serviceId).toLowerCase(), clientView };
+    const key = versions !== null && !selection ? answerKey(where, q, versions) : null;
+    return keptAnswerOr(key, row, q, ctx.now.getTime(), async () => {
+      if (!pool)
+        return answerHere(ctx, loadedOf(ctx, company, row, q, clientView), q, inSlot, async (loaded, request) => {
+          const columns = await computeAvailabilityColumnsPaced(loaded.snapshot, request);
+          return selection
+            ? timesSelectionJson(loaded, columns, company.timeZone, selection)
+            : timesAnswerJson(loaded, columns, company.timeZone);
+        });
+      if (!row.service) throw notFound('service');
+      const opts = snapshotOptionsOf(q);
+      const job: TimesJob = {
+        row,
+        opts,
+        q,
+        clientView,
+        now: ctx.now.getTime(),
+        zone: company.timeZone,
+        ...(selection ? { selection } : {}),
+      };
+      const step = rowStepSec(row);
+      const onThread = worthAThread(rowOpenResources(row, q), step, q);
+      const compute = async () => (onThread ? pool.run(job) : timesJson(job));
+      return !inSlot && isHeavy(rowResources(row, q), step, q)
+        ? runHeavy(ctx, 'availability', () => {
+            stopIfGone(ctx);
+            return compute();
+          })
+        : compute();
+    });
+  });
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 async function dates(ctx: Ctx, company: Company, serviceId: unknown, input: TimesInput, clientView: boolean) {
   const q = parseQuery(input, !clientView);
-  const loaded = await load(ctx, company, serviceId, q, clientView);
-  const heavy = isHeavy(
-    loaded.snapshot.resources.length,
-    loaded.snapshot.service.timeIntervalSec ?? loaded.snapshot.service.durationSec,
-    q,
-  );
-  const result = await runHeavyIf(ctx, heavy, 'availability', () => computeAvailableDatesPaced(loaded.snapshot, engineRequest(q)));
+  const [loaded, result] = await admitted(ctx, company, serviceId, q, async (inSlot) => {
+    const loaded = await load(ctx, company, serviceId, q, clientView);
+    const found = await runHeavyIf(ctx, !inSlot && loadedIsHeavy(loaded, q), 'availability', () =>
+      computeAvailableDatesPaced(loaded.snapshot, engineRequest(q)),
+    );
+    return [loaded, found] as const;
+  });
   const out: Record<string, string[]> = {};
   for (const r of loaded.snapshot.resources) out[r.id] = result[r.id] ?? [];
   return { timeZone: company.timeZone, dates: out };

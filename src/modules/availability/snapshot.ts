@@ -9,6 +9,7 @@ import { compileLimitation } from '../pricing/engine/limitation';
 import { parseDuration, parseLocalTime } from '../../shared/duration';
 import { expandOccurrences } from '../scheduling/recurrence';
 import { queryWithParams } from '../../db/params';
+import { positive } from './engine/plan';
 import { MIN_TIMESTAMP_MS } from '../../shared/time';
 import type {
   AvailabilitySnapshot,
@@ -124,27 +125,46 @@ export function normaliseRelated(raw: RelatedResources | string[] | null | undef
 /** Seconds of a setting, or a fallback. */
 const secs = (v: string | null | undefined, fallback: number | null): number | null => (v ? (parseDuration(v) ?? fallback) : fallback);
 
+/**
+ * The service's booking horizon in seconds as the engine applies it (`engine/plan.ts`: only a
+ * positive, finite period bounds the window), or null when it has none.
+ */
+export function horizonSecOf(row: SnapshotRow): number | null {
+  return positive(secs(row.service?.settings?.availabilityPeriod, null));
+}
+
 export async function loadSnapshot(ctx: Ctx, company: Company, serviceId: string, opts: SnapshotOptions): Promise<LoadedSnapshot | null> {
   const row = await loadSnapshotRow(ctx, company, serviceId, opts);
   return row.service ? buildSnapshot(ctx.now.getTime(), company.timeZone, row, opts) : null;
 }
 
+/**
+ * The windows a snapshot document is read for, epoch milliseconds: occupancy and closings in
+ * [wideFrom, wideTo), slots and slot usage in [from, to). Bookings, stays and buffers reach
+ * beyond the candidates' start range: the wide window adds the requested length plus two days
+ * of margin for buffers. Nothing is stored before year 0001, and PostgreSQL reads no earlier
+ * ISO year. Each bound is a whole millisecond, as its ISO text sent to the database is.
+ */
+export function snapshotWindow(opts: SnapshotOptions): { wideFrom: number; wideTo: number; from: number; to: number } {
+  const ms = (x: number) => new Date(x).getTime();
+  return {
+    wideFrom: ms(Math.max(opts.from - 2 * DAY, MIN_TIMESTAMP_MS)),
+    wideTo: ms(opts.to + Math.max(0, opts.reachSec ?? 0) * 1000 + 2 * DAY),
+    from: ms(Math.max(opts.from - DAY, MIN_TIMESTAMP_MS)),
+    to: ms(opts.to + DAY),
+  };
+}
+
 /** The parameters of `availability_snapshot` for these options, in its order (company and service first). */
 export function snapshotParams(company: Company, serviceId: string, opts: SnapshotOptions): unknown[] {
-  // Bookings, stays and buffers reach beyond the candidates' start range: widen the occupancy
-  // and closing windows by the requested length plus two days of margin for buffers.
-  // nothing is stored before year 0001, and PostgreSQL reads no earlier ISO year
-  const wideFrom = new Date(Math.max(opts.from - 2 * DAY, MIN_TIMESTAMP_MS)).toISOString();
-  const wideTo = new Date(opts.to + Math.max(0, opts.reachSec ?? 0) * 1000 + 2 * DAY).toISOString();
-  const from = new Date(Math.max(opts.from - DAY, MIN_TIMESTAMP_MS)).toISOString();
-  const to = new Date(opts.to + DAY).toISOString();
+  const w = snapshotWindow(opts);
   return [
     company.id,
     serviceId,
-    wideFrom,
-    wideTo,
-    from,
-    to,
+    new Date(w.wideFrom).toISOString(),
+    new Date(w.wideTo).toISOString(),
+    new Date(w.from).toISOString(),
+    new Date(w.to).toISOString(),
     uuidArray(opts.excludeBookingIds),
     opts.resourceIds ? `{${opts.resourceIds.join(',')}}` : null,
   ];

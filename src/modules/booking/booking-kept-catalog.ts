@@ -7,6 +7,7 @@ import { normaliseRelated, type PreloadedSnapshot, type SnapshotRow } from '../a
 import { bookingSnapshotOptions } from '../availability/availability.service';
 import { Resource, Service } from '../catalog/catalog.entity';
 import { mapped } from './booking-placement.service';
+import { KeptDocuments } from '../../kernel/kept-documents';
 
 /**
  * A booking's check against the catalog kept in the process.
@@ -51,49 +52,12 @@ const MARGIN = 3 * DAY;
 const LAST_INSTANT = Date.parse('9999-12-31T00:00:00Z');
 /**
  * What a process keeps: documents (one resource and span is a few kilobytes) up to this many
- * and this much JSON in all, the oldest going first; a larger document is used once, not kept.
+ * and this much JSON in all, the least recently used going first; a larger document is used
+ * once, not kept.
  */
 const MAX_KEPT = 5_000;
 const MAX_KEPT_CHARS = 64 * 1024 * 1024;
 const MAX_DOCUMENT_CHARS = 1024 * 1024;
-
-/** Documents by key, the oldest forgotten first when a new one would pass either bound. */
-export class KeptDocuments<T extends { size: number }> {
-  private readonly docs = new Map<string, T>();
-  private chars = 0;
-
-  constructor(
-    private readonly maxCount: number,
-    private readonly maxChars: number,
-    private readonly maxOne: number,
-  ) {}
-
-  get(key: string): T | undefined {
-    return this.docs.get(key);
-  }
-
-  /** Keeps `doc` unless it alone is larger than a document may be. */
-  keep(key: string, doc: T): void {
-    this.forget(key);
-    if (doc.size > this.maxOne) return;
-    while (this.docs.size && (this.docs.size >= this.maxCount || this.chars + doc.size > this.maxChars))
-      this.forget(this.docs.keys().next().value!);
-    this.docs.set(key, doc);
-    this.chars += doc.size;
-  }
-
-  forget(key: string): void {
-    const doc = this.docs.get(key);
-    if (!doc) return;
-    this.docs.delete(key);
-    this.chars -= doc.size;
-  }
-
-  /** count and characters kept */
-  get held(): { count: number; chars: number } {
-    return { count: this.docs.size, chars: this.chars };
-  }
-}
 
 const kept = new KeptDocuments<Kept>(MAX_KEPT, MAX_KEPT_CHARS, MAX_DOCUMENT_CHARS);
 

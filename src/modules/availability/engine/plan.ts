@@ -38,7 +38,8 @@ export function modeOf(type: ServiceType): Mode {
   return 'grid';
 }
 
-function positive(n: number | null | undefined): number | null {
+/** `n` when it is a positive, finite number, else null. */
+export function positive(n: number | null | undefined): number | null {
   return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : null;
 }
 

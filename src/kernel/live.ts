@@ -180,7 +180,7 @@ export class LiveFeed {
   }
 
   private heardBooking(payload: string | null): void {
-    // announcements missed while the connection was down are not replayed (docs/graphql.md)
+    // announcements missed while the connection was down are not replayed (docs/design/graphql.md)
     if (payload === null) return;
     const p = this.parse(payload);
     const companyId = str(p?.c);

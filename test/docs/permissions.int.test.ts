@@ -73,7 +73,7 @@ describe('docs/permissions.md', () => {
       type ? Object.keys(type.getFields()).map((f) => `${type.name}.${f}`) : [],
     );
     const fields = ops.filter((o) => o.kind === 'graphql').map((o) => o.name);
-    expect(fields.filter((f) => /^(Query|Mutation|Subscription)\./.test(f)).sort()).toEqual(roots.sort());
+    expect(fields.filter((f) => /^(Query|Mutation|SubscriptionRoot)\./.test(f)).sort()).toEqual(roots.sort());
     for (const f of fields) {
       const [type, field] = f.split('.');
       const named = schema.getType(type);

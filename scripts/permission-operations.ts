@@ -110,9 +110,17 @@ function graphqlTypeName(a: Analysis, at: ts.Node, arrow: ts.Expression): string
   return d.node.name!.text;
 }
 
+/** The checks of two functions run for one operation (a client token is let in when either lets it in). */
+function merged(x: ReturnType<Analysis['summary']>, y: ReturnType<Analysis['summary']>): ReturnType<Analysis['summary']> {
+  const perms = new Map(x.perms);
+  for (const [p, kind] of y.perms) if (!perms.has(p) || kind === 'client-interface') perms.set(p, kind);
+  return { ...x, perms, client: x.client || y.client, computed: x.computed || y.computed };
+}
+
 function graphqlOperations(a: Analysis, files: string[]): Operation[] {
   const out: Operation[] = [];
-  const roots: Record<string, string> = { Query: 'Query', Mutation: 'Mutation', Subscription: 'SubscriptionRoot' }; // the schema's subscription root (src/app/graphql.ts SUBSCRIPTION_ROOT)
+  // the subscription root is `SubscriptionRoot` (src/app/graphql.ts): `Subscription` is a record type's name
+  const roots: Record<string, string> = { Query: 'Query', Mutation: 'Mutation', Subscription: 'SubscriptionRoot' };
   for (const path of files) {
     const sf = a.file(path);
     for (const st of sf.statements) {
@@ -130,7 +138,11 @@ function graphqlOperations(a: Analysis, files: string[]): Operation[] {
           const field = (named && !ts.isMethodDeclaration(named) && a.stringOf(named)) || member.name.getText();
           const owner = kind === 'FieldResolver' ? typeName : roots[kind];
           if (!owner) throw new Error(`${a.rel(path)}: a field resolver ${field} without a type`);
-          const s = a.summary(member);
+          let s = a.summary(member);
+          // a subscription checks when it starts: its `subscribe` option, then the method for each event
+          const subscribe = kind === 'Subscription' && options ? prop(options, 'subscribe') : undefined;
+          const start = subscribe && !ts.isMethodDeclaration(subscribe) ? unwrap(subscribe) : undefined;
+          if (start && (ts.isArrowFunction(start) || ts.isFunctionExpression(start))) s = merged(s, a.summary(start));
           out.push({
             name: `${owner}.${field}`,
             kind: 'graphql',

@@ -113,8 +113,8 @@ const cases: [string, () => Case, string, readonly string[]][] = [
   ['a preferred payment provider', () => ({ method: 'PUT', url: `${s.base}/payments/settings` }), 'preferredProvider', PROVIDER_NAMES],
 ];
 
-describe('a value outside a closed set', () => {
-  it.each(cases)('%s is listed in the OpenAPI document', async (_what, route, field, values) => {
+describe('a request field with a closed set of values', () => {
+  it.each(cases)('%s: its values are listed in the OpenAPI document', async (_what, route, field, values) => {
     const { method, url } = route();
     const doc = (await t.call('GET', '/v1/openapi.json', { key: null })).body;
     // the path template that matches the URL called
@@ -130,7 +130,7 @@ describe('a value outside a closed set', () => {
   });
 
   it.each(cases)(
-    '%s is refused with 400, as a wrong type or naming the values, and nothing changes',
+    '%s: a value outside them is refused with 400, as a wrong type or naming the values, and nothing changes',
     async (_what, route, field, values) => {
       const { method, url, read, body } = route();
       const before = read ? (await t.call('GET', read)).text : undefined;

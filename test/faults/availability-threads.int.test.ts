@@ -43,6 +43,8 @@ it('two months of times from the worker thread equal the main thread answer; its
     const restTimes = rest.body.times as Record<string, { startTime: string }[]>;
     // the GraphQL answer, written on the thread for its selection: the REST entries in the GraphQL shape, in the same order
     const restEntries = rest.body.times as Record<string, { startTime: string; duration: string; price: Record<string, unknown> }[]>;
+    // every answer carries its cost, the written one too
+    expect(gql.body.extensions).toEqual({ cost: { requested: expect.any(Number), limit: expect.any(Number) } });
     expect(JSON.stringify(gql.body)).toBe(
       JSON.stringify({
         data: {
@@ -58,6 +60,7 @@ it('two months of times from the worker thread equal the main thread answer; its
             })),
           },
         },
+        extensions: { cost: gql.body.extensions.cost },
       }),
     );
     const fromThread = Object.fromEntries(Object.entries(restTimes).map(([rid, list]) => [rid, list.map((e) => Date.parse(e.startTime))]));

@@ -23,6 +23,7 @@ const NOT_RECORDS: Record<string, string> = {
   db_function_checksum: 'the checksums of the database function files',
   idempotency_key: 'stored answers of idempotent requests',
   live_watch: 'which companies the live GraphQL subscriptions of each process watch, renewed and expired by the processes',
+  occupancy_version: "versions of a resource's occupancy per week, moved by the occupancy triggers for kept availability",
   mikro_orm_migrations: 'the migrations that ran',
   slot_usage: "a slot's booked counts, kept with the slot's bookings",
   stripe_event: 'the Stripe events already handled, so that each is handled once',

@@ -1,13 +1,13 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { MikroORM } from '@mikro-orm/postgresql';
 import { sqlStats } from '../db/stats';
 import { keptCatalogStats } from '../modules/booking/booking-kept-catalog';
-import { dueMessages, notificationStats } from '../modules/notification/delivery';
+import { notificationStats } from '../modules/notification/delivery';
 import { keptAvailabilityStats } from '../modules/availability/kept-availability';
 import { keptAnswerStats } from '../modules/availability/kept-answers';
 
 /** Prometheus metrics of one server process. */
-export function createMetrics(orm: MikroORM, writeOrm?: MikroORM, now: () => number = Date.now) {
+export function createMetrics(orm: MikroORM, writeOrm?: MikroORM) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({
@@ -119,20 +119,6 @@ export function createMetrics(orm: MikroORM, writeOrm?: MikroORM, now: () => num
     collect() {
       this.reset();
       for (const { event, status, n } of notificationStats.outcomes.values()) this.inc({ event, status }, n);
-    },
-  });
-  new Gauge({
-    name: 'notification_messages_due',
-    help: 'E-mail notification messages due and not yet sent, by event (every process reads the same outbox)',
-    labelNames: ['event'],
-    registers: [registry],
-    async collect() {
-      this.reset();
-      try {
-        for (const { event, n } of await dueMessages(orm.em.fork() as EntityManager, new Date(now()))) this.set({ event }, n);
-      } catch {
-        // the database is away: /ready and the pool gauges say so; the scrape still answers
-      }
     },
   });
   new Counter({

@@ -125,7 +125,7 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
     for (const method of [r.method].flat()) if (method !== 'HEAD') registered.push({ method, url: r.url });
   });
 
-  const metrics = createMetrics(deps.orm, deps.writeOrm, () => deps.clock.now());
+  const metrics = createMetrics(deps.orm, deps.writeOrm);
   const limiter = createLimiter(deps, metrics);
   app.addHook('onClose', async () => limiter.close());
   app.addHook('onClose', async () => {

@@ -87,15 +87,6 @@ async function record(em: EntityManager, m: Claimed, o: Outcome, now: Date): Pro
   if (res.affectedRows) notificationStats.count(m.event, o.status);
 }
 
-/** Queued messages due at `now`, by event (the outbox's backlog, read through its index of queued messages). */
-export async function dueMessages(em: EntityManager, now: Date): Promise<{ event: string; n: number }[]> {
-  const rows = await em.execute<{ event: string; n: string }[]>(
-    `select event, count(*) as n from notification_message where status = 'queued' and next_attempt_at <= ?::timestamptz group by event`,
-    [now.toISOString()],
-  );
-  return rows.map((r) => ({ event: r.event, n: Number(r.n) }));
-}
-
 /** The process's mail transport, made from SMTP_URL on first use; null without one. */
 export class Mailer {
   private transport: Transporter | null = null;

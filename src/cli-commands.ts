@@ -31,10 +31,25 @@ export async function createMerchantCommand(name: string): Promise<number> {
 /** A fixed-width table of strings, for people reading a terminal. */
 function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  return [header, ...rows].map((r) => r.map((cell, i) => cell.padEnd(widths[i])).join('  ').trimEnd()).join('\n');
+  return [header, ...rows]
+    .map((r) =>
+      r
+        .map((cell, i) => cell.padEnd(widths[i]))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
-const keyRow = (k: ApiKeyListing) => [k.id, `${k.keyPrefix}...`, k.name, k.merchant, k.companies.join(', '), k.createdAt, k.revokedAt ?? '-'];
+const keyRow = (k: ApiKeyListing) => [
+  k.id,
+  `${k.keyPrefix}...`,
+  k.name,
+  k.merchant,
+  k.companies.join(', '),
+  k.createdAt,
+  k.revokedAt ?? '-',
+];
 const KEY_HEADER = ['id', 'prefix', 'name', 'merchant', 'companies', 'created', 'revoked'];
 
 /** `keys:list`: every key with what it reaches; `*` in companies is all of its merchant's. */

@@ -27,35 +27,34 @@ function usage(message: string): number {
   return 2;
 }
 
-// Loaded only for a command that needs the database, so --help and --version answer at once.
+// Loaded only for a command that needs the database, so --help and --version answer at once
+// (required, not imported: the built CLI and the sources run as CommonJS alike).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const load = (): typeof import('./cli-commands') => require('./cli-commands');
+
 const commands = (): Record<string, Command> => ({
   'merchant:create': async (args) => {
     const i = args.indexOf('--name');
     const name = i >= 0 ? args[i + 1]?.trim() : undefined;
     if (!name) return usage('merchant:create needs --name <name>');
-    const { createMerchantCommand } = await import('./cli-commands.js');
-    return createMerchantCommand(name);
+    return load().createMerchantCommand(name);
   },
   'demo:seed': async (args) => {
     const unknown = args.filter((a) => a !== '--force');
     if (unknown.length) return usage(`demo:seed takes only --force, not ${unknown.join(' ')}`);
-    const { demoSeedCommand } = await import('./cli-commands.js');
-    return demoSeedCommand({ force: args.includes('--force') });
+    return load().demoSeedCommand({ force: args.includes('--force') });
   },
   'keys:list': async (args) => {
     if (args.length) return usage('keys:list takes no arguments');
-    const { listKeysCommand } = await import('./cli-commands.js');
-    return listKeysCommand();
+    return load().listKeysCommand();
   },
   'keys:revoke': async (args) => {
     if (args.length !== 1) return usage('keys:revoke needs the id of one key (keys:list shows them)');
-    const { revokeKeyCommand } = await import('./cli-commands.js');
-    return revokeKeyCommand(args[0]);
+    return load().revokeKeyCommand(args[0]);
   },
   'migrate:status': async (args) => {
     if (args.length) return usage('migrate:status takes no arguments');
-    const { migrateStatusCommand } = await import('./cli-commands.js');
-    return migrateStatusCommand();
+    return load().migrateStatusCommand();
   },
 });
 

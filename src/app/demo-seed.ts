@@ -127,7 +127,7 @@ const localAt = (now: DateTime, days: number, hhmm: string): string => {
 };
 
 /** The next date (days from today, at least 1) that falls on ISO weekday `weekday` (1 Monday ... 7 Sunday). */
-const nextWeekday = (now: DateTime, weekday: number): number => ((weekday - now.weekday + 7) % 7) || 7;
+const nextWeekday = (now: DateTime, weekday: number): number => (weekday - now.weekday + 7) % 7 || 7;
 
 type Times = { times: Record<string, { startTime: string }[]> };
 
@@ -171,7 +171,9 @@ async function bookAhead(
     const times = await startsOn(call, cid, sid, now, days, extra);
     for (const [resourceID, list] of Object.entries(times)) {
       // spread over the day: the middle of each of `perDay` equal parts of the list
-      const picks = new Set(Array.from({ length: Math.min(perDay, list.length) }, (_, i) => Math.floor(((i + 0.5) * list.length) / perDay)));
+      const picks = new Set(
+        Array.from({ length: Math.min(perDay, list.length) }, (_, i) => Math.floor(((i + 0.5) * list.length) / perDay)),
+      );
       for (const pick of picks) {
         const startTime = list[pick].startTime;
         await call('POST', `/v1/companies/${cid}/bookings`, {
@@ -207,10 +209,22 @@ const salon: DemoCompany = {
     const studio = await id('/resources', { name: 'Workshop room', color: '#2E7D32' });
     // Mon-Fri 9-12 and 13-18; Tue-Sat 10-19; the room Mon-Sat 9-20 (daysOfWeek: Mon 64 ... Sun 1)
     await call('POST', at(`/resources/${anna}/working-hours`), {
-      workingHours: [{ daysOfWeek: 124, hours: [{ start: '09:00', end: '12:00' }, { start: '13:00', end: '18:00' }] }],
+      workingHours: [
+        {
+          daysOfWeek: 124,
+          hours: [
+            { start: '09:00', end: '12:00' },
+            { start: '13:00', end: '18:00' },
+          ],
+        },
+      ],
     });
-    await call('POST', at(`/resources/${marta}/working-hours`), { workingHours: [{ daysOfWeek: 62, hours: [{ start: '10:00', end: '19:00' }] }] });
-    await call('POST', at(`/resources/${studio}/working-hours`), { workingHours: [{ daysOfWeek: 126, hours: [{ start: '09:00', end: '20:00' }] }] });
+    await call('POST', at(`/resources/${marta}/working-hours`), {
+      workingHours: [{ daysOfWeek: 62, hours: [{ start: '10:00', end: '19:00' }] }],
+    });
+    await call('POST', at(`/resources/${studio}/working-hours`), {
+      workingHours: [{ daysOfWeek: 126, hours: [{ start: '09:00', end: '20:00' }] }],
+    });
 
     const haircut = await id('/services', {
       name: 'Haircut',
@@ -234,7 +248,12 @@ const salon: DemoCompany = {
     await call('POST', at(`/services/${workshop}/links`), { resourceID: studio });
     await call('POST', at(`/services/${haircut}/prices`), { type: 'fixed', priority: 1, price: { price: 3000 } });
     // Saturdays cost more
-    await call('POST', at(`/services/${haircut}/prices`), { type: 'fixed', priority: 2, price: { price: 3500 }, limitation: { daysOfWeek: 2 } });
+    await call('POST', at(`/services/${haircut}/prices`), {
+      type: 'fixed',
+      priority: 2,
+      price: { price: 3500 },
+      limitation: { daysOfWeek: 2 },
+    });
     await call('POST', at(`/services/${colouring}/prices`), { type: 'fixed', priority: 1, price: { price: 8000, comparedPrice: 9500 } });
     await call('POST', at(`/services/${workshop}/capacities`), { type: 'group', spots: 8 });
     await call('POST', at(`/services/${workshop}/prices`), { type: 'group', priority: 1, price: { price: 1500 } });
@@ -248,7 +267,10 @@ const salon: DemoCompany = {
     });
     // Anna's training day in two weeks
     const training = nextWeekday(now, 3) + 7;
-    await call('POST', at(`/resources/${anna}/closing-periods`), { startTime: localAt(now, training, '09:00'), endTime: localAt(now, training, '18:00') });
+    await call('POST', at(`/resources/${anna}/closing-periods`), {
+      startTime: localAt(now, training, '09:00'),
+      endTime: localAt(now, training, '18:00'),
+    });
 
     await call('POST', at('/plugins/promocodes/codes'), {
       code: 'WELCOME10',
@@ -344,12 +366,19 @@ const tennis: DemoCompany = {
     await call('POST', at(`/services/${tournament}/prices`), { type: 'ticket', priority: 1, ticketID: player, price: { price: 2500 } });
     await call('POST', at(`/services/${tournament}/prices`), { type: 'ticket', priority: 1, ticketID: spectator, price: { price: 500 } });
     const tournamentDay = nextWeekday(now, 6) + 7;
-    await call('POST', at(`/services/${tournament}/slots`), { resourceID: court1, startTime: localAt(now, tournamentDay, '10:00'), duration: 'PT6H' });
+    await call('POST', at(`/services/${tournament}/slots`), {
+      resourceID: court1,
+      startTime: localAt(now, tournamentDay, '10:00'),
+      duration: 'PT6H',
+    });
     await call('POST', at(`/services/${balls}/prices`), { type: 'sharable', priority: 1, duration: 'PT15M', price: { price: 200 } });
     await call('POST', at(`/services/${stay}/prices`), { type: 'days', priority: 1, duration: 'P1D', price: { price: 6500 } });
     // Court 1 is resurfaced one morning next week
     const works = nextWeekday(now, 2);
-    await call('POST', at(`/resources/${court1}/closing-periods`), { startTime: localAt(now, works, '07:00'), endTime: localAt(now, works, '12:00') });
+    await call('POST', at(`/resources/${court1}/closing-periods`), {
+      startTime: localAt(now, works, '07:00'),
+      endTime: localAt(now, works, '12:00'),
+    });
 
     const S = '/plugins/subscription';
     await call('PATCH', at(`${S}/settings`), { currency: 'EUR', taxInclusive: true, taxRate: 21, cartExpiration: 'PT30M' });

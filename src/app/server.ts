@@ -9,7 +9,7 @@ import { dbLaneOf } from '../kernel/rest';
 import { auditActorOf, runAudited } from '../kernel/audit';
 import { installErrorHandlers } from './errors';
 import { clientErrorHandler, frameworkErrors, installInputGuards } from './input-guards';
-import { logRequest, logStream, requestLogRedaction } from './log';
+import { logStream, RequestLog, requestLogRedaction } from './log';
 import { installCors } from './cors';
 import { buildGraphqlSchema, createApollo } from './graphql';
 import { installLiveUpdates, type LiveUpdates } from './graphql-ws';
@@ -48,8 +48,8 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
               i < hops
           )(deps.config.trustProxy)
         : deps.config.trustProxy,
-    // one line per request, written when it completes (below), instead of Fastify's two
-    disableRequestLogging: true,
+    // one line per request, written when it completes, instead of Fastify's two
+    logController: new RequestLog(),
     requestIdHeader: 'x-request-id',
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -202,7 +202,6 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
     const route = req.routeOptions.url ?? 'unmatched';
     metrics.requests.inc({ method: req.method, route, status: String(reply.statusCode) });
     metrics.latency.observe({ method: req.method, route }, reply.elapsedTime / 1000);
-    logRequest(req, reply);
   });
 
   // Operational endpoints

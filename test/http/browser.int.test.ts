@@ -137,9 +137,9 @@ describeIfChromium('in a real browser', () => {
     // the headers survive a reload (kept in localStorage), so the key need not be typed again
     await page.goto(`${base}/graphql?query=${query}`);
     await page.waitForSelector('.graphiql-execute-button', { timeout: 20_000 });
-    expect(await page.evaluate("Object.keys(localStorage).filter((k) => k.endsWith('headers')).map((k) => localStorage.getItem(k)).join()")).toContain(
-      t.adminKey,
-    );
+    expect(
+      await page.evaluate("Object.keys(localStorage).filter((k) => k.endsWith('headers')).map((k) => localStorage.getItem(k)).join()"),
+    ).toContain(t.adminKey);
     await page.click('.graphiql-execute-button');
     await page.waitForFunction("document.querySelector('.result-window')?.textContent?.includes('Browser Co')", undefined, {
       timeout: 20_000,

@@ -101,7 +101,9 @@ describe('cli on a database', () => {
     expect(revoked.status).toBe(0);
     expect(revoked.stdout).toContain(`revoked ${id}`);
     expect((await t.call('GET', `/v1/companies/${company.id}/bookings`, { key: scoped })).status).toBe(401);
-    expect((await cliOn(url, dataDir, 'keys:list')).stdout.split('\n').find((l) => l.startsWith(id))).toMatch(/Z\s+\d{4}-\d\d-\d\dT[\d:.]+Z$/);
+    expect((await cliOn(url, dataDir, 'keys:list')).stdout.split('\n').find((l) => l.startsWith(id))).toMatch(
+      /Z\s+\d{4}-\d\d-\d\dT[\d:.]+Z$/,
+    );
 
     const unknown = await cliOn(url, dataDir, 'keys:revoke', '00000000-0000-4000-8000-000000000000');
     expect(unknown.status).toBe(1);

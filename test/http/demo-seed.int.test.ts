@@ -14,10 +14,14 @@ jest.setTimeout(300_000);
 const root = join(__dirname, '..', '..');
 
 function seed(dataDir: string, ...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ['-r', join(root, 'test/helpers/swc-register.cjs'), join(root, 'src/cli.ts'), 'demo:seed', ...args], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, ADMIN_API_KEY: '', LOG_LEVEL: 'warn' },
-  });
+  const child = spawn(
+    process.execPath,
+    ['-r', join(root, 'test/helpers/swc-register.cjs'), join(root, 'src/cli.ts'), 'demo:seed', ...args],
+    {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: '', DATA_DIR: dataDir, ADMIN_API_KEY: '', LOG_LEVEL: 'warn' },
+    },
+  );
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
@@ -117,7 +121,7 @@ describe('demo:seed', () => {
     expect(await count()).toBe(before);
   });
 
-  it('refuses a database that holds other merchants\' companies, unless --force', async () => {
+  it("refuses a database that holds other merchants' companies, unless --force", async () => {
     const other = await httpCall(agent, server.base, 'POST', '/v1/companies', server.key, { name: 'A real shop', timeZone: 'UTC' });
     expect(other.status).toBe(201);
     const refused = await seed(server.dataDir);

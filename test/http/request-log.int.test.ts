@@ -17,7 +17,15 @@ interface Line {
 async function appLogging(level: string): Promise<{ t: TestApp; lines: Line[] }> {
   const lines: Line[] = [];
   const stream = new PassThrough();
-  stream.on('data', (chunk: Buffer) => lines.push(...chunk.toString('utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line)));
+  stream.on('data', (chunk: Buffer) =>
+    lines.push(
+      ...chunk
+        .toString('utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Line),
+    ),
+  );
   return { t: await createTestApp({ logStream: stream, logLevel: level }), lines };
 }
 
@@ -57,7 +65,8 @@ describe('at info', () => {
   });
 
   it('probes are not logged at info', async () => {
-    for (const path of ['/health', '/ready', '/metrics']) await t.call('GET', path, { key: null, headers: { 'x-request-id': 'req-probe' } });
+    for (const path of ['/health', '/ready', '/metrics'])
+      await t.call('GET', path, { key: null, headers: { 'x-request-id': 'req-probe' } });
     await flush();
     expect(lines.filter((l) => l.reqId === 'req-probe')).toEqual([]);
   });
@@ -70,7 +79,8 @@ describe('at debug', () => {
   afterAll(async () => t?.close());
 
   it('probes are logged at debug, one line each', async () => {
-    for (const path of ['/health', '/ready', '/metrics']) await t.call('GET', path, { key: null, headers: { 'x-request-id': `probe${path.replace('/', '-')}` } });
+    for (const path of ['/health', '/ready', '/metrics'])
+      await t.call('GET', path, { key: null, headers: { 'x-request-id': `probe${path.replace('/', '-')}` } });
     await flush();
     for (const path of ['/health', '/ready', '/metrics']) {
       const mine = lines.filter((l) => l.reqId === `probe${path.replace('/', '-')}`);

@@ -231,7 +231,9 @@ export interface ApiKeyListing {
 /** Every API key of every merchant, oldest first, for the operator's command line; never a secret. */
 export async function listAllApiKeys(em: EntityManager): Promise<ApiKeyListing[]> {
   const keys = await em.find(ApiKey, {}, { orderBy: { createdAt: 'asc', id: 'asc' } });
-  const merchants = new Map((await em.find(Merchant, { id: { $in: [...new Set(keys.map((k) => k.merchantId))] } })).map((m) => [m.id, m.name]));
+  const merchants = new Map(
+    (await em.find(Merchant, { id: { $in: [...new Set(keys.map((k) => k.merchantId))] } })).map((m) => [m.id, m.name]),
+  );
   const scoped = [...new Set(keys.flatMap((k) => Object.keys(k.permissions).filter((s) => s !== '*')))];
   const companies = new Map((await em.find(Company, { id: { $in: scoped } })).map((c) => [c.id, c.name]));
   return keys.map((k) => ({

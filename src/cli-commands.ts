@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import pino from 'pino';
+import pretty from 'pino-pretty';
 import { loadConfig } from './config/env';
 import { startRuntime, type Runtime } from './app/bootstrap';
 import { allEntities } from './app/registry';
@@ -8,9 +9,15 @@ import { startEmbeddedPostgres } from './db/embedded';
 import { migrationStatus } from './db/orm';
 import { createMerchant, listAllApiKeys, revokeApiKeyById, type ApiKeyListing } from './modules/company/apikey.service';
 
+/** Warnings (a secret generated in DATA_DIR, ...) as readable lines on stderr: stdout is the command's answer. */
+const cliLog = pino(
+  { level: 'warn' },
+  pretty({ destination: 2, sync: true, colorize: !!process.stderr.isTTY, ignore: 'pid,hostname,time' }),
+);
+
 /** Runs `fn` on the server's database (migrated, as `npm start` leaves it), then closes it. */
 async function withRuntime<T>(fn: (runtime: Runtime) => Promise<T>): Promise<T> {
-  const runtime = await startRuntime(loadConfig(), pino({ level: 'warn' }));
+  const runtime = await startRuntime(loadConfig(), cliLog);
   try {
     return await fn(runtime);
   } finally {

@@ -43,10 +43,12 @@ function caller(app: FastifyInstance, key: string): Call {
 }
 
 /** What to open once the demo data exists. */
-function instructions(key: string, config: AppDeps['config'], created: boolean): string {
+function instructions(key: string, config: AppDeps['config'], bookings: number | null): string {
   const base = `http://localhost:${config.port}`;
   return [
-    created ? 'demo data created: Linden Hair Salon and Riverside Tennis Club' : 'the demo data exists already; nothing changed',
+    bookings === null
+      ? 'the demo data exists already; nothing changed'
+      : `demo data created: Linden Hair Salon and Riverside Tennis Club, with ${bookings} bookings over the coming ${WEEKS_AHEAD} weeks`,
     `API key of the demo merchant (send it as X-API-Key): ${key}`,
     '',
     'with the server running (npm start), open:',
@@ -73,7 +75,7 @@ export async function seedDemo(deps: AppDeps, opts: { force?: boolean } = {}): P
   if (merchant && existing.length >= COMPANIES.length) {
     const kept = existsSync(keyFile) ? readFileSync(keyFile, 'utf8').trim() : '';
     const actor = kept ? await authenticateKey(em, kept) : null;
-    if (actor?.merchantId === merchant.id) return { code: 0, message: instructions(kept, deps.config, false) };
+    if (actor?.merchantId === merchant.id) return { code: 0, message: instructions(kept, deps.config, null) };
     return {
       code: 0,
       message:
@@ -108,16 +110,22 @@ export async function seedDemo(deps: AppDeps, opts: { force?: boolean } = {}): P
     { ...deps, config: { ...deps.config, rateLimitPerSecond: 0, webhookAllowInsecure: true } },
     { logger: false },
   );
+  let bookings = 0;
   try {
     await app.ready();
-    const call = caller(app, key);
+    const send = caller(app, key);
+    const call: Call = async (method, path, body) => {
+      const answer = await send(method, path, body);
+      if (method === 'POST' && path.endsWith('/bookings')) bookings++;
+      return answer as never;
+    };
     const names = new Set(existing.map((c) => c.name));
     const now = DateTime.fromMillis(deps.clock.now(), { zone: ZONE });
     for (const company of COMPANIES) if (!names.has(company.name)) await company.seed(call, now);
   } finally {
     await app.close();
   }
-  return { code: 0, message: instructions(key, deps.config, true) };
+  return { code: 0, message: instructions(key, deps.config, bookings) };
 }
 
 /** RFC 3339 instant of a local wall-clock time `days` after today in the demo's zone. */

@@ -21,10 +21,10 @@ async function migrate(orm: MikroORM, log?: (message: string) => void): Promise<
   const migrator = orm.getMigrator();
   if (log) {
     const pending = await migrator.getPendingMigrations();
-    if (pending.length > 0) log(`applying ${pending.length} pending migration${pending.length === 1 ? '' : 's'}`);
-    migrator.on('migrated', (m) => log(`migration applied: ${m.name}`));
+    if (pending.length > 0) log(`applying ${pending.length} pending migration${pending.length === 1 ? '' : 's'} (in one transaction)`);
   }
-  await migrator.up();
+  // all of them commit together (allOrNothing): each is reported once committed
+  for (const m of await migrator.up()) log?.(`migration applied: ${m.name}`);
   const known = (orm.config.get('migrations').migrationsList ?? []).map((m) => m.name);
   const res = await applyFunctionFiles(orm.em.fork(), known);
   if (res.skipped) log?.(`database functions left as they are: ${res.skipped}`);

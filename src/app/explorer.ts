@@ -62,7 +62,8 @@ const EXPLORER = `<!doctype html>
 
 /**
  * Starts GraphiQL; `?query=`, `?variables=` and `?headers=` (JSON, e.g. {"X-API-Key": "..."})
- * preset its editors. Subscriptions run over WebSocket on the same path with graphql-ws (served
+ * preset its editors. The headers (the API key with them) are kept in the browser's
+ * localStorage, so a reload or a new tab finds them; the default query says so. Subscriptions run over WebSocket on the same path with graphql-ws (served
  * from this server), the Headers tab's values as the connection_init payload (one connection
  * per set of headers); queries and mutations over HTTP.
  */
@@ -96,7 +97,14 @@ const EXPLORER_JS = `(function () {
       },
     };
   };
-  var defaultHeaders = '{\\n  "X-API-Key": ""\\n}';
+  // The last headers used here (the API key) are the default of every new tab, so opening
+  // /graphql again, or with another ?query=, finds them; GraphiQL keeps each tab's own too.
+  var STORED_HEADERS = 'booking-api:explorer-headers';
+  function store(value) { try { localStorage.setItem(STORED_HEADERS, value); } catch (e) { /* storage off */ } }
+  var storedHeaders = null;
+  try { storedHeaders = localStorage.getItem(STORED_HEADERS); } catch (e) { /* storage off */ }
+  if (params.get('headers')) store(params.get('headers'));
+  var defaultHeaders = params.get('headers') || storedHeaders || '{\\n  "X-API-Key": ""\\n}';
   ReactDOM.createRoot(document.getElementById('explorer')).render(
     React.createElement(GraphiQL, {
       fetcher: fetcher,
@@ -109,6 +117,7 @@ const EXPLORER_JS = `(function () {
       variables: params.get('variables') || undefined,
       headers: params.get('headers') || undefined,
       defaultHeaders: defaultHeaders,
+      onEditHeaders: store,
       isHeadersEditorEnabled: true,
       // the Headers tab (the API key) survives a reload: kept in this browser's localStorage
       shouldPersistHeaders: true,
@@ -136,7 +145,9 @@ export function serveExplorer(req: FastifyRequest, reply: FastifyReply): boolean
 
 export const SWAGGER_UI_CSP =
   "default-src 'self'; base-uri 'self'; connect-src 'self'; font-src 'self' data:; form-action 'self'; frame-ancestors 'self'; " +
-  "img-src 'self' data:; object-src 'none'; script-src 'self'; script-src-attr 'none'; style-src 'self'";
+  "img-src 'self' data:; object-src 'none'; script-src 'self'; script-src-attr 'none'; " +
+  // the one <style> element Swagger UI writes: that of its logo in the top bar (swagger-ui-standalone-preset.js)
+  "style-src 'self' 'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='";
 
 export async function explorerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(swaggerUi, {

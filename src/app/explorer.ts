@@ -63,9 +63,10 @@ const EXPLORER = `<!doctype html>
 /**
  * Starts GraphiQL; `?query=`, `?variables=` and `?headers=` (JSON, e.g. {"X-API-Key": "..."})
  * preset its editors. The headers (the API key with them) are kept in the browser's
- * localStorage, so a reload or a new tab finds them; the default query says so. Subscriptions run over WebSocket on the same path with graphql-ws (served
- * from this server), the Headers tab's values as the connection_init payload (one connection
- * per set of headers); queries and mutations over HTTP.
+ * localStorage, so a reload or a new tab finds them; the default query says so. Subscriptions
+ * run over WebSocket on the same path with graphql-ws (served from this server), the Headers
+ * tab's values as the connection_init payload (one connection per set of headers); queries and
+ * mutations over HTTP.
  */
 const EXPLORER_JS = `(function () {
   var params = new URLSearchParams(location.search);

@@ -63,7 +63,9 @@ describe('demo:seed', () => {
   it('creates the demo merchant, prints its key and what to open; the data is there over HTTP', async () => {
     const first = await seed(server.dataDir);
     if (first.status !== 0) throw new Error(`demo:seed failed (${first.status}): ${first.stdout}\n${first.stderr}`);
-    expect(first.stdout).toMatch(/demo data created: Linden Hair Salon and Riverside Tennis Club, with \d+ bookings over the coming 3 weeks/);
+    expect(first.stdout).toMatch(
+      /demo data created: Linden Hair Salon and Riverside Tennis Club, with \d+ bookings over the coming 3 weeks/,
+    );
     expect(first.stdout).toContain('http://localhost:4000/graphql');
     expect(first.stdout).toContain('http://localhost:4000/docs');
     expect(first.stdout).toMatch(/curl -s http:\/\/localhost:4000\/v1\/companies -H "X-API-Key: bpk_/);

@@ -200,6 +200,14 @@ async function bookAhead(
   }
 }
 
+/** A new company in the demo's zone, with helpers for the paths below it. */
+async function newCompany(call: Call, name: string) {
+  const cid = (await call<{ id: string }>('POST', '/v1/companies', { name, timeZone: ZONE })).id;
+  const at = (path: string) => `/v1/companies/${cid}${path}`;
+  const id = async (path: string, body: unknown) => (await call<{ id: string }>('POST', at(path), body)).id;
+  return { cid, at, id };
+}
+
 interface DemoCompany {
   name: string;
   seed(call: Call, now: DateTime): Promise<void>;
@@ -208,9 +216,7 @@ interface DemoCompany {
 const salon: DemoCompany = {
   name: 'Linden Hair Salon',
   async seed(call, now) {
-    const cid = (await call<{ id: string }>('POST', '/v1/companies', { name: this.name, timeZone: ZONE })).id;
-    const at = (path: string) => `/v1/companies/${cid}${path}`;
-    const id = async (path: string, body: unknown) => (await call<{ id: string }>('POST', at(path), body)).id;
+    const { cid, at, id } = await newCompany(call, this.name);
 
     const anna = await id('/resources', { name: 'Anna (stylist)', color: '#AA3366' });
     const marta = await id('/resources', { name: 'Marta (stylist)', color: '#6A1B9A' });
@@ -314,9 +320,7 @@ const salon: DemoCompany = {
 const tennis: DemoCompany = {
   name: 'Riverside Tennis Club',
   async seed(call, now) {
-    const cid = (await call<{ id: string }>('POST', '/v1/companies', { name: this.name, timeZone: ZONE })).id;
-    const at = (path: string) => `/v1/companies/${cid}${path}`;
-    const id = async (path: string, body: unknown) => (await call<{ id: string }>('POST', at(path), body)).id;
+    const { cid, at, id } = await newCompany(call, this.name);
     const hours = (rid: string, daysOfWeek: number, start: string, end: string) =>
       call('POST', at(`/resources/${rid}/working-hours`), { workingHours: [{ daysOfWeek, hours: [{ start, end }] }] });
 

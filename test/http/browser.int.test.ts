@@ -34,22 +34,23 @@ describeIfChromium('in a real browser', () => {
     await t?.close();
   });
 
+  /** The Content-Security-Policy violations a loaded page reports (as events) within `ms`. */
+  const violationEvents = async (page: Page, ms: number): Promise<string[]> =>
+    (await page.evaluate(
+      `new Promise((resolve) => {
+        const seen = [];
+        document.addEventListener('securitypolicyviolation', (e) => seen.push(e.violatedDirective + ' ' + e.blockedURI));
+        setTimeout(() => resolve(seen), ${ms});
+      })`,
+    )) as string[];
+
   /** Content-Security-Policy violations a page reports: console errors while loading, events after. */
   const watchCsp = (page: Page): (() => Promise<string[]>) => {
     const seen: string[] = [];
     page.on('console', (m) => {
       if (m.type() === 'error' && /Content Security Policy|Content-Security-Policy/i.test(m.text())) seen.push(`console: ${m.text()}`);
     });
-    return async () => {
-      const later = (await page.evaluate(
-        `new Promise((resolve) => {
-          const seen = [];
-          document.addEventListener('securitypolicyviolation', (e) => seen.push(e.violatedDirective + ' ' + e.blockedURI));
-          setTimeout(() => resolve(seen), 200);
-        })`,
-      )) as string[];
-      return [...seen, ...later];
-    };
+    return async () => [...seen, ...(await violationEvents(page, 200))];
   };
 
   it('the API reference at /docs/api lists the operations, under its Content-Security-Policy without a violation', async () => {
@@ -97,14 +98,7 @@ describeIfChromium('in a real browser', () => {
     for (const url of ['/docs', ...guides.filter((g) => g.startsWith('/docs/') && !g.startsWith('/docs/api')), '/readme']) {
       await page.goto(`${base}${url}`);
       // a violation after loading is reported to the page as an event (during loading, on the console)
-      const violations = (await page.evaluate(
-        `new Promise((resolve) => {
-          const seen = [];
-          document.addEventListener('securitypolicyviolation', (e) => seen.push(e.violatedDirective + ' ' + e.blockedURI));
-          setTimeout(() => resolve(seen), 100);
-        })`,
-      )) as string[];
-      problems.push(...violations.map((v) => `${url}: ${v}`));
+      problems.push(...(await violationEvents(page, 100)).map((v) => `${url}: ${v}`));
       // the stylesheet applied: the navigation bar has its colour
       const nav = (await page.evaluate("getComputedStyle(document.querySelector('nav')).backgroundColor")) as string;
       if (nav !== 'rgb(31, 78, 121)') problems.push(`${url}: stylesheet not applied (${nav})`);

@@ -16,8 +16,8 @@ const zoned = (displayName, timeZone) => ({
 });
 const integration = {
   transform: { '^.+\\.[tj]s$': swc },
-  // ES-module-only packages: `cookie` (light-my-request, behind fastify.inject), `auto-bind` (graphql-codegen) and `marked` (the guides at /docs).
-  transformIgnorePatterns: ['/node_modules/(?!(cookie|auto-bind|marked)/)'],
+  // ES-module-only packages: `auto-bind` (graphql-codegen) and `marked` (the guides at /docs).
+  transformIgnorePatterns: ['/node_modules/(?!(auto-bind|marked)/)'],
   testEnvironment: 'node',
   globalSetup: '<rootDir>/test/helpers/global-setup.ts',
   globalTeardown: '<rootDir>/test/helpers/global-teardown.ts',

@@ -27,6 +27,16 @@ export function jwtKeyFrom(config: Config, log?: FastifyBaseLogger): Uint8Array 
   return new TextEncoder().encode(readFileSync(file, 'utf8').trim());
 }
 
+/** Host, port and database of a connection URL, for the log (never its password). */
+function databaseAddress(url: string): string {
+  try {
+    const at = new URL(url);
+    return `${at.hostname || 'localhost'}:${at.port || 5432}${at.pathname}`;
+  } catch {
+    return 'DATABASE_URL';
+  }
+}
+
 export interface Runtime {
   deps: AppDeps;
   /** the database the pool connects to */
@@ -45,9 +55,12 @@ export async function startRuntime(
   let embedded: EmbeddedDatabase | null = null;
   let url = config.databaseUrl;
   if (!url) {
+    log.info(`starting the embedded PostgreSQL (DATABASE_URL is not set; data in ${join(config.dataDir, 'pg')})`);
     embedded = await startEmbeddedPostgres({ dir: join(config.dataDir, 'pg'), log: (m) => log.info(m) });
     url = embedded.url;
     log.info(`embedded PostgreSQL running (data in ${join(config.dataDir, 'pg')})`);
+  } else {
+    log.info(`connecting to PostgreSQL at ${databaseAddress(url)}`);
   }
   // LISTEN and migrations need a session of their own: not through a transaction pooler.
   const directUrl = (config.databaseUrl && config.databaseDirectUrl) || url;

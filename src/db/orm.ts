@@ -18,7 +18,13 @@ export interface CreateOrmOptions {
 
 /** Pending migrations, then the function files that changed (src/db/functions), on `orm`'s connection. */
 async function migrate(orm: MikroORM, log?: (message: string) => void): Promise<void> {
-  await orm.getMigrator().up();
+  const migrator = orm.getMigrator();
+  if (log) {
+    const pending = await migrator.getPendingMigrations();
+    if (pending.length > 0) log(`applying ${pending.length} pending migration${pending.length === 1 ? '' : 's'} (in one transaction)`);
+  }
+  // all of them commit together (allOrNothing): each is reported once committed
+  for (const m of await migrator.up()) log?.(`migration applied: ${m.name}`);
   const known = (orm.config.get('migrations').migrationsList ?? []).map((m) => m.name);
   const res = await applyFunctionFiles(orm.em.fork(), known);
   if (res.skipped) log?.(`database functions left as they are: ${res.skipped}`);
@@ -64,4 +70,22 @@ export async function createWriteOrm(
     statementTimeoutMs: config.statementTimeoutMs,
     acquireTimeoutMs: config.dbAcquireTimeoutMs,
   });
+}
+
+export interface MigrationStatus {
+  applied: { name: string; executedAt: Date }[];
+  pending: string[];
+}
+
+/** The migrations recorded as applied in the database at `url`, and those still to apply; changes nothing else. */
+export async function migrationStatus(url: string, entities: Function[]): Promise<MigrationStatus> {
+  const orm = await MikroORM.init(ormConfig(url, { entities, poolMax: 1 }));
+  try {
+    const migrator = orm.getMigrator();
+    const applied = (await migrator.getExecutedMigrations()).map((m) => ({ name: m.name, executedAt: m.executed_at }));
+    const pending = (await migrator.getPendingMigrations()).map((m) => m.name);
+    return { applied, pending };
+  } finally {
+    await orm.close(true);
+  }
 }

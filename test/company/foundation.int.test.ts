@@ -8,7 +8,10 @@ afterAll(async () => t?.close());
 
 describe('operational endpoints', () => {
   it('answers /health, /ready and /metrics without credentials', async () => {
-    expect((await t.call('GET', '/health', { key: null })).body).toEqual({ status: 'ok' });
+    expect((await t.call('GET', '/health', { key: null })).body).toEqual({
+      status: 'ok',
+      version: expect.stringMatching(/^\d+\.\d+\.\d+/),
+    });
     expect((await t.call('GET', '/ready', { key: null })).status).toBe(200);
     const m = await t.call('GET', '/metrics', { key: null });
     expect(m.status).toBe(200);

@@ -78,6 +78,8 @@ export async function createTestApp(
     clock?: Clock;
     config?: Partial<Config>;
     logStream?: NodeJS.WritableStream;
+    /** level of the lines written to `logStream` (default info) */
+    logLevel?: string;
     routes?: (app: FastifyInstance) => void;
     /** Document sources the test registers in place of (or beside) the modules' own. */
     documents?: Partial<Record<DocumentEntityType, DocumentSource>>;
@@ -145,7 +147,7 @@ export async function createTestApp(
     changes,
   };
   deps.print = printerOf(deps);
-  const app = await buildServer(deps, { logger: opts.logStream ? { level: 'info', stream: opts.logStream } : false });
+  const app = await buildServer(deps, { logger: opts.logStream ? { level: opts.logLevel ?? 'info', stream: opts.logStream } : false });
   // Every response is checked against its route's declared response schema (test/helpers/response-check.ts).
   const responses = installResponseCheck(app);
   opts.routes?.(app);

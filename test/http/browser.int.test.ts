@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { createTestApp, TestClock, type TestApp } from '../helpers/app';
 import { Shop } from '../helpers/bookings-fixtures';
 import { configurePayments, SECRET } from '../helpers/payments-fixtures';
@@ -34,19 +34,47 @@ describeIfChromium('in a real browser', () => {
     await t?.close();
   });
 
-  it('the API reference at /docs/api lists the operations', async () => {
+  /** The Content-Security-Policy violations a loaded page reports (as events) within `ms`. */
+  const violationEvents = async (page: Page, ms: number): Promise<string[]> =>
+    (await page.evaluate(
+      `new Promise((resolve) => {
+        const seen = [];
+        document.addEventListener('securitypolicyviolation', (e) => seen.push(e.violatedDirective + ' ' + e.blockedURI));
+        setTimeout(() => resolve(seen), ${ms});
+      })`,
+    )) as string[];
+
+  /** Content-Security-Policy violations a page reports: console errors while loading, events after. */
+  const watchCsp = (page: Page): (() => Promise<string[]>) => {
+    const seen: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error' && /Content Security Policy|Content-Security-Policy/i.test(m.text())) seen.push(`console: ${m.text()}`);
+    });
+    return async () => [...seen, ...(await violationEvents(page, 200))];
+  };
+
+  it('the API reference at /docs/api lists the operations, under its Content-Security-Policy without a violation', async () => {
     const page = await browser.newPage();
     const external: string[] = [];
     page.on('request', (r) => {
       if (!r.url().startsWith(base) && !r.url().startsWith('data:')) external.push(r.url());
     });
-    await page.goto(`${base}/docs/api`);
+    const violations = watchCsp(page);
+    const answer = await page.goto(`${base}/docs/api`);
+    // the policy allows this server only, and does not upgrade plain http (which breaks the page on a LAN address)
+    const csp = (await answer!.allHeaders())['content-security-policy'];
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toMatch(/upgrade-insecure-requests|https:|swagger\.io|unsafe-eval/);
     // Swagger UI renders 160 operations in the page: tens of seconds on a loaded machine
     await page.waitForSelector('.opblock-summary', { timeout: 90_000 });
     expect(await page.locator('.opblock').count()).toBeGreaterThan(60);
     expect(await page.textContent('body')).toContain('List available times');
+    // open an operation and its schemas: more of the UI renders
+    await page.locator('.opblock-summary').first().click();
+    await page.waitForSelector('.opblock-body', { timeout: 20_000 });
     await page.screenshot({ path: join(ARTIFACTS, 'docs.png'), fullPage: false });
     expect(external).toEqual([]);
+    expect(await violations()).toEqual([]);
     await page.close();
   });
 
@@ -70,14 +98,7 @@ describeIfChromium('in a real browser', () => {
     for (const url of ['/docs', ...guides.filter((g) => g.startsWith('/docs/') && !g.startsWith('/docs/api')), '/readme']) {
       await page.goto(`${base}${url}`);
       // a violation after loading is reported to the page as an event (during loading, on the console)
-      const violations = (await page.evaluate(
-        `new Promise((resolve) => {
-          const seen = [];
-          document.addEventListener('securitypolicyviolation', (e) => seen.push(e.violatedDirective + ' ' + e.blockedURI));
-          setTimeout(() => resolve(seen), 100);
-        })`,
-      )) as string[];
-      problems.push(...violations.map((v) => `${url}: ${v}`));
+      problems.push(...(await violationEvents(page, 100)).map((v) => `${url}: ${v}`));
       // the stylesheet applied: the navigation bar has its colour
       const nav = (await page.evaluate("getComputedStyle(document.querySelector('nav')).backgroundColor")) as string;
       if (nav !== 'rgb(31, 78, 121)') problems.push(`${url}: stylesheet not applied (${nav})`);
@@ -88,13 +109,14 @@ describeIfChromium('in a real browser', () => {
     await page.close();
   });
 
-  it('the GraphQL explorer runs a query with an API key header and shows the result', async () => {
+  it('the GraphQL explorer runs a query with an API key header, without a CSP violation, and keeps the header across reloads', async () => {
     await t.company('Browser Co');
     const page = await browser.newPage();
     const external: string[] = [];
     page.on('request', (r) => {
       if (!r.url().startsWith(base) && !r.url().startsWith('data:')) external.push(r.url());
     });
+    const violations = watchCsp(page);
     const query = encodeURIComponent('{ companies { companies { name } } }');
     const headers = encodeURIComponent(JSON.stringify({ 'X-API-Key': t.adminKey }));
     await page.goto(`${base}/graphql?query=${query}&headers=${headers}`, { headers: undefined } as never);
@@ -105,7 +127,24 @@ describeIfChromium('in a real browser', () => {
     });
     await page.screenshot({ path: join(ARTIFACTS, 'graphql-explorer.png') });
     expect(external).toEqual([]);
+    expect(await violations()).toEqual([]);
+    // the headers survive a reload (kept in localStorage), so the key need not be typed again: the
+    // explorer opened again (with a query, without headers) runs it with the key
+    await page.goto(`${base}/graphql?query=${encodeURIComponent('{ companies { total companies { name } } }')}`);
+    await page.waitForSelector('.graphiql-execute-button', { timeout: 20_000 });
+    expect(await page.evaluate("localStorage.getItem('booking-api:explorer-headers')")).toContain(t.adminKey);
+    await page.click('.graphiql-execute-button');
+    await page.waitForFunction("document.querySelector('.result-window')?.textContent?.includes('Browser Co')", undefined, {
+      timeout: 20_000,
+    });
     await page.close();
+    // a browser that has not been here: the page says where the headers are kept
+    const fresh = await browser.newContext();
+    const first = await fresh.newPage();
+    await first.goto(`${base}/graphql`);
+    await first.waitForSelector('.graphiql-query-editor', { timeout: 20_000 });
+    expect(await first.textContent('.graphiql-query-editor')).toContain("kept in this browser's localStorage");
+    await fresh.close();
   });
 
   it('the GraphQL explorer runs a subscription over WebSocket and shows its events', async () => {

@@ -6,7 +6,7 @@ import { forbidden, invalid, notFound, type ErrorDetail } from '../../shared/err
 import { isUuid } from '../../shared/ids';
 import { formatTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
-import { ApiKey, Merchant, type ApiKeyState } from './company.entity';
+import { ApiKey, Company, Merchant, type ApiKeyState } from './company.entity';
 import { couldHaveGranted, escalations, grants, isPermission } from '../../kernel/permissions';
 
 export interface ApiKeyJson {
@@ -215,4 +215,50 @@ export async function bootstrapAdminKey(em: EntityManager, secret: string): Prom
     await tx.flush();
     await insertKey(tx, merchant.id, 'ADMIN_API_KEY', { '*': ['*'] }, now, secret);
   });
+}
+
+export interface ApiKeyListing {
+  id: string;
+  keyPrefix: string;
+  name: string;
+  merchant: string;
+  /** the companies the key reaches: `*` (all of its merchant's) or their names (ids when deleted) */
+  companies: string[];
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+/** Every API key of every merchant, oldest first, for the operator's command line; never a secret. */
+export async function listAllApiKeys(em: EntityManager): Promise<ApiKeyListing[]> {
+  const keys = await em.find(ApiKey, {}, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  const merchants = new Map(
+    (await em.find(Merchant, { id: { $in: [...new Set(keys.map((k) => k.merchantId))] } })).map((m) => [m.id, m.name]),
+  );
+  const scoped = [...new Set(keys.flatMap((k) => Object.keys(k.permissions).filter((s) => s !== '*')))];
+  const companies = new Map((await em.find(Company, { id: { $in: scoped } })).map((c) => [c.id, c.name]));
+  return keys.map((k) => ({
+    id: k.id,
+    keyPrefix: k.keyPrefix,
+    name: k.name,
+    merchant: merchants.get(k.merchantId) ?? k.merchantId,
+    companies: Object.keys(k.permissions).map((s) => (s === '*' ? '*' : (companies.get(s) ?? s))),
+    createdAt: formatTimestamp(k.createdAt)!,
+    revokedAt: formatTimestamp(k.revokedAt),
+  }));
+}
+
+/**
+ * Revokes any key by id, for the operator's command line: every process refuses it from its
+ * next request on (the database announces the change, see `keyCache`). Null: no such key.
+ */
+export async function revokeApiKeyById(em: EntityManager, id: string, now = new Date()): Promise<ApiKeyListing | null> {
+  if (!isUuid(id)) throw invalid('id must be a UUID', [{ path: 'id', message: 'must be a UUID' }]);
+  const key = await em.findOne(ApiKey, { id: id.toLowerCase() });
+  if (!key) return null;
+  if (key.state !== 'revoked') {
+    key.state = 'revoked';
+    key.revokedAt = now;
+    await em.flush();
+  }
+  return (await listAllApiKeys(em)).find((k) => k.id === key.id) ?? null;
 }

@@ -1,6 +1,7 @@
 import { Field, Float, ID, Int, ObjectType, InputType } from 'type-graphql';
 import { CurrencyScalar, DurationScalar, HexColorCodeScalar, JSONObjectScalar, LocalTimeScalar } from '../../kernel/graphql-scalars';
-import { defineEnum, DOC, MetaDataUpdateInput, pageType } from '../../kernel/graphql-types';
+import { defineEnum, DOC, MetaDataUpdateInput } from '../../kernel/graphql-types';
+import { connectionType } from '../../kernel/connection';
 import type { MetaData } from '../../shared/metadata';
 import type { ServiceType as ServiceKind } from '../../shared/service-type';
 
@@ -177,26 +178,31 @@ export class ClientResourceType {
   @Field(() => Date, { description: DOC.updatedAt }) updatedAt!: string;
 }
 
-export const ServicePageType = pageType('ServicePage', 'services', () => ServiceType, 'A page of services, by position, then creation.');
-export const ResourcePageType = pageType('ResourcePage', 'resources', () => ResourceType, 'A page of resources, by name.');
-export const TicketPageType = pageType('TicketPage', 'tickets', () => TicketType, 'A page of tickets, oldest first.');
-export const ServiceResourceLinkPageType = pageType(
-  'ServiceResourceLinkPage',
-  'links',
-  () => ServiceResourceLinkType,
-  'A page of service-resource links, oldest first.',
-);
-export const ClientServicePageType = pageType(
-  'ClientServicePage',
+export const ServiceConnectionType = connectionType(
+  'Service',
+  () => ServiceType,
+  'Services, by position, then creation, then id.',
   'services',
-  () => ClientServiceType,
-  'A page of services in the client form.',
 );
-export const ClientResourcePageType = pageType(
-  'ClientResourcePage',
-  'resources',
+export const ResourceConnectionType = connectionType('Resource', () => ResourceType, 'Resources, by name, then id.', 'resources');
+export const TicketConnectionType = connectionType('Ticket', () => TicketType, 'Tickets, oldest first (then by id).', 'tickets');
+export const ServiceResourceLinkConnectionType = connectionType(
+  'ServiceResourceLink',
+  () => ServiceResourceLinkType,
+  'Service-resource links, oldest first (then by id).',
+  'links',
+);
+export const ClientServiceConnectionType = connectionType(
+  'ClientService',
+  () => ClientServiceType,
+  'Services in the client form, by position, then creation, then id.',
+  'services',
+);
+export const ClientResourceConnectionType = connectionType(
+  'ClientResource',
   () => ClientResourceType,
-  'A page of resources in the client form.',
+  'Resources in the client form, by name, then id.',
+  'resources',
 );
 
 /** Tickets of a request, `{ticketID: count}` in REST. */

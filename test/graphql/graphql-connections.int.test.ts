@@ -13,7 +13,7 @@ let other: Shop;
 const clock = new TestClock(Date.parse('2026-11-23T08:00:00Z'));
 
 beforeAll(async () => {
-  t = await createTestApp({ clock });
+  t = await createTestApp({ clock, config: { webhookAllowInsecure: true } });
   shop = await Shop.open(t, 'Connections');
   other = await Shop.open(t, 'Elsewhere');
   for (let i = 0; i < 5; i++) await service(shop, `S${i}`, i);
@@ -23,7 +23,7 @@ afterAll(async () => t?.close());
 
 async function service(s: Shop, name: string, position: number): Promise<string> {
   clock.advance(1000);
-  const r = await t.call('POST', `${s.base}/services`, { body: { name, type: 'fixed', position } });
+  const r = await t.call('POST', `${s.base}/services`, { body: { name, type: 'fixed', position, settings: { duration: 'PT1H' } } });
   if (r.status !== 201) throw new Error(`service: ${r.status} ${r.text}`);
   return r.body.id;
 }
@@ -181,11 +181,12 @@ describe('stable cursors', () => {
     expect(p2.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
     expect(p2.totalCount).toBe(3);
 
-    // working hours rules, paged in memory, in the order they are chosen (newest first at one priority)
+    // working hours rules, paged in memory, in the order they are chosen (highest priority first)
     const rid = await s.resource('Room');
     for (let i = 0; i < 3; i++) {
       clock.advance(1000);
-      await s.hours(rid, `0${i + 7}:00`, '17:00');
+      const body = { priority: i, workingHours: [{ daysOfWeek: 127, hours: [{ start: '08:00', end: '17:00' }] }] };
+      expect((await t.call('POST', `${s.base}/resources/${rid}/working-hours`, { body })).status).toBe(201);
     }
     const wq = `query($c: ID!, $r: ID!, $after: String) { workingHours(companyID: $c, resourceID: $r, first: 1, after: $after) {
       nodes { id } pageInfo { endCursor hasNextPage } } }`;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ArgsType, Field, Int, ObjectType, type ClassType } from 'type-graphql';
+import { ArgsType, Field, Int, ObjectType, type ClassType, type FieldOptions } from 'type-graphql';
 import type { GraphQLScalarType } from 'graphql';
 import { DomainError, invalid } from '../shared/errors';
 import { parsePage } from '../shared/pagination';
@@ -66,33 +66,37 @@ export class ConnectionArgs {
  * field of the former page (`ServicePage.services`), kept for one version.
  */
 export function connectionType(name: string, node: () => ClassType | GraphQLScalarType, description: string, items: string): ClassType {
+  @ObjectType(`${name}Connection`, { description })
+  class Connection {}
+  connectionFields(Connection, name, node, items);
+  return Connection;
+}
+
+/**
+ * The fields of a connection added to an object type class of its own (one with more fields,
+ * such as the side lists of `BookingConnection`), and its `${name}Edge` type.
+ */
+export function connectionFields(target: ClassType, name: string, node: () => ClassType | GraphQLScalarType, items: string): void {
   @ObjectType(`${name}Edge`, { description: `An edge of a ${name}Connection: a node and the cursor that points after it.` })
   class Edge {
     @Field({ description: 'Opaque cursor of this node, for after/before of the same list.' }) cursor!: string;
   }
   Field(() => node(), { description: 'The node.' })(Edge.prototype, 'node');
-
-  @ObjectType(`${name}Connection`, { description })
-  class Connection {
-    @Field(() => [Edge], { description: 'The edges of this page, in the order of the list.' }) edges!: Edge[];
-    @Field(() => PageInfoType, { description: 'Cursors and neighbours of this page.' }) pageInfo!: PageInfoType;
-    @Field(() => Int, { description: 'Number of nodes in the whole list (its filters applied, the cursors ignored).' })
-    totalCount!: number;
-    @Field(() => Int, { deprecationReason: DEPRECATED_FIELD, description: DOC.total }) total!: number;
-    @Field(() => Int, { deprecationReason: DEPRECATED_FIELD, description: DOC.pageLimit }) limit!: number;
-    @Field(() => Int, {
-      nullable: true,
-      deprecationReason: DEPRECATED_FIELD,
-      description: 'The offset used; null when the page was asked for by cursor and its position was not counted.',
-    })
-    offset!: number | null;
-  }
-  Field(() => [node()], { description: 'The nodes of this page (the edges without their cursors).' })(Connection.prototype, 'nodes');
-  Field(() => [node()], { deprecationReason: DEPRECATED_FIELD, description: `The ${items} of this page (same as nodes).` })(
-    Connection.prototype,
-    items,
-  );
-  return Connection;
+  const field = (key: string, type: () => unknown, options: FieldOptions) => Field(type as never, options)(target.prototype, key);
+  const deprecated = { deprecationReason: DEPRECATED_FIELD };
+  field('edges', () => [Edge], { description: 'The edges of this page, in the order of the list.' });
+  field('nodes', () => [node()], { description: 'The nodes of this page (the edges without their cursors).' });
+  field('pageInfo', () => PageInfoType, { description: 'Cursors and neighbours of this page.' });
+  field('totalCount', () => Int, { description: 'Number of nodes in the whole list (its filters applied, the cursors ignored).' });
+  field('total', () => Int, { ...deprecated, description: DOC.total });
+  field('limit', () => Int, { ...deprecated, description: DOC.pageLimit });
+  field('offset', () => Int, {
+    ...deprecated,
+    nullable: true,
+    description:
+      'The offset used; null for a page asked for by cursor whose position was not counted (past the first page of a list read from the database).',
+  });
+  field(items, () => [node()], { ...deprecated, description: `The ${items} of this page (same as nodes).` });
 }
 
 // ---------------------------------------------------------------------------------------------

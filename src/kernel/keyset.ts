@@ -71,7 +71,8 @@ export async function connectionFrom<T>(
       previous: w.forward ? beyond(w.after, 'le') : full,
       total,
       limit: w.size,
-      offset: null,
+      // known without counting only for the list's first page
+      offset: w.forward && !w.after ? 0 : null,
     };
   }
   const out = connectionAnswer(spec, items, nodes, more);

@@ -1,5 +1,5 @@
-import { Field, ID, InputType, Int, InterfaceType, ObjectType, type ClassType } from 'type-graphql';
-import { connectionType } from '../../kernel/connection';
+import { Field, ID, InputType, Int, InterfaceType, ObjectType } from 'type-graphql';
+import { connectionFields, connectionType } from '../../kernel/connection';
 import { DurationScalar, JSONObjectScalar } from '../../kernel/graphql-scalars';
 import { defineEnum, DOC, MetaDataUpdateInput, PART_OF_RECORD } from '../../kernel/graphql-types';
 import type { MetaData } from '../../shared/metadata';
@@ -123,21 +123,21 @@ export class BlockedTimeType {
   @Field(() => BlockedTimeSourceEnum, { description: 'Why the resource is blocked.' }) source!: string;
 }
 
-/** Side lists hold the records the page refers to, once, and are loaded only when asked for (BookingPageResolver). */
-export const BookingConnectionType = connectionType(
-  'Booking',
-  () => BookingType,
-  'Bookings by startTime then id; each side list holds the records the page refers to, once, and is loaded only when asked for.',
-  'bookings',
-);
-const side = (of: () => ClassType, description: string, name: string) =>
-  Field(() => [of()], { description })(BookingConnectionType.prototype, name);
-side(() => BlockedTimeType, 'Times the bookings of the page block on related resources.', 'blockedTimes');
-side(() => ClientType, 'The clients of the bookings, by email.', 'clients');
-side(() => ResourceType, 'The resources (and related resources) of the bookings, by name.', 'resources');
-side(() => ServiceType, 'The services of the bookings, by name.', 'services');
-side(() => SlotType, 'The slots the group and ticket bookings sit in, by start.', 'slots');
-side(() => TicketType, 'The tickets booked, by name.', 'tickets');
+@ObjectType('BookingConnection', {
+  description:
+    'Bookings by startTime then id; each side list holds the records the page refers to, once, and is loaded only when asked for.',
+})
+export class BookingConnectionType {
+  @Field(() => [BlockedTimeType], { description: 'Times the bookings of the page block on related resources.' })
+  blockedTimes!: BlockedTimeType[];
+  @Field(() => [ClientType], { description: 'The clients of the bookings, by email.' }) clients!: ClientType[];
+  @Field(() => [ResourceType], { description: 'The resources (and related resources) of the bookings, by name.' })
+  resources!: ResourceType[];
+  @Field(() => [ServiceType], { description: 'The services of the bookings, by name.' }) services!: ServiceType[];
+  @Field(() => [SlotType], { description: 'The slots the group and ticket bookings sit in, by start.' }) slots!: SlotType[];
+  @Field(() => [TicketType], { description: 'The tickets booked, by name.' }) tickets!: TicketType[];
+}
+connectionFields(BookingConnectionType, 'Booking', () => BookingType, 'bookings');
 
 export const ClientBookingConnectionType = connectionType(
   'ClientBooking',

@@ -4,17 +4,20 @@ import { keysetFilter, keysetSql, orderSql } from './keyset';
 
 interface Row {
   id: string;
+  label: string;
   createdAt: string;
   priority: number;
 }
 
-const row = (id: string, second: number, priority = 0): Row => ({
-  id,
+/** A row labelled `label` (its id a UUID that sorts as the label does). */
+const row = (label: string, second: number, priority = 0): Row => ({
+  id: `00000000-0000-4000-8000-${Buffer.from(label).toString('hex').padStart(12, '0')}`,
+  label,
   createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, second)).toISOString(),
   priority,
 });
 const spec = (keys: SortKey<Row>[] = ORDERS.creation, tag = listTag('things', 'company-a')): ListSpec<Row> => ({ tag, keys });
-const ids = (c: { nodes: Row[] }) => c.nodes.map((n) => n.id);
+const ids = (c: { nodes: Row[] }) => c.nodes.map((n) => n.label);
 const page = (rows: Row[], args: ConnectionArgs, s = spec()) => connectionOf(rows, args, s, 'things');
 
 describe('cursors', () => {
@@ -25,6 +28,22 @@ describe('cursors', () => {
     for (const other of [listTag('things', 'company-b'), listTag('others', 'company-a'), listTag('things', 'company-a', { f: 1 })])
       expect(() => windowOf({ after: c }, spec(ORDERS.creation, other))).toThrow(/invalid_cursor/);
     expect(() => windowOf({ before: 'nope!' }, spec())).toThrow(/invalid_cursor/);
+    // the list's tag with values of the wrong type: refused before they reach the database
+    const forged = (values: unknown[]) => Buffer.from(JSON.stringify([spec().tag, ...values])).toString('base64url');
+    const uuid = '7f000001-0000-4000-8000-000000000001';
+    expect(() => windowOf({ after: forged([Date.UTC(2026, 0, 1), uuid]) }, spec())).not.toThrow();
+    for (const values of [
+      [Date.UTC(2026, 0, 1), 'not-a-uuid'],
+      ['2026-01-01', uuid],
+      [1e20, uuid],
+      [Date.UTC(2026, 0, 1), null],
+      [1, uuid, 2],
+    ])
+      expect(() => windowOf({ after: forged(values) }, spec())).toThrow(/invalid_cursor/);
+    const rules = spec(ORDERS.rules);
+    const rule = (p: unknown) => Buffer.from(JSON.stringify([rules.tag, p, 0, uuid])).toString('base64url');
+    expect(() => windowOf({ after: rule(3) }, rules)).not.toThrow();
+    for (const p of ['3', 2 ** 31, 1.5]) expect(() => windowOf({ after: rule(p) }, rules)).toThrow(/invalid_cursor/);
     expect(() => windowOf({ before: Buffer.from('{}').toString('base64url') }, spec())).toThrow(/invalid_cursor/);
   });
 
@@ -67,7 +86,7 @@ describe('pages of a list in memory', () => {
     const p1 = page(rows, { first: 2 });
     const inserted = [row('0', -1), ...rows];
     expect(ids(page(inserted, { first: 2, after: p1.pageInfo.endCursor }))).toEqual(['c', 'd']);
-    const deleted = rows.filter((r) => r.id !== 'b');
+    const deleted = rows.filter((r) => r.label !== 'b');
     expect(ids(page(deleted, { first: 2, after: p1.pageInfo.endCursor }))).toEqual(['c', 'd']);
     expect(ids(page(deleted, { last: 2, before: p1.pageInfo.endCursor }))).toEqual(['a']);
   });
@@ -77,7 +96,7 @@ describe('pages of a list in memory', () => {
     const s = spec(ORDERS.rules);
     const p1 = page(rules, { first: 2 }, s);
     expect(ids(p1)).toEqual(['x', 'y']);
-    const gone = rules.filter((r) => r.id !== 'y');
+    const gone = rules.filter((r) => r.label !== 'y');
     expect(ids(page(gone, { first: 2, after: p1.pageInfo.endCursor }, s))).toEqual(['z', 'w']);
   });
 

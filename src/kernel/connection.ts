@@ -107,6 +107,13 @@ export interface SortKey<T> {
   /** the column in SQL (`start_time`), or the entity property for ORM lists */
   column: string;
   desc?: boolean;
+  /**
+   * what its values are, checked in every cursor a client sends back (a value of another type
+   * would fail in the database's comparison): a 32-bit or 64-bit integer (within JavaScript's
+   * safe integers), a UUID (columns named `id` or `*_id`), or text (the default); `time` keys
+   * are epoch milliseconds
+   */
+  type?: 'int' | 'bigint' | 'uuid' | 'text';
   /** a timestamp: compared as epoch milliseconds, sent to SQL as a Date */
   time?: boolean;
   /**
@@ -118,7 +125,7 @@ export interface SortKey<T> {
   of: (node: T) => unknown;
 }
 
-export type KeyValue = string | number | boolean | null;
+export type KeyValue = string | number | null;
 
 /** What a list's cursors are bound to: the field, the record or company it hangs from, and its filter arguments. */
 export function listTag(field: string, scope: string, filter?: unknown): string {
@@ -147,7 +154,7 @@ function canonical(v: unknown): unknown {
 function keyValue(k: SortKey<never>, v: unknown): KeyValue {
   if (v === undefined || v === null) return null;
   if (k.time) return v instanceof Date ? v.getTime() : typeof v === 'number' ? v : Date.parse(String(v));
-  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'string') return v;
   return String(v);
 }
 
@@ -172,6 +179,18 @@ function badCursor(arg: string): DomainError {
   ]);
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const MAX_TIME = 8.64e15;
+
+/** Whether a value read from a cursor is of the key's type. */
+function fits(k: SortKey<never>, v: unknown): boolean {
+  if (k.time) return typeof v === 'number' && Number.isFinite(v) && Math.abs(v) <= MAX_TIME;
+  const type = k.type ?? (k.column === 'id' || /_id$|ID$/.test(k.column) ? 'uuid' : 'text');
+  if (type === 'int' || type === 'bigint') return Number.isSafeInteger(v) && (type === 'bigint' || Math.abs(v as number) <= 2 ** 31 - 1);
+  if (type === 'uuid') return typeof v === 'string' && UUID.test(v);
+  return typeof v === 'string';
+}
+
 function readCursor<T>(spec: ListSpec<T>, arg: string, text: string): KeyValue[] {
   if (text.length > 1024 || !/^[A-Za-z0-9_-]+$/.test(text)) throw badCursor(arg);
   let parsed: unknown;
@@ -183,9 +202,7 @@ function readCursor<T>(spec: ListSpec<T>, arg: string, text: string): KeyValue[]
   if (!Array.isArray(parsed) || parsed.length !== spec.keys.length + 1 || parsed[0] !== spec.tag) throw badCursor(arg);
   const values = parsed.slice(1) as unknown[];
   values.forEach((v, i) => {
-    const k = spec.keys[i];
-    const ok = v === null ? i < spec.keys.length - 1 : k.time ? Number.isFinite(v) : ['string', 'number', 'boolean'].includes(typeof v);
-    if (!ok) throw badCursor(arg);
+    if (v === null ? i === spec.keys.length - 1 : !fits(spec.keys[i], v)) throw badCursor(arg);
   });
   return values as KeyValue[];
 }
@@ -203,7 +220,7 @@ export const ORDERS = {
   newest: [{ column: 'created_at', time: true, desc: true, of: (n) => n.createdAt }, byId] as SortKey<Stored>[],
   /** rules, in the order they are chosen: priority (highest first), then the most recently created */
   rules: [
-    { column: 'priority', desc: true, of: (n: Stored & { priority: number }) => n.priority },
+    { column: 'priority', desc: true, type: 'int', of: (n: Stored & { priority: number }) => n.priority },
     { column: 'created_at', time: true, desc: true, of: (n: Stored) => n.createdAt },
     byId,
   ] as SortKey<Stored & { priority: number }>[],

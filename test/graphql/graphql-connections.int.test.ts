@@ -54,6 +54,10 @@ async function services(vars: Record<string, unknown>, companyId = shop.companyI
 
 const names = (p: Page) => p.nodes.map((n) => n.name);
 
+/** A cursor with its values changed by `f` (its list's tag kept). */
+const forge = (cursor: string, f: (values: unknown[]) => unknown[]) =>
+  Buffer.from(JSON.stringify(f(JSON.parse(Buffer.from(cursor, 'base64url').toString())))).toString('base64url');
+
 async function refused(query: string, vars: Record<string, unknown>): Promise<{ message: string; extensions: any }> {
   const r = await t.gql(query, vars);
   expect(r.status).toBe(200);
@@ -210,7 +214,7 @@ describe('stable cursors', () => {
 
 describe('refused', () => {
   it('a cursor of another list: another company, another field, other filters, or not a cursor', async () => {
-    const own = (await services({ first: 1 })).pageInfo.endCursor;
+    const own = (await services({ first: 1 })).pageInfo.endCursor!;
     const elsewhere = (await services({ first: 1 }, other.companyId)).pageInfo.endCursor;
     const nested = (
       await t.gql('query($c: ID!) { company(id: $c) { services(first: 1) { pageInfo { endCursor } } } }', { c: shop.companyId })
@@ -234,6 +238,10 @@ describe('refused', () => {
       [SERVICES, { c: shop.companyId, after: 'not-a-cursor' }],
       [SERVICES, { c: shop.companyId, after: Buffer.from('["x",1,2]').toString('base64url') }],
       [SERVICES, { c: shop.companyId, after: own + '%' }],
+      // the list's own tag with values the database would choke on
+      [bq, { c: booked.companyId, f: { serviceIDs: [sid] }, after: forge(filtered, (v) => [v[0], v[1], 'not-a-uuid']) }],
+      [bq, { c: booked.companyId, f: { serviceIDs: [sid] }, after: forge(filtered, (v) => [v[0], 'tomorrow', v[2]]) }],
+      [SERVICES, { c: shop.companyId, after: forge(own, (v) => [v[0], '1; drop table service', v[2], v[3]]) }],
     ];
     for (const [query, vars] of cases) {
       const e = await refused(query, vars);

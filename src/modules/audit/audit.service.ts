@@ -94,7 +94,7 @@ export async function auditLogConnection(
   const seq = new Map<string, number>();
   const keys: SortKey<AuditEntryJson>[] = [
     { column: 'created_at', time: true, micro: true, desc: true, of: (e) => e.createdAt },
-    { column: 'seq', desc: true, of: (e) => seq.get(e.id) },
+    { column: 'seq', desc: true, type: 'bigint', of: (e) => seq.get(e.id) },
   ];
   const source = sqlSource(ctx.em.getConnection(), {
     select: `${ENTRY_COLUMNS}, a.seq`,

@@ -10,7 +10,7 @@ const [created, id] = ORDERS.creation;
 export const BY_CREATION = ORDERS.creation;
 export const BY_NAME: SortKey<{ id: string; createdAt: string; name: string }>[] = [{ column: 'name', of: (n) => n.name }, id];
 export const BY_POSITION: SortKey<{ id: string; createdAt: string; position: number }>[] = [
-  { column: 'position', of: (n) => n.position },
+  { column: 'position', type: 'int', of: (n) => n.position },
   created,
   id,
 ];

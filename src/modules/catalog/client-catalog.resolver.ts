@@ -17,7 +17,7 @@ export class ClientCatalogResolver {
     @Args(() => ConnectionArgs) page: ConnectionArgs,
   ) {
     const { services, positions } = await listClientServicesInOrder(ctx, companyID);
-    const keys: SortKey<ClientServiceJson>[] = [{ column: 'position', of: (n) => positions.get(n.id) }, ...ORDERS.creation];
+    const keys: SortKey<ClientServiceJson>[] = [{ column: 'position', type: 'int', of: (n) => positions.get(n.id) }, ...ORDERS.creation];
     return connectionOf(services, page, listSpec(keys, 'clientServices', companyID), 'services');
   }
 

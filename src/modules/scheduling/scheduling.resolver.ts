@@ -122,7 +122,10 @@ export class ClosingPeriodResolver {
     const { closingPeriods } = await searchClosingPeriods(ctx, companyID, input);
     // grouped by resource in the search's order of resources, then by start
     const place = new Map(Object.keys(closingPeriods).map((id, i) => [id, i]));
-    const keys: SortKey<ClosingPeriodJson>[] = [{ column: 'resource', of: (p) => place.get(p.resourceID) ?? null }, ...ORDERS.start];
+    const keys: SortKey<ClosingPeriodJson>[] = [
+      { column: 'resource', type: 'int', of: (p) => place.get(p.resourceID) ?? null },
+      ...ORDERS.start,
+    ];
     return connectionOf(
       Object.values(closingPeriods).flat(),
       page,

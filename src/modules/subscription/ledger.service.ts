@@ -190,7 +190,7 @@ export async function visitsConnection(
   const seq = new Map<string, number>();
   const keys: SortKey<VisitJson>[] = [
     { column: 'created_at', time: true, micro: true, of: (v) => v.createdAt },
-    { column: 'seq', of: (v) => seq.get(v.id) },
+    { column: 'seq', type: 'bigint', of: (v) => seq.get(v.id) },
   ];
   const source = sqlSource(ctx.em.getConnection(), {
     from: 'subscription_visit',

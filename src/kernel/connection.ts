@@ -72,16 +72,26 @@ export function connectionType(name: string, node: () => ClassType | GraphQLScal
   return Connection;
 }
 
+/** `${name}Edge`, made once for the connections of one node type. */
+function edgeType(name: string, node: () => ClassType | GraphQLScalarType): ClassType {
+  const made = edges.get(name);
+  if (made) return made;
+  @ObjectType(`${name}Edge`, { description: `An edge of a connection of ${name} nodes: a node and the cursor that points after it.` })
+  class Edge {
+    @Field({ description: 'Opaque cursor of this node, for after/before of the same list.' }) cursor!: string;
+  }
+  Field(() => node(), { description: 'The node.' })(Edge.prototype, 'node');
+  edges.set(name, Edge);
+  return Edge;
+}
+const edges = new Map<string, ClassType>();
+
 /**
  * The fields of a connection added to an object type class of its own (one with more fields,
  * such as the side lists of `BookingConnection`), and its `${name}Edge` type.
  */
 export function connectionFields(target: ClassType, name: string, node: () => ClassType | GraphQLScalarType, items: string): void {
-  @ObjectType(`${name}Edge`, { description: `An edge of a ${name}Connection: a node and the cursor that points after it.` })
-  class Edge {
-    @Field({ description: 'Opaque cursor of this node, for after/before of the same list.' }) cursor!: string;
-  }
-  Field(() => node(), { description: 'The node.' })(Edge.prototype, 'node');
+  const Edge = edgeType(name, node);
   const field = (key: string, type: () => unknown, options: FieldOptions) => Field(type as never, options)(target.prototype, key);
   const deprecated = { deprecationReason: DEPRECATED_FIELD };
   field('edges', () => [Edge], { description: 'The edges of this page, in the order of the list.' });

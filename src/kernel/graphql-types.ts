@@ -1,4 +1,4 @@
-import { ArgsType, Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { JSONScalar, LocalTimeScalar } from './graphql-scalars';
 
 /**
@@ -124,14 +124,4 @@ export function limitationOut(l: Record<string, unknown> | null | undefined): Li
     resourceIDs: (l.resourceIDs as string[] | undefined) ?? null,
     times: (l.times as TimeRangeType[] | undefined) ?? null,
   };
-}
-
-/**
- * Offset paging arguments, left only on the link lists (`serviceLinks`, `resourceLinks`), whose
- * answers carry side lists beside their page; every other list is a connection (kernel/connection.ts).
- */
-@ArgsType()
-export class PageArgs {
-  @Field(() => Int, { nullable: true, description: DOC.limit }) limit?: number | null;
-  @Field(() => Int, { nullable: true, description: DOC.offset }) offset?: number | null;
 }

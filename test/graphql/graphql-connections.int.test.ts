@@ -212,6 +212,29 @@ describe('stable cursors', () => {
   });
 });
 
+describe('link lists', () => {
+  it('serviceLinks pages its links by cursor, with the resources of the page', async () => {
+    const s = await Shop.open(t, 'Links');
+    const sid = await service(s, 'Linked', 0);
+    const rids: string[] = [];
+    for (const name of ['Bay 1', 'Bay 2', 'Bay 3']) {
+      clock.advance(1000);
+      const rid = await s.resource(name);
+      await s.link(sid, rid);
+      rids.push(rid);
+    }
+    const q = `query($c: ID!, $s: ID!, $after: String) { serviceLinks(companyID: $c, serviceID: $s, first: 2, after: $after) {
+      nodes { resourceID } resources { id } pageInfo { hasNextPage endCursor } totalCount } }`;
+    const p1 = (await t.gql(q, { c: s.companyId, s: sid })).body.data.serviceLinks;
+    expect(p1.nodes.map((l: any) => l.resourceID)).toEqual(rids.slice(0, 2));
+    expect(p1.resources.map((r: any) => r.id)).toEqual(rids.slice(0, 2));
+    expect(p1).toMatchObject({ totalCount: 3, pageInfo: { hasNextPage: true } });
+    const p2 = (await t.gql(q, { c: s.companyId, s: sid, after: p1.pageInfo.endCursor })).body.data.serviceLinks;
+    expect(p2.nodes.map((l: any) => l.resourceID)).toEqual([rids[2]]);
+    expect(p2.resources.map((r: any) => r.id)).toEqual([rids[2]]);
+  });
+});
+
 describe('refused', () => {
   it('a cursor of another list: another company, another field, other filters, or not a cursor', async () => {
     const own = (await services({ first: 1 })).pageInfo.endCursor!;

@@ -1,7 +1,7 @@
 import { Field, Float, ID, Int, ObjectType, InputType } from 'type-graphql';
 import { CurrencyScalar, DurationScalar, HexColorCodeScalar, JSONObjectScalar, LocalTimeScalar } from '../../kernel/graphql-scalars';
 import { defineEnum, DOC, MetaDataUpdateInput } from '../../kernel/graphql-types';
-import { connectionType } from '../../kernel/connection';
+import { connectionFields, connectionType } from '../../kernel/connection';
 import type { MetaData } from '../../shared/metadata';
 import type { ServiceType as ServiceKind } from '../../shared/service-type';
 
@@ -106,23 +106,21 @@ export class ServiceResourceLinkType {
   @Field(() => Date, { description: DOC.updatedAt }) updatedAt!: string;
 }
 
-@ObjectType('ServiceLinks', { description: 'A page of a service’s resource links, with the resources they link.' })
+@ObjectType('ServiceLinks', {
+  description: 'A connection of a service’s resource links (oldest first), with the resources the page’s links link.',
+})
 export class ServiceLinksType {
-  @Field(() => Int, { description: DOC.total }) total!: number;
-  @Field(() => Int, { description: DOC.pageLimit }) limit!: number;
-  @Field(() => Int, { description: DOC.pageOffset }) offset!: number;
-  @Field(() => [ServiceResourceLinkType], { description: 'The links of this page, oldest first.' }) links!: ServiceResourceLinkType[];
-  @Field(() => [ResourceType], { description: 'The resources of these links, by name.' }) resources!: ResourceType[];
+  @Field(() => [ResourceType], { description: 'The resources of this page’s links, by name.' }) resources!: ResourceType[];
 }
+connectionFields(ServiceLinksType, 'ServiceResourceLink', () => ServiceResourceLinkType, 'links');
 
-@ObjectType('ResourceLinks', { description: 'A page of a resource’s service links, with the services they link.' })
+@ObjectType('ResourceLinks', {
+  description: 'A connection of a resource’s service links (oldest first), with the services the page’s links link.',
+})
 export class ResourceLinksType {
-  @Field(() => Int, { description: DOC.total }) total!: number;
-  @Field(() => Int, { description: DOC.pageLimit }) limit!: number;
-  @Field(() => Int, { description: DOC.pageOffset }) offset!: number;
-  @Field(() => [ServiceResourceLinkType], { description: 'The links of this page, oldest first.' }) links!: ServiceResourceLinkType[];
-  @Field(() => [ServiceType], { description: 'The services of these links, in list order.' }) services!: ServiceType[];
+  @Field(() => [ServiceType], { description: 'The services of this page’s links, in list order.' }) services!: ServiceType[];
 }
+connectionFields(ResourceLinksType, 'ServiceResourceLink', () => ServiceResourceLinkType, 'links');
 
 @ObjectType('ClientServiceResource', { description: 'A resource as the client form of a service lists it.' })
 export class ClientServiceResourceType {

@@ -71,6 +71,13 @@ const ruleIn = <T extends { metaDataUpdate?: unknown }>(input: T) => ({
 const COMPANY = DOC.companyArg;
 const IDS = 'Subscriptions (at least one, at most 100).';
 
+/** The rules of one kind naming any of the subscriptions, oldest first, as a connection. */
+async function rulesConnection(ctx: Ctx, kind: 'price' | 'capacity', companyID: string, subscriptionIDs: string[], page: ConnectionArgs) {
+  const field = kind === 'price' ? 'subscriptionPriceRules' : 'subscriptionCapacityRules';
+  const spec = listSpec(ORDERS.creation, field, companyID, subscriptionIDs);
+  return connectionOf(await listRules(ctx, kind, companyID, subscriptionIDs), page, spec, `${kind}Rules`);
+}
+
 @Resolver(() => SubscriptionType)
 export class SubscriptionResolver {
   @Query(() => SubscriptionConnectionType, {
@@ -144,12 +151,7 @@ export class SubscriptionResolver {
     @Arg('subscriptionIDs', () => [ID], { description: IDS }) subscriptionIDs: string[],
     @Args(() => ConnectionArgs) page: ConnectionArgs,
   ) {
-    return connectionOf(
-      await listRules(ctx, 'price', companyID, subscriptionIDs),
-      page,
-      listSpec(ORDERS.creation, 'subscriptionPriceRules', companyID, subscriptionIDs),
-      'priceRules',
-    );
+    return rulesConnection(ctx, 'price', companyID, subscriptionIDs, page);
   }
 
   @Mutation(() => PriceRuleType, { description: 'Creates a price rule (subscriptions.write); errors: invalid_request.' })
@@ -183,12 +185,7 @@ export class SubscriptionResolver {
     @Arg('subscriptionIDs', () => [ID], { description: IDS }) subscriptionIDs: string[],
     @Args(() => ConnectionArgs) page: ConnectionArgs,
   ) {
-    return connectionOf(
-      await listRules(ctx, 'capacity', companyID, subscriptionIDs),
-      page,
-      listSpec(ORDERS.creation, 'subscriptionCapacityRules', companyID, subscriptionIDs),
-      'capacityRules',
-    );
+    return rulesConnection(ctx, 'capacity', companyID, subscriptionIDs, page);
   }
 
   @Mutation(() => CapacityRuleType, { description: 'Creates a capacity rule (subscriptions.write); errors: invalid_request.' })

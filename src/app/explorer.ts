@@ -113,7 +113,7 @@ const EXPLORER_JS = `(function () {
         '# Put your API key in the Headers tab below, then run a query.\\n' +
         "# The headers are kept in this browser's localStorage (for this site) until you clear them:\\n" +
         '# use a development key here, or clear the Headers tab when done.\\n' +
-        '{ companies { total companies { id name timeZone } } }\\n',
+        '{ companies(first: 20) { totalCount nodes { id name timeZone } pageInfo { hasNextPage endCursor } } }\\n',
       query: params.get('query') || undefined,
       variables: params.get('variables') || undefined,
       headers: params.get('headers') || undefined,

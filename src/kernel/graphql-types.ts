@@ -1,11 +1,9 @@
-import { ArgsType, Field, ID, InputType, Int, ObjectType, registerEnumType, type ClassType } from 'type-graphql';
-import type { GraphQLScalarType } from 'graphql';
-import { parsePage } from '../shared/pagination';
+import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { JSONScalar, LocalTimeScalar } from './graphql-scalars';
 
 /**
  * Building blocks of the GraphQL schema shared by every module, following the conventions in
- * docs/design/graphql.md: enums spelt as on the REST wire, typed inputs, pages, descriptions.
+ * docs/design/graphql.md: enums spelt as on the REST wire, typed inputs, descriptions (connections: kernel/connection.ts).
  */
 
 /**
@@ -126,35 +124,4 @@ export function limitationOut(l: Record<string, unknown> | null | undefined): Li
     resourceIDs: (l.resourceIDs as string[] | undefined) ?? null,
     times: (l.times as TimeRangeType[] | undefined) ?? null,
   };
-}
-
-/** Paging arguments of a list field: `@Args(() => PageArgs) page: PageArgs`. */
-@ArgsType()
-export class PageArgs {
-  @Field(() => Int, { nullable: true, description: DOC.limit }) limit?: number | null;
-  @Field(() => Int, { nullable: true, description: DOC.offset }) offset?: number | null;
-}
-
-/**
- * A page type `{total, limit, offset, <items>}` (docs/design/graphql.md, "Paging"), the shape of
- * `BookingPage` and of the REST lists. `items` is the plural field holding the records.
- */
-export function pageType(name: string, items: string, of: () => ClassType | GraphQLScalarType, description: string): ClassType {
-  @ObjectType(name, { description })
-  class Page {
-    @Field(() => Int, { description: DOC.total }) total!: number;
-    @Field(() => Int, { description: DOC.pageLimit }) limit!: number;
-    @Field(() => Int, { description: DOC.pageOffset }) offset!: number;
-  }
-  Field(() => [of()], { description: `The ${items} of this page.` })(Page.prototype, items);
-  return Page;
-}
-
-/**
- * One page of a list already in memory (lists whose REST twin answers them whole): validates
- * limit and offset as the REST lists do (400 outside 1-100 / below 0).
- */
-export function pageOf<T>(items: readonly T[], args: PageArgs, key: string): Record<string, unknown> {
-  const { limit, offset } = parsePage({ limit: args.limit, offset: args.offset });
-  return { total: items.length, limit, offset, [key]: items.slice(offset, offset + limit) };
 }

@@ -347,4 +347,35 @@ describe('the audit log', () => {
     const feed = ((await log()).body.items as any[]).find((e) => e.recordType === 'calendar_feed');
     expect(feed).toMatchObject({ action: 'create', changes: { tokenHash: { after: '[masked]' } } });
   });
+
+  it('pages the log by cursor, newest first, forward and backward, as REST lists it', async () => {
+    const rid = await s.resource('Paged');
+    for (let i = 0; i < 4; i++)
+      expect((await t.call('PATCH', `${s.base}/resources/${rid}`, { body: { name: `Paged ${i}` } })).status).toBe(200);
+    const rest = ((await log({ recordID: rid })).body.items as { id: string }[]).map((e) => e.id);
+    expect(rest).toHaveLength(5);
+    const q = `query($c: ID!, $r: String, $first: Int, $after: String, $last: Int, $before: String) {
+      auditLog(companyID: $c, recordID: $r, first: $first, after: $after, last: $last, before: $before) {
+        totalCount nodes { id } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`;
+    const page = async (vars: Record<string, unknown>) => {
+      const r = await t.gql(q, { c: s.companyId, r: rid, ...vars });
+      expect(r.body.errors).toBeUndefined();
+      return r.body.data.auditLog;
+    };
+    const seen: string[] = [];
+    let after: string | undefined;
+    for (;;) {
+      const p = await page({ first: 2, after });
+      seen.push(...p.nodes.map((n: { id: string }) => n.id));
+      expect(p.totalCount).toBe(5);
+      if (!p.pageInfo.hasNextPage) break;
+      after = p.pageInfo.endCursor;
+    }
+    expect(seen).toEqual(rest);
+    const last = await page({ last: 2 });
+    expect(last.nodes.map((n: { id: string }) => n.id)).toEqual(rest.slice(3));
+    const before = await page({ last: 2, before: last.pageInfo.startCursor });
+    expect(before.nodes.map((n: { id: string }) => n.id)).toEqual(rest.slice(1, 3));
+    expect(before.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: true });
+  });
 });

@@ -41,7 +41,7 @@ async function seed(name: string, n: number): Promise<string> {
 }
 
 const SERVICES =
-  'query($c: ID!) { services(companyID: $c) { total services { id resources { resources { id } } tickets { tickets { id } } } } }';
+  'query($c: ID!) { services(companyID: $c) { totalCount nodes { id resources { nodes { id } } tickets { edges { cursor node { id } } } } } }';
 
 describe('statement counts', () => {
   it('lists services with resources and tickets in the same few statements for 5 and 50 services', async () => {
@@ -55,11 +55,11 @@ describe('statement counts', () => {
     });
     expect(smallResult.body.errors).toBeUndefined();
     expect(largeResult.body.errors).toBeUndefined();
-    expect(smallResult.body.data.services.services).toHaveLength(5);
-    expect(largeResult.body.data.services.services).toHaveLength(50);
-    for (const s of largeResult.body.data.services.services) {
-      expect(s.resources.resources).toHaveLength(2);
-      expect(s.tickets.tickets).toHaveLength(2);
+    expect(smallResult.body.data.services.nodes).toHaveLength(5);
+    expect(largeResult.body.data.services.nodes).toHaveLength(50);
+    for (const s of largeResult.body.data.services.nodes) {
+      expect(s.resources.nodes).toHaveLength(2);
+      expect(s.tickets.edges).toHaveLength(2);
     }
     // API key, services, resources through the links, tickets (the company row is cached).
     expect(n50).toBe(n5);
@@ -69,8 +69,8 @@ describe('statement counts', () => {
   it('keeps deeper relations and the company entry point constant too', async () => {
     const q = `query($c: ID!) {
       company(id: $c) {
-        services { services { id links { links { id } } resources { resources { id services { services { id } } } } tickets { tickets { id } } } }
-        resources { resources { id services { services { id } } } }
+        services(first: 50) { nodes { id links { nodes { id } } resources { nodes { id services { nodes { id } } } } tickets { nodes { id } } } }
+        resources { nodes { id services { nodes { id } } } }
       }
     }`;
     const n5 = await t.countStatements(() => t.gql(q, { c: small }));
@@ -79,9 +79,9 @@ describe('statement counts', () => {
       result = await t.gql(q, { c: large });
     });
     expect(result.body.errors).toBeUndefined();
-    expect(result.body.data.company.services.services).toHaveLength(50);
-    expect(result.body.data.company.resources.resources).toHaveLength(4);
-    expect(result.body.data.company.services.services[0].resources.resources[0].services.services.length).toBeGreaterThan(0);
+    expect(result.body.data.company.services.nodes).toHaveLength(50);
+    expect(result.body.data.company.resources.nodes).toHaveLength(4);
+    expect(result.body.data.company.services.nodes[0].resources.nodes[0].services.nodes.length).toBeGreaterThan(0);
     expect(n50).toBe(n5);
   });
 

@@ -274,17 +274,29 @@ describe('clients over GraphQL', () => {
       },
     );
     expect(updated.body.data.updateClient).toEqual({ lastName: 'Q', state: 'blocked', metaDataVersion: 2 });
-    const page = await t.gql(`query($c: ID!) { clients(companyID: $c, limit: 2, offset: 0) { limit offset total clients { id } } }`, {
+    const all = (await t.call('GET', `/v1/companies/${cid}/clients`)).body.clients.map((c: { id: string }) => c.id);
+    const pageQ = `query($c: ID!, $a: String) { clients(companyID: $c, first: 2, after: $a) {
+      totalCount nodes { id } pageInfo { hasNextPage hasPreviousPage endCursor } } }`;
+    const page = (await t.gql(pageQ, { c: cid })).body.data.clients;
+    expect(page.nodes.map((c: { id: string }) => c.id)).toEqual(all.slice(0, 2));
+    expect(page.totalCount).toBe(all.length);
+    expect(page.pageInfo).toMatchObject({ hasNextPage: all.length > 2, hasPreviousPage: false });
+    const next = (await t.gql(pageQ, { c: cid, a: page.pageInfo.endCursor })).body.data.clients;
+    expect(next.nodes.map((c: { id: string }) => c.id)).toEqual(all.slice(2, 4));
+    expect(next.pageInfo.hasPreviousPage).toBe(true);
+    // the deprecated offset page, for one version
+    const offset = await t.gql(`query($c: ID!) { clients(companyID: $c, limit: 2, offset: 0) { limit offset total clients { id } } }`, {
       c: cid,
     });
-    expect(page.body.data.clients).toMatchObject({ limit: 2, offset: 0 });
-    expect(page.body.data.clients.total).toBeGreaterThan(2);
+    expect(offset.body.data.clients).toMatchObject({ limit: 2, offset: 0, total: all.length });
     const one = await t.gql(`query($c: ID!, $id: ID!) { client(companyID: $c, id: $id) { email } }`, { c: cid, id: client.id });
     expect(one.body.data.client.email).toBe('gql@example.com');
-    const found = await t.gql(`query($c: ID!) { searchClients(companyID: $c, filter: {query: "QL"}) { total clients { id } } }`, {
-      c: cid,
-    });
-    expect(found.body.data.searchClients).toEqual({ total: 1, clients: [{ id: client.id }] });
+    const searchQ = `query($c: ID!, $a: String) { searchClients(companyID: $c, filter: {query: "QL"}, first: 1, after: $a) {
+      totalCount nodes { id } pageInfo { hasNextPage hasPreviousPage endCursor } } }`;
+    const found = (await t.gql(searchQ, { c: cid })).body.data.searchClients;
+    expect(found).toMatchObject({ totalCount: 1, nodes: [{ id: client.id }], pageInfo: { hasNextPage: false, hasPreviousPage: false } });
+    const past = (await t.gql(searchQ, { c: cid, a: found.pageInfo.endCursor })).body.data.searchClients;
+    expect(past).toMatchObject({ nodes: [], pageInfo: { hasNextPage: false, hasPreviousPage: true } });
   });
   it('reports validation, conflicts and paging errors with REST codes', async () => {
     const bad = await t.gql(`mutation($c: ID!) { createClient(companyID: $c, input: {email: "nope", externalUserID: "g-2"}) { id } }`, {
@@ -296,7 +308,7 @@ describe('clients over GraphQL', () => {
       { c: cid },
     );
     expect(dup.body.errors[0].extensions.code).toBe('conflict');
-    const page = await t.gql(`query($c: ID!) { clients(companyID: $c, limit: 101) { total } }`, { c: cid });
+    const page = await t.gql(`query($c: ID!) { clients(companyID: $c, first: 101) { totalCount } }`, { c: cid });
     expect(page.body.errors[0].extensions.code).toBe('invalid_request');
     const missing = await t.gql(`query($c: ID!) { client(companyID: $c, id: "${UNKNOWN}") { id } }`, { c: cid });
     expect(missing.body.errors[0].extensions.code).toBe('not_found');

@@ -240,20 +240,31 @@ describe('bookings', () => {
       ).toBe(200);
   });
 
-  it('a page of ids and the total costs the authentication and one statement', async () => {
+  it('a page of ids costs the authentication and one statement, totalCount one more', async () => {
     let r: any;
     const n = await t.countStatements(async () => {
-      r = await t.gql(`query($c: ID!) { bookings(companyID: $c) { total bookings { id } } }`, { c: shop.companyId });
+      r = await t.gql(`query($c: ID!) { bookings(companyID: $c, first: 10) { nodes { id } } }`, { c: shop.companyId });
+    });
+    expect(r.body.data.bookings.nodes).toHaveLength(3);
+    expect(n).toBeLessThanOrEqual(2);
+    const counted = await t.countStatements(async () => {
+      r = await t.gql(`query($c: ID!) { bookings(companyID: $c, first: 10) { totalCount nodes { id } } }`, { c: shop.companyId });
+    });
+    expect(r.body.data.bookings.totalCount).toBe(3);
+    expect(counted).toBe(n + 1);
+    // the deprecated offset page: page and total in one statement, as before
+    const offset = await t.countStatements(async () => {
+      r = await t.gql(`query($c: ID!) { bookings(companyID: $c, limit: 10) { total bookings { id } } }`, { c: shop.companyId });
     });
     expect(r.body.data.bookings.total).toBe(3);
-    expect(n).toBeLessThanOrEqual(2);
+    expect(offset).toBe(n);
     const past = await t.gql(`query($c: ID!) { bookings(companyID: $c, offset: 5) { total bookings { id } } }`, { c: shop.companyId });
     expect(past.body.data.bookings).toEqual({ total: 3, bookings: [] });
   });
 
   it('side lists are loaded when asked for and equal the REST ones', async () => {
     let r: any;
-    const q = `query($c: ID!) { bookings(companyID: $c) { total services { id name } resources { id } clients { id } tickets { id } slots { id } blockedTimes { id } bookings { id statusChanges { newStatus } } } }`;
+    const q = `query($c: ID!) { bookings(companyID: $c) { totalCount services { id name } resources { id } clients { id } tickets { id } slots { id } blockedTimes { id } nodes { id statusChanges { newStatus } } } }`;
     const n = await t.countStatements(async () => {
       r = await t.gql(q, { c: shop.companyId });
     });
@@ -262,7 +273,7 @@ describe('bookings', () => {
     const page = r.body.data.bookings;
     expect(page.services).toEqual(rest.services.map((s: any) => ({ id: s.id, name: s.name })));
     expect(page.resources).toEqual(rest.resources.map((x: any) => ({ id: x.id })));
-    expect(page.bookings.map((b: any) => b.statusChanges)).toEqual(
+    expect(page.nodes.map((b: any) => b.statusChanges)).toEqual(
       rest.bookings.map((b: any) => b.statusChanges.map((c: any) => ({ newStatus: c.newStatus }))),
     );
   });

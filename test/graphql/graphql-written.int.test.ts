@@ -114,11 +114,13 @@ class Selections {
 
   private args(field: GraphQLField<unknown, unknown>): string {
     const names = field.args.map((a) => a.name);
-    if (!names.includes('limit') || this.rnd() < 0.5) return '';
-    const limit = this.pick(['limit: 1', 'limit: $lim', 'limit: 100', '']);
-    const offset = this.pick(['offset: 1', 'offset: $off', '', '']);
-    const all = [limit, offset].filter(Boolean);
-    return all.length ? `(${all.join(', ')})` : '';
+    if (!names.includes('first') || this.rnd() < 0.4) return '';
+    // cursor paging mostly, the deprecated offsets sometimes
+    const all =
+      this.rnd() < 0.3
+        ? [this.pick(['limit: 1', 'limit: $lim', 'limit: 100', '']), this.pick(['offset: 1', 'offset: $off', '', ''])]
+        : [this.pick(['first: 1', 'first: $lim', 'last: 2', 'first: 100', ''])];
+    return all.some(Boolean) ? `(${all.filter(Boolean).join(', ')})` : '';
   }
 
   /** A selection set of `type` (depth: object levels still allowed below). */
@@ -205,11 +207,13 @@ describe('random selections', () => {
 });
 
 describe('errors and refusals', () => {
-  const ALL = `query($c: ID!) { services(companyID: $c) { total services { id name resources { total resources { id } } tickets { tickets { name } } } } }`;
+  const ALL = `query($c: ID!) { services(companyID: $c) { totalCount nodes { id name resources { totalCount edges { cursor node { id } } } tickets { nodes { name } } } } }`;
 
   it('gives the same answer for every error', async () => {
     await both(ALL, { c: otherCid }); // the admin key's own company, empty
     await both(`query($c: ID!) { services(companyID: $c, limit: 0) { total } }`, { c: cid });
+    await both(`query($c: ID!) { services(companyID: $c, first: 0) { totalCount } }`, { c: cid });
+    await both(`query($c: ID!) { services(companyID: $c, after: "bm90IGEgY3Vyc29y") { totalCount } }`, { c: cid });
     await both(`query($c: ID!, $id: ID!) { service(companyID: $c, id: $id) { id } }`, {
       c: cid,
       id: '00000000-0000-4000-8000-000000000000',
@@ -223,6 +227,7 @@ describe('errors and refusals', () => {
     expect(two.res.body.errors).toHaveLength(2);
     expect(two.wrote).toBe(true);
     await both(`query($c: ID!) { services(companyID: $c) { services { resources(limit: 101) { total } } } }`, { c: cid });
+    await both(`query($c: ID!) { services(companyID: $c) { nodes { resources(first: 1, last: 1) { totalCount } } } }`, { c: cid });
     await both(`query($c: ID!) { clientServices(companyID: $c) { total } }`, { c: cid }, { key: await t.newMerchant() });
     const servicesOnly = await t.keyWith({ [cid]: ['services.read'] });
     // the nested resources need resources.read: the page holds null there, with an error each
@@ -259,7 +264,7 @@ describe('errors and refusals', () => {
   });
 
   it('keeps the statements of a list constant', async () => {
-    const q = `query($c: ID!) { services(companyID: $c) { services { id links { links { id } } resources { resources { id services { services { id } } } } tickets { tickets { id } } } } }`;
+    const q = `query($c: ID!) { services(companyID: $c) { nodes { id links { nodes { id } } resources { nodes { id services { nodes { id } } } } tickets { nodes { id } } } } }`;
     await t.gql(q, { c: cid });
     const written = await t.countStatements(() => t.gql(q, { c: cid }));
     t.deps.config.graphqlDirectAnswers = false;

@@ -137,6 +137,16 @@ describe('company payments list', () => {
     expect(g.body.data.payments.transactions.map((x: { id: string }) => x.id)).toEqual([tx.batch, tx.failed]);
     const bad = await t.gql(q, { c: cid, f: { statuses: ['unknown'] } });
     expect(bad.body.errors[0].extensions.code).toBe('invalid_request');
+    // by cursor, newest first: one page then the next, and the filter is part of the cursor's list
+    const c = `query($c: ID!, $f: PaymentFilterInput, $a: String) { payments(companyID: $c, filter: $f, first: 1, after: $a) {
+      totalCount nodes { id } pageInfo { hasNextPage hasPreviousPage endCursor } } }`;
+    const f = { statuses: ['pending', 'failed'], from: '2026-06-01T08:30:00Z' };
+    const p1 = (await t.gql(c, { c: cid, f })).body.data.payments;
+    expect(p1).toMatchObject({ totalCount: 2, nodes: [{ id: tx.batch }], pageInfo: { hasNextPage: true, hasPreviousPage: false } });
+    const p2 = (await t.gql(c, { c: cid, f, a: p1.pageInfo.endCursor })).body.data.payments;
+    expect(p2).toMatchObject({ nodes: [{ id: tx.failed }], pageInfo: { hasNextPage: false, hasPreviousPage: true } });
+    const other = await t.gql(c, { c: cid, f: { statuses: ['pending'] }, a: p1.pageInfo.endCursor });
+    expect(other.body.errors[0].extensions.details[0].message).toBe('invalid_cursor');
   });
 
   it('needs payments.read on the company; other merchants get 403', async () => {
@@ -174,8 +184,8 @@ describe('client payments', () => {
   });
 
   it('answers the same over GraphQL', async () => {
-    const g = await t.gql('{ clientPayments { transactions { id } total } }', {}, { token: clientToken });
-    expect(g.body.data.clientPayments).toEqual({ transactions: [{ id: tx.paid }], total: 1 });
+    const g = await t.gql('{ clientPayments(first: 10) { nodes { id } totalCount } }', {}, { token: clientToken });
+    expect(g.body.data.clientPayments).toEqual({ nodes: [{ id: tx.paid }], totalCount: 1 });
     const one = await t.gql('query($id: ID!) { clientPayment(id: $id) { id status } }', { id: tx.batch }, { token: clientToken });
     expect(one.body.errors[0].extensions.code).toBe('not_found');
   });

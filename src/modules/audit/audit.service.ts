@@ -2,6 +2,8 @@ import type { Ctx } from '../../kernel/context';
 import type { AuditActorType, AuditChange } from '../../kernel/audit';
 import { companyForMerchant } from '../company/company.access';
 import { parsePage } from '../../shared/pagination';
+import { listSpec, type ConnectionArgs, type ConnectionJson, type SortKey } from '../../kernel/connection';
+import { connectionFrom, sqlSource } from '../../kernel/keyset';
 import { formatTimestamp, parseTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
 
@@ -61,8 +63,63 @@ export async function listAuditLog(
   companyId: string,
   f: AuditFilter,
 ): Promise<{ items: AuditEntryJson[]; limit: number; offset: number; total: number }> {
-  const company = await companyForMerchant(ctx, companyId, 'audit.read');
   const { limit, offset } = parsePage({ limit: f.limit, offset: f.offset });
+  const { where, params } = await auditFilter(ctx, companyId, f);
+  // page and total in one statement
+  const rows = await ctx.em.getConnection().execute<Row[]>(
+    `select ${ENTRY_COLUMNS}, count(*) over () as total
+       from audit_entry a where ${where}
+      order by a.created_at desc, a.seq desc limit ? offset ?`,
+    [...params, limit, offset],
+  );
+  let total = rows.length ? Number(rows[0].total) : 0;
+  if (!rows.length && offset > 0) {
+    const counted = await ctx.em.getConnection().execute<{ n: string }[]>(`select count(*) as n from audit_entry a where ${where}`, params);
+    total = Number(counted[0].n);
+  }
+  return { items: rows.map(entryJson), limit, offset, total };
+}
+
+/**
+ * GraphQL: the same log as a connection (kernel/connection.ts), newest first; ties in the
+ * millisecond (the cursors' precision) by the order of writing, newest first.
+ */
+export async function auditLogConnection(
+  ctx: Ctx,
+  companyId: string,
+  f: AuditFilter,
+  args: ConnectionArgs,
+): Promise<ConnectionJson<AuditEntryJson>> {
+  const { companyId: company, where, params } = await auditFilter(ctx, companyId, f);
+  const seq = new Map<string, number>();
+  const keys: SortKey<AuditEntryJson>[] = [
+    { column: 'created_at', time: true, micro: true, desc: true, of: (e) => e.createdAt },
+    { column: 'seq', desc: true, type: 'bigint', of: (e) => seq.get(e.id) },
+  ];
+  const source = sqlSource(ctx.em.getConnection(), {
+    select: `${ENTRY_COLUMNS}, a.seq`,
+    from: 'audit_entry a',
+    where,
+    params,
+    keys,
+    alias: 'a.',
+    map: (rows) =>
+      (rows as unknown as (Row & { seq: string | number })[]).map((r) => {
+        seq.set(r.id, Number(r.seq));
+        return entryJson(r);
+      }),
+  });
+  const filter = { recordID: f.recordID, actorID: f.actorID, from: f.from, to: f.to };
+  return connectionFrom(source, args, listSpec(keys, 'auditLog', company, filter), 'entries');
+}
+
+const ENTRY_COLUMNS = `a.id, a.actor_type, a.actor_id, a.action, a.record_type, a.record_id, a.changes, a.request_id, a.created_at,
+            coalesce(a.actor_name, (select nullif(trim(concat_ws(' ', cl.first_name, cl.last_name)), '') from client cl
+              where a.actor_type = 'client' and cl.company_id = a.company_id and cl.id::text = a.actor_id)) as actor_name`;
+
+/** The company checked and the log's filter as SQL (record, actor, [from, to)). */
+async function auditFilter(ctx: Ctx, companyId: string, f: AuditFilter): Promise<{ companyId: string; where: string; params: unknown[] }> {
+  const company = await companyForMerchant(ctx, companyId, 'audit.read');
   const c = new Check();
   const recordId = text(c, 'recordID', f.recordID);
   const actorId = text(c, 'actorID', f.actorID);
@@ -83,24 +140,7 @@ export async function listAuditLog(
     where.push(sql);
     params.push(value);
   }
-  // page and total in one statement
-  const rows = await ctx.em.getConnection().execute<Row[]>(
-    `select a.id, a.actor_type, a.actor_id, a.action, a.record_type, a.record_id, a.changes, a.request_id, a.created_at,
-            coalesce(a.actor_name, (select nullif(trim(concat_ws(' ', cl.first_name, cl.last_name)), '') from client cl
-              where a.actor_type = 'client' and cl.company_id = a.company_id and cl.id::text = a.actor_id)) as actor_name,
-            count(*) over () as total
-       from audit_entry a where ${where.join(' and ')}
-      order by a.created_at desc, a.seq desc limit ? offset ?`,
-    [...params, limit, offset],
-  );
-  let total = rows.length ? Number(rows[0].total) : 0;
-  if (!rows.length && offset > 0) {
-    const counted = await ctx.em
-      .getConnection()
-      .execute<{ n: string }[]>(`select count(*) as n from audit_entry a where ${where.join(' and ')}`, params);
-    total = Number(counted[0].n);
-  }
-  return { items: rows.map(entryJson), limit, offset, total };
+  return { companyId: company.id, where: where.join(' and '), params };
 }
 
 function entryJson(r: Row): AuditEntryJson {

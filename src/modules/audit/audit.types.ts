@@ -1,6 +1,7 @@
-import { ArgsType, Field, ID, Int, ObjectType } from 'type-graphql';
+import { ArgsType, Field, ID, ObjectType } from 'type-graphql';
 import { AUDIT_ACTOR_TYPES, type AuditActorType } from '../../kernel/audit';
-import { DOC, defineEnum, pageType } from '../../kernel/graphql-types';
+import { DOC, defineEnum } from '../../kernel/graphql-types';
+import { ConnectionArgs, connectionType } from '../../kernel/connection';
 import { DateTimeScalar, JSONScalar } from '../../kernel/graphql-scalars';
 
 export const AuditActorTypeEnum = defineEnum<AuditActorType>(
@@ -45,16 +46,14 @@ export class AuditEntryType {
   @Field(() => DateTimeScalar, { description: 'When the change was made.' }) createdAt!: string;
 }
 
-export const AuditEntryPageType = pageType('AuditEntryPage', 'entries', () => AuditEntryType, 'A page of audit log entries, newest first.');
+export const AuditEntryConnectionType = connectionType('AuditEntry', () => AuditEntryType, 'Audit log entries, newest first.', 'entries');
 
 @ArgsType()
-export class AuditLogArgs {
+export class AuditLogArgs extends ConnectionArgs {
   @Field(() => ID, { description: DOC.companyArg }) companyID!: string;
   @Field(() => String, { nullable: true, description: 'Only the entries of this record id.' }) recordID?: string | null;
   @Field(() => String, { nullable: true, description: 'Only the entries of this actor id (API key id, client id).' }) actorID?:
     string | null;
   @Field(() => DateTimeScalar, { nullable: true, description: 'Only entries made at or after this instant.' }) from?: Date | null;
   @Field(() => DateTimeScalar, { nullable: true, description: 'Only entries made before this instant.' }) to?: Date | null;
-  @Field(() => Int, { nullable: true, description: DOC.limit }) limit?: number | null;
-  @Field(() => Int, { nullable: true, description: DOC.offset }) offset?: number | null;
 }

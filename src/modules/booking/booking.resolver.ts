@@ -1,7 +1,8 @@
 import { Arg, Args, Ctx as GqlCtx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { runHeavy } from '../../kernel/bulkhead';
 import type { Ctx } from '../../kernel/context';
-import { DOC, PageArgs } from '../../kernel/graphql-types';
+import { DOC } from '../../kernel/graphql-types';
+import { ConnectionArgs } from '../../kernel/connection';
 import { resourceJson, serviceJson } from '../catalog/catalog.json';
 import { ResourceType, ServiceType, ticketMap, TicketType } from '../catalog/catalog.types';
 import { clientLoader } from '../client/client.lookup';
@@ -9,21 +10,21 @@ import { clientJson } from '../client/client.service';
 import { ClientType } from '../client/client.types';
 import { SlotType } from '../scheduling/scheduling.types';
 import { requestBookings } from './booking-batch.service';
-import { cancelClientBooking, clientBooking, clientBookings, requestBooking } from './client-booking.service';
+import { cancelClientBooking, clientBooking, clientBookingsConnection, requestBooking } from './client-booking.service';
 import { createBooking, moveBooking, updateBooking } from './booking.service';
-import { bookingJson, statusChangeJson, type BookingJson } from './booking.json';
+import { statusChangeJson } from './booking.json';
 import { resourceLoader, serviceLoader, statusChangesLoader } from './booking.loaders';
-import { bookingSideLists, getBooking, pageBookings, type BookingRowsPage } from './booking-query.service';
+import { bookingSideLists, bookingsConnection, getBooking, type BookingConnection, type ListedBooking } from './booking-query.service';
 import {
   BlockedTimeType,
   BOOKING_OUTCOMES,
   BookingBatchType,
   BookingFilter,
-  BookingPageType,
+  BookingConnectionType,
   BookingStatusChangeType,
   BookingType,
   CancelClientBookingInput,
-  ClientBookingPageType,
+  ClientBookingConnectionType,
   ClientBookingType,
   CreateBookingInput,
   MoveBookingInput,
@@ -34,29 +35,26 @@ import {
 
 const IDEMPOTENCY = 'Same as the REST Idempotency-Key header: a repeated key with the same input replays the first answer for 24 hours.';
 
-/** A booking of a listed page: its status changes are loaded only when asked for (Booking.statusChanges). */
-type ListedBooking = Omit<BookingJson, 'statusChanges'> & { statusChanges?: BookingJson['statusChanges'] };
-
 /** The client-interface input with its ticket list as the REST map. */
 const requestOf = (i: RequestBookingInput) => ({ ...i, tickets: ticketMap(i.tickets) });
 
 @Resolver(() => BookingType)
 export class BookingResolver {
-  @Query(() => BookingPageType, {
+  @Query(() => BookingConnectionType, {
     nullable: true,
-    description: "A page of the company's bookings (limit 1-100, default 100), ordered by startTime then id.",
+    description: "The company's bookings (first/last 1-100, default first 100), ordered by startTime then id.",
   })
   bookings(
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
-    @Args(() => PageArgs) page: PageArgs,
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
     @Arg('filter', () => BookingFilter, {
       nullable: true,
       description: 'The filters; left out: every booking but rejected and failed ones.',
     })
     filter?: BookingFilter,
   ) {
-    return runHeavy(ctx, 'lists', () => pageBookings(ctx, companyID, { ...(filter ?? {}), limit: page.limit, offset: page.offset }));
+    return runHeavy(ctx, 'lists', () => bookingsConnection(ctx, companyID, filter ?? {}, page));
   }
 
   @Query(() => BookingType, { nullable: true, description: 'One booking of the company.' })
@@ -133,41 +131,36 @@ export class BookingResolver {
   }
 }
 
-/** The lists of a page of bookings, each computed only when the query selects it. */
-@Resolver(() => BookingPageType)
+/** The side lists of a page of bookings, each computed only when the query selects it. */
+@Resolver(() => BookingConnectionType)
 export class BookingPageResolver {
-  @FieldResolver(() => [BookingType], { description: 'The bookings of this page, by startTime then id.' })
-  bookings(@Root() p: BookingRowsPage, @GqlCtx() ctx: Ctx): ListedBooking[] {
-    return p.rows.map((b) => ({ ...bookingJson(b, ctx.deps.jwtKey, []), statusChanges: undefined }));
-  }
-
   @FieldResolver(() => [ClientType], { description: 'The clients of the bookings, by email.' })
-  clients(@Root() p: BookingRowsPage, @GqlCtx() ctx: Ctx) {
+  clients(@Root() p: BookingConnection, @GqlCtx() ctx: Ctx) {
     return bookingSideLists.clients(ctx, p.companyId, p.rows);
   }
 
   @FieldResolver(() => [ServiceType], { description: 'The services of the bookings, by name.' })
-  services(@Root() p: BookingRowsPage, @GqlCtx() ctx: Ctx) {
+  services(@Root() p: BookingConnection, @GqlCtx() ctx: Ctx) {
     return bookingSideLists.services(ctx, p.companyId, p.rows);
   }
 
   @FieldResolver(() => [ResourceType], { description: 'The resources (and related resources) of the bookings, by name.' })
-  resources(@Root() p: BookingRowsPage, @GqlCtx() ctx: Ctx) {
+  resources(@Root() p: BookingConnection, @GqlCtx() ctx: Ctx) {
     return bookingSideLists.resources(ctx, p.companyId, p.rows);
   }
 
   @FieldResolver(() => [TicketType], { description: 'The tickets booked, by name.' })
-  tickets(@Root() p: BookingRowsPage, @GqlCtx() ctx: Ctx) {
+  tickets(@Root() p: BookingConnection, @GqlCtx() ctx: Ctx) {
     return bookingSideLists.tickets(ctx, p.companyId, p.rows);
   }
 
   @FieldResolver(() => [SlotType], { description: 'The slots the group and ticket bookings sit in, by start.' })
-  slots(@Root() p: BookingRowsPage, @GqlCtx() ctx: Ctx) {
+  slots(@Root() p: BookingConnection, @GqlCtx() ctx: Ctx) {
     return bookingSideLists.slots(ctx, p.companyId, p.rows);
   }
 
   @FieldResolver(() => [BlockedTimeType], { description: 'Times the bookings of the page block on related resources.' })
-  blockedTimes(@Root() p: BookingRowsPage, @GqlCtx() ctx: Ctx) {
+  blockedTimes(@Root() p: BookingConnection, @GqlCtx() ctx: Ctx) {
     return bookingSideLists.blockedTimes(ctx, p.companyId, p.rows);
   }
 }
@@ -200,9 +193,9 @@ export class ClientBookingResolver {
     return requestBookings(ctx, { ...input, bookings: input.bookings?.map(requestOf) }, { idempotencyKey });
   }
 
-  @Query(() => ClientBookingPageType, { nullable: true, description: "A page of the calling client's bookings." })
-  clientBookings(@GqlCtx() ctx: Ctx, @Args(() => PageArgs) page: PageArgs) {
-    return clientBookings(ctx, page);
+  @Query(() => ClientBookingConnectionType, { nullable: true, description: "The calling client's bookings, by startTime then id." })
+  clientBookings(@GqlCtx() ctx: Ctx, @Args(() => ConnectionArgs) page: ConnectionArgs) {
+    return clientBookingsConnection(ctx, page);
   }
 
   @Query(() => ClientBookingType, { nullable: true, description: 'One booking of the calling client, or any booking by its accessToken.' })

@@ -1,4 +1,5 @@
 import { Field, ID, InputType, Int, InterfaceType, ObjectType } from 'type-graphql';
+import { connectionFields, connectionType } from '../../kernel/connection';
 import { DurationScalar, JSONObjectScalar } from '../../kernel/graphql-scalars';
 import { defineEnum, DOC, MetaDataUpdateInput, PART_OF_RECORD } from '../../kernel/graphql-types';
 import type { MetaData } from '../../shared/metadata';
@@ -122,31 +123,28 @@ export class BlockedTimeType {
   @Field(() => BlockedTimeSourceEnum, { description: 'Why the resource is blocked.' }) source!: string;
 }
 
-@ObjectType('BookingPage', {
-  description: 'A page of bookings; each side list holds the records the page refers to, once, and is loaded only when asked for.',
+@ObjectType('BookingConnection', {
+  description:
+    'Bookings by startTime then id; each side list holds the records the page refers to, once, and is loaded only when asked for.',
 })
-export class BookingPageType {
+export class BookingConnectionType {
   @Field(() => [BlockedTimeType], { description: 'Times the bookings of the page block on related resources.' })
   blockedTimes!: BlockedTimeType[];
-  @Field(() => [BookingType], { description: 'The bookings of this page, by startTime then id.' }) bookings!: BookingType[];
   @Field(() => [ClientType], { description: 'The clients of the bookings, by email.' }) clients!: ClientType[];
   @Field(() => [ResourceType], { description: 'The resources (and related resources) of the bookings, by name.' })
   resources!: ResourceType[];
   @Field(() => [ServiceType], { description: 'The services of the bookings, by name.' }) services!: ServiceType[];
   @Field(() => [SlotType], { description: 'The slots the group and ticket bookings sit in, by start.' }) slots!: SlotType[];
   @Field(() => [TicketType], { description: 'The tickets booked, by name.' }) tickets!: TicketType[];
-  @Field(() => Int, { description: DOC.pageLimit }) limit!: number;
-  @Field(() => Int, { description: DOC.pageOffset }) offset!: number;
-  @Field(() => Int, { description: DOC.total }) total!: number;
 }
+connectionFields(BookingConnectionType, 'Booking', () => BookingType, 'bookings');
 
-@ObjectType('ClientBookingPage', { description: "A page of the calling client's bookings." })
-export class ClientBookingPageType {
-  @Field(() => [ClientBookingType], { description: 'The bookings of this page.' }) bookings!: ClientBookingType[];
-  @Field(() => Int, { description: DOC.pageLimit }) limit!: number;
-  @Field(() => Int, { description: DOC.pageOffset }) offset!: number;
-  @Field(() => Int, { description: DOC.total }) total!: number;
-}
+export const ClientBookingConnectionType = connectionType(
+  'ClientBooking',
+  () => ClientBookingType,
+  "The calling client's bookings, by startTime then id.",
+  'bookings',
+);
 
 @InputType({ description: 'How a booking repeats (a recurring series, all or nothing).' })
 export class BookingRepeatInput {

@@ -22,6 +22,8 @@ import type { PreloadedSnapshot } from '../availability/snapshot';
 import { commitChecked, keptCheck, placeKept } from './booking-kept-catalog';
 import { isUuid } from '../../shared/ids';
 import { parsePage } from '../../shared/pagination';
+import { listTag, type ConnectionArgs, type ConnectionJson, type SortKey } from '../../kernel/connection';
+import { connectionFrom, ormSource } from '../../kernel/keyset';
 import { verifyBookingAccessToken } from './access-token';
 import { applyChanges, copyOf } from './booking-changes.service';
 import { Booking } from './booking.entity';
@@ -353,6 +355,19 @@ export async function clientBookings(ctx: Ctx, raw: { limit?: unknown; offset?: 
     ctx.em.count(Booking, where),
   ]);
   return { bookings: rows.map((b) => clientBookingJson(b, ctx.deps.jwtKey)), limit: page.limit, offset: page.offset, total };
+}
+
+/** The client's bookings as a connection (kernel/connection.ts), by keyset on (startTime, id). */
+export async function clientBookingsConnection(ctx: Ctx, args: ConnectionArgs): Promise<ConnectionJson<ClientBookingJson>> {
+  const actor = requireClient(ctx);
+  const keys: SortKey<ClientBookingJson>[] = [
+    { column: 'startTime', time: true, of: (b) => b.startTime },
+    { column: 'id', of: (b) => b.id },
+  ];
+  const spec = { tag: listTag('clientBookings', `${actor.companyId}|${actor.clientId}`), keys, max: BOOKINGS_MAX_LIMIT };
+  const where = { companyId: actor.companyId, clientId: actor.clientId };
+  const json = (rows: Booking[]) => rows.map((b) => clientBookingJson(b, ctx.deps.jwtKey));
+  return connectionFrom(ormSource(ctx.em, Booking, where, keys, json, { disableIdentityMap: true }), args, spec, 'bookings');
 }
 
 /** Client: one booking (own, or by its access token). */

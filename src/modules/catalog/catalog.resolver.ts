@@ -1,5 +1,7 @@
 import { Arg, Args, Ctx as GqlCtx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { DOC, PageArgs, pageOf } from '../../kernel/graphql-types';
+import { DOC } from '../../kernel/graphql-types';
+import { ConnectionArgs, connectionOf, listSpec } from '../../kernel/connection';
+import { BY_CREATION, BY_NAME, BY_POSITION } from './catalog.lists';
 import type { Ctx } from '../../kernel/context';
 import { requireMerchant } from '../../kernel/access';
 import { forbidden } from '../../shared/errors';
@@ -22,12 +24,12 @@ import {
   ServiceSettingsInput,
   UpdateResourceInput,
   UpdateServiceInput,
-  ResourcePageType,
+  ResourceConnectionType,
   ResourceType,
-  ServicePageType,
-  ServiceResourceLinkPageType,
+  ServiceConnectionType,
+  ServiceResourceLinkConnectionType,
   ServiceType,
-  TicketPageType,
+  TicketConnectionType,
 } from './catalog.types';
 import { createResource, getResource, listResources, updateResource } from './resource.service';
 import { createService, getService, listServices, updateService, updateServiceSettings } from './service.service';
@@ -44,13 +46,13 @@ function allowNested(ctx: Ctx, companyId: string, permission: string): void {
 
 @Resolver(() => ServiceType)
 export class ServiceResolver {
-  @Query(() => ServicePageType, { nullable: true, description: 'Services of a company, ordered by position, then creation.' })
+  @Query(() => ServiceConnectionType, { nullable: true, description: 'Services of a company, ordered by position, then creation.' })
   async services(
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
-    @Args(() => PageArgs) page: PageArgs,
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
   ) {
-    return pageOf(await listServices(ctx, companyID), page, 'services');
+    return connectionOf(await listServices(ctx, companyID), page, listSpec(BY_POSITION, 'services', companyID), 'services');
   }
 
   @Query(() => ServiceType, { nullable: true, description: 'One service of the company.' })
@@ -91,34 +93,37 @@ export class ServiceResolver {
     return updateServiceSettings(ctx, companyID, id, input);
   }
 
-  @FieldResolver(() => ResourcePageType, { description: 'Linked resources (disabled ones included), by name.' })
-  async resources(@Root() s: ServiceJson, @GqlCtx() ctx: Ctx, @Args(() => PageArgs) page: PageArgs) {
+  @FieldResolver(() => ResourceConnectionType, { description: 'Linked resources (disabled ones included), by name.' })
+  async resources(@Root() s: ServiceJson, @GqlCtx() ctx: Ctx, @Args(() => ConnectionArgs) page: ConnectionArgs) {
     allowNested(ctx, s.companyID, 'resources.read');
-    return pageOf((await resourcesByService(ctx).load(catalogKey(s.companyID, s.id))).map(resourceJson), page, 'resources');
+    const all = (await resourcesByService(ctx).load(catalogKey(s.companyID, s.id))).map(resourceJson);
+    return connectionOf(all, page, listSpec(BY_NAME, 'Service.resources', s.id), 'resources');
   }
 
-  @FieldResolver(() => TicketPageType, { description: 'Tickets of the service, oldest first.' })
-  async tickets(@Root() s: ServiceJson, @GqlCtx() ctx: Ctx, @Args(() => PageArgs) page: PageArgs) {
+  @FieldResolver(() => TicketConnectionType, { description: 'Tickets of the service, oldest first.' })
+  async tickets(@Root() s: ServiceJson, @GqlCtx() ctx: Ctx, @Args(() => ConnectionArgs) page: ConnectionArgs) {
     allowNested(ctx, s.companyID, 'services.read');
-    return pageOf((await ticketsByService(ctx).load(catalogKey(s.companyID, s.id))).map(ticketJson), page, 'tickets');
+    const all = (await ticketsByService(ctx).load(catalogKey(s.companyID, s.id))).map(ticketJson);
+    return connectionOf(all, page, listSpec(BY_CREATION, 'Service.tickets', s.id), 'tickets');
   }
 
-  @FieldResolver(() => ServiceResourceLinkPageType, { description: 'Resource links of the service, oldest first.' })
-  async links(@Root() s: ServiceJson, @GqlCtx() ctx: Ctx, @Args(() => PageArgs) page: PageArgs) {
+  @FieldResolver(() => ServiceResourceLinkConnectionType, { description: 'Resource links of the service, oldest first.' })
+  async links(@Root() s: ServiceJson, @GqlCtx() ctx: Ctx, @Args(() => ConnectionArgs) page: ConnectionArgs) {
     allowNested(ctx, s.companyID, 'services.read');
-    return pageOf((await linksByService(ctx).load(catalogKey(s.companyID, s.id))).map(linkJson), page, 'links');
+    const all = (await linksByService(ctx).load(catalogKey(s.companyID, s.id))).map(linkJson);
+    return connectionOf(all, page, listSpec(BY_CREATION, 'Service.links', s.id), 'links');
   }
 }
 
 @Resolver(() => ResourceType)
 export class ResourceResolver {
-  @Query(() => ResourcePageType, { nullable: true, description: 'Resources of a company, by name.' })
+  @Query(() => ResourceConnectionType, { nullable: true, description: 'Resources of a company, by name.' })
   async resources(
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
-    @Args(() => PageArgs) page: PageArgs,
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
   ) {
-    return pageOf(await listResources(ctx, companyID), page, 'resources');
+    return connectionOf(await listResources(ctx, companyID), page, listSpec(BY_NAME, 'resources', companyID), 'resources');
   }
 
   @Query(() => ResourceType, { nullable: true, description: 'One resource of the company.' })
@@ -152,25 +157,28 @@ export class ResourceResolver {
     return updateResource(ctx, companyID, id, input);
   }
 
-  @FieldResolver(() => ServicePageType, { description: 'Linked services (disabled ones included), in list order.' })
-  async services(@Root() r: ResourceJson, @GqlCtx() ctx: Ctx, @Args(() => PageArgs) page: PageArgs) {
+  @FieldResolver(() => ServiceConnectionType, { description: 'Linked services (disabled ones included), in list order.' })
+  async services(@Root() r: ResourceJson, @GqlCtx() ctx: Ctx, @Args(() => ConnectionArgs) page: ConnectionArgs) {
     allowNested(ctx, r.companyID, 'services.read');
-    return pageOf((await servicesByResource(ctx).load(catalogKey(r.companyID, r.id))).map(serviceJson), page, 'services');
+    const all = (await servicesByResource(ctx).load(catalogKey(r.companyID, r.id))).map(serviceJson);
+    return connectionOf(all, page, listSpec(BY_POSITION, 'Resource.services', r.id), 'services');
   }
 }
 
 /** Catalog relations of the company type, declared here so that the company context stays unaware of the catalog. */
 @Resolver(() => CompanyType)
 export class CompanyCatalogResolver {
-  @FieldResolver(() => ServicePageType, { description: 'Services of the company, ordered by position, then creation.' })
-  async services(@Root() company: CompanyJson, @GqlCtx() ctx: Ctx, @Args(() => PageArgs) page: PageArgs) {
+  @FieldResolver(() => ServiceConnectionType, { description: 'Services of the company, ordered by position, then creation.' })
+  async services(@Root() company: CompanyJson, @GqlCtx() ctx: Ctx, @Args(() => ConnectionArgs) page: ConnectionArgs) {
     allowNested(ctx, company.id, 'services.read');
-    return pageOf((await servicesByCompany(ctx).load(company.id)).map(serviceJson), page, 'services');
+    const all = (await servicesByCompany(ctx).load(company.id)).map(serviceJson);
+    return connectionOf(all, page, listSpec(BY_POSITION, 'Company.services', company.id), 'services');
   }
 
-  @FieldResolver(() => ResourcePageType, { description: 'Resources of the company, by name.' })
-  async resources(@Root() company: CompanyJson, @GqlCtx() ctx: Ctx, @Args(() => PageArgs) page: PageArgs) {
+  @FieldResolver(() => ResourceConnectionType, { description: 'Resources of the company, by name.' })
+  async resources(@Root() company: CompanyJson, @GqlCtx() ctx: Ctx, @Args(() => ConnectionArgs) page: ConnectionArgs) {
     allowNested(ctx, company.id, 'resources.read');
-    return pageOf((await resourcesByCompany(ctx).load(company.id)).map(resourceJson), page, 'resources');
+    const all = (await resourcesByCompany(ctx).load(company.id)).map(resourceJson);
+    return connectionOf(all, page, listSpec(BY_NAME, 'Company.resources', company.id), 'resources');
   }
 }

@@ -1,6 +1,7 @@
 import { Field, Float, ID, Int, ObjectType, InputType } from 'type-graphql';
 import { CurrencyScalar, DurationScalar, HexColorCodeScalar, JSONObjectScalar, LocalTimeScalar } from '../../kernel/graphql-scalars';
-import { defineEnum, DOC, MetaDataUpdateInput, pageType } from '../../kernel/graphql-types';
+import { defineEnum, DOC, MetaDataUpdateInput } from '../../kernel/graphql-types';
+import { connectionFields, connectionType } from '../../kernel/connection';
 import type { MetaData } from '../../shared/metadata';
 import type { ServiceType as ServiceKind } from '../../shared/service-type';
 
@@ -105,23 +106,21 @@ export class ServiceResourceLinkType {
   @Field(() => Date, { description: DOC.updatedAt }) updatedAt!: string;
 }
 
-@ObjectType('ServiceLinks', { description: 'A page of a service’s resource links, with the resources they link.' })
+@ObjectType('ServiceLinks', {
+  description: 'A connection of a service’s resource links (oldest first), with the resources the page’s links link.',
+})
 export class ServiceLinksType {
-  @Field(() => Int, { description: DOC.total }) total!: number;
-  @Field(() => Int, { description: DOC.pageLimit }) limit!: number;
-  @Field(() => Int, { description: DOC.pageOffset }) offset!: number;
-  @Field(() => [ServiceResourceLinkType], { description: 'The links of this page, oldest first.' }) links!: ServiceResourceLinkType[];
-  @Field(() => [ResourceType], { description: 'The resources of these links, by name.' }) resources!: ResourceType[];
+  @Field(() => [ResourceType], { description: 'The resources of this page’s links, by name.' }) resources!: ResourceType[];
 }
+connectionFields(ServiceLinksType, 'ServiceResourceLink', () => ServiceResourceLinkType, 'links');
 
-@ObjectType('ResourceLinks', { description: 'A page of a resource’s service links, with the services they link.' })
+@ObjectType('ResourceLinks', {
+  description: 'A connection of a resource’s service links (oldest first), with the services the page’s links link.',
+})
 export class ResourceLinksType {
-  @Field(() => Int, { description: DOC.total }) total!: number;
-  @Field(() => Int, { description: DOC.pageLimit }) limit!: number;
-  @Field(() => Int, { description: DOC.pageOffset }) offset!: number;
-  @Field(() => [ServiceResourceLinkType], { description: 'The links of this page, oldest first.' }) links!: ServiceResourceLinkType[];
-  @Field(() => [ServiceType], { description: 'The services of these links, in list order.' }) services!: ServiceType[];
+  @Field(() => [ServiceType], { description: 'The services of this page’s links, in list order.' }) services!: ServiceType[];
 }
+connectionFields(ResourceLinksType, 'ServiceResourceLink', () => ServiceResourceLinkType, 'links');
 
 @ObjectType('ClientServiceResource', { description: 'A resource as the client form of a service lists it.' })
 export class ClientServiceResourceType {
@@ -177,26 +176,31 @@ export class ClientResourceType {
   @Field(() => Date, { description: DOC.updatedAt }) updatedAt!: string;
 }
 
-export const ServicePageType = pageType('ServicePage', 'services', () => ServiceType, 'A page of services, by position, then creation.');
-export const ResourcePageType = pageType('ResourcePage', 'resources', () => ResourceType, 'A page of resources, by name.');
-export const TicketPageType = pageType('TicketPage', 'tickets', () => TicketType, 'A page of tickets, oldest first.');
-export const ServiceResourceLinkPageType = pageType(
-  'ServiceResourceLinkPage',
-  'links',
-  () => ServiceResourceLinkType,
-  'A page of service-resource links, oldest first.',
-);
-export const ClientServicePageType = pageType(
-  'ClientServicePage',
+export const ServiceConnectionType = connectionType(
+  'Service',
+  () => ServiceType,
+  'Services, by position, then creation, then id.',
   'services',
-  () => ClientServiceType,
-  'A page of services in the client form.',
 );
-export const ClientResourcePageType = pageType(
-  'ClientResourcePage',
-  'resources',
+export const ResourceConnectionType = connectionType('Resource', () => ResourceType, 'Resources, by name, then id.', 'resources');
+export const TicketConnectionType = connectionType('Ticket', () => TicketType, 'Tickets, oldest first (then by id).', 'tickets');
+export const ServiceResourceLinkConnectionType = connectionType(
+  'ServiceResourceLink',
+  () => ServiceResourceLinkType,
+  'Service-resource links, oldest first (then by id).',
+  'links',
+);
+export const ClientServiceConnectionType = connectionType(
+  'ClientService',
+  () => ClientServiceType,
+  'Services in the client form, by position, then creation, then id.',
+  'services',
+);
+export const ClientResourceConnectionType = connectionType(
+  'ClientResource',
   () => ClientResourceType,
-  'A page of resources in the client form.',
+  'Resources in the client form, by name, then id.',
+  'resources',
 );
 
 /** Tickets of a request, `{ticketID: count}` in REST. */

@@ -38,9 +38,17 @@ async function clientResources(ctx: Ctx, company: Company, resources: Resource[]
 
 /** Enabled services of a company in the client form. */
 export async function listClientServices(ctx: Ctx, companyId: string): Promise<ClientServiceJson[]> {
+  return (await listClientServicesInOrder(ctx, companyId)).services;
+}
+
+/** The same list with each service's position, the first key of its order (the client form leaves it out). */
+export async function listClientServicesInOrder(
+  ctx: Ctx,
+  companyId: string,
+): Promise<{ services: ClientServiceJson[]; positions: Map<string, number> }> {
   const company = await companyForClientInterface(ctx, companyId, 'client.read');
   const services = await ctx.em.find(Service, { companyId: company.id, disabledAt: null }, { orderBy: SERVICE_ORDER });
-  return clientServices(ctx, company, services);
+  return { services: await clientServices(ctx, company, services), positions: new Map(services.map((s) => [s.id, s.position])) };
 }
 
 /** One enabled service in the client form; a disabled one is not offered (404). */

@@ -1,6 +1,7 @@
 import { Arg, Args, Ctx as GqlCtx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { DOC, PageArgs } from '../../kernel/graphql-types';
-import { parsePage } from '../../shared/pagination';
+import { DOC } from '../../kernel/graphql-types';
+import { ConnectionArgs, connectionOf, listSpec } from '../../kernel/connection';
+import { BY_CREATION } from './catalog.lists';
 import type { Ctx } from '../../kernel/context';
 import {
   CreateServiceResourceLinkInput,
@@ -13,32 +14,36 @@ import { createLink, listResourceLinks, listServiceLinks, updateLink } from './l
 
 @Resolver(() => ServiceResourceLinkType)
 export class ServiceResourceLinkResolver {
-  @Query(() => ServiceLinksType, { nullable: true, description: 'A page of a service’s resource links and the resources they link.' })
+  @Query(() => ServiceLinksType, {
+    nullable: true,
+    description: 'A service’s resource links (oldest first) and the resources the page’s links link.',
+  })
   async serviceLinks(
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
     @Arg('serviceID', () => ID, { description: DOC.serviceArg }) serviceID: string,
-    @Args(() => PageArgs) page: PageArgs,
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
   ) {
-    const p = parsePage(page);
     const all = await listServiceLinks(ctx, companyID, serviceID);
-    const links = all.links.slice(p.offset, p.offset + p.limit);
-    const wanted = new Set(links.map((l) => l.resourceID));
-    return { ...p, total: all.links.length, links, resources: all.resources.filter((r) => wanted.has(r.id)) };
+    const conn = connectionOf(all.links, page, listSpec(BY_CREATION, 'serviceLinks', serviceID), 'links');
+    const wanted = new Set(conn.nodes.map((l) => l.resourceID));
+    return { ...conn, resources: all.resources.filter((r) => wanted.has(r.id)) };
   }
 
-  @Query(() => ResourceLinksType, { nullable: true, description: 'A page of a resource’s service links and the services they link.' })
+  @Query(() => ResourceLinksType, {
+    nullable: true,
+    description: 'A resource’s service links (oldest first) and the services the page’s links link.',
+  })
   async resourceLinks(
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
     @Arg('resourceID', () => ID, { description: DOC.resourceArg }) resourceID: string,
-    @Args(() => PageArgs) page: PageArgs,
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
   ) {
-    const p = parsePage(page);
     const all = await listResourceLinks(ctx, companyID, resourceID);
-    const links = all.links.slice(p.offset, p.offset + p.limit);
-    const wanted = new Set(links.map((l) => l.serviceID));
-    return { ...p, total: all.links.length, links, services: all.services.filter((s) => wanted.has(s.id)) };
+    const conn = connectionOf(all.links, page, listSpec(BY_CREATION, 'resourceLinks', resourceID), 'links');
+    const wanted = new Set(conn.nodes.map((l) => l.serviceID));
+    return { ...conn, services: all.services.filter((s) => wanted.has(s.id)) };
   }
 
   @Mutation(() => ServiceResourceLinkType, { description: 'Links a resource to a service; a second link of the same pair is a conflict.' })

@@ -1,19 +1,21 @@
 import { Arg, Args, Ctx as GqlCtx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { DOC, PageArgs, pageOf } from '../../kernel/graphql-types';
+import { DOC } from '../../kernel/graphql-types';
+import { ConnectionArgs, connectionOf, listSpec } from '../../kernel/connection';
+import { BY_CREATION } from './catalog.lists';
 import type { Ctx } from '../../kernel/context';
-import { CreateTicketInput, UpdateTicketInput, TicketPageType, TicketType } from './catalog.types';
+import { CreateTicketInput, UpdateTicketInput, TicketConnectionType, TicketType } from './catalog.types';
 import { createTicket, getTicket, listTickets, updateTicket } from './ticket.service';
 
 @Resolver(() => TicketType)
 export class TicketResolver {
-  @Query(() => TicketPageType, { nullable: true, description: 'Tickets of a service, oldest first.' })
+  @Query(() => TicketConnectionType, { nullable: true, description: 'Tickets of a service, oldest first.' })
   async tickets(
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
     @Arg('serviceID', () => ID, { description: DOC.serviceArg }) serviceID: string,
-    @Args(() => PageArgs) page: PageArgs,
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
   ) {
-    return pageOf(await listTickets(ctx, companyID, serviceID), page, 'tickets');
+    return connectionOf(await listTickets(ctx, companyID, serviceID), page, listSpec(BY_CREATION, 'tickets', serviceID), 'tickets');
   }
 
   @Query(() => TicketType, { nullable: true, description: 'One ticket of a service.' })

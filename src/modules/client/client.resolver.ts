@@ -1,28 +1,29 @@
 import { Arg, Args, Ctx as GqlCtx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { DOC, PageArgs } from '../../kernel/graphql-types';
+import { DOC } from '../../kernel/graphql-types';
+import { ConnectionArgs } from '../../kernel/connection';
 import { runHeavy } from '../../kernel/bulkhead';
 import type { Ctx } from '../../kernel/context';
 import {
   ClientLoginInput,
-  ClientPageType,
+  ClientConnectionType,
   ClientSearchFilter,
   ClientType,
   CreateClientInput,
   TokenPairType,
   UpdateClientInput,
 } from './client.types';
-import { createClient, getClient, listClients, searchClientsPage, updateClient } from './client.service';
+import { clientsConnection, createClient, getClient, searchClientsConnection, updateClient } from './client.service';
 import { clientLogin, clientProfile, refreshClientTokens } from './client-auth.service';
 
 @Resolver(() => ClientType)
 export class ClientResolver {
-  @Query(() => ClientPageType, { nullable: true, description: "A page of the company's clients (limit at most 100), oldest first." })
+  @Query(() => ClientConnectionType, { nullable: true, description: "The company's clients, oldest first." })
   clients(
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
-    @Args(() => PageArgs) page: PageArgs,
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
   ) {
-    return runHeavy(ctx, 'lists', () => listClients(ctx, companyID, page));
+    return runHeavy(ctx, 'lists', () => clientsConnection(ctx, companyID, page));
   }
 
   @Query(() => ClientType, { nullable: true, description: 'One client of the company.' })
@@ -34,15 +35,15 @@ export class ClientResolver {
     return getClient(ctx, companyID, id);
   }
 
-  @Query(() => ClientPageType, { nullable: true, description: 'A page of the clients matching every given filter, oldest first.' })
+  @Query(() => ClientConnectionType, { nullable: true, description: 'The clients matching every given filter, oldest first.' })
   searchClients(
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
-    @Args(() => PageArgs) page: PageArgs,
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
     @Arg('filter', () => ClientSearchFilter, { nullable: true, description: 'The filters; left out: every client.' })
     filter?: ClientSearchFilter,
   ) {
-    return runHeavy(ctx, 'lists', () => searchClientsPage(ctx, companyID, filter ?? {}, page));
+    return runHeavy(ctx, 'lists', () => searchClientsConnection(ctx, companyID, filter ?? {}, page));
   }
 
   @Mutation(() => ClientType, { description: 'Creates a client; an externalUserID already used in the company is `conflict`.' })

@@ -4,6 +4,8 @@ import { companyForMerchant } from '../company/company.access';
 import { conflict } from '../../shared/errors';
 import { updateRecordMetaData, type MetaData } from '../../shared/metadata';
 import { parsePage } from '../../shared/pagination';
+import { listSpec, ORM_ORDERS, type ConnectionArgs, type ConnectionJson } from '../../kernel/connection';
+import { connectionFrom, keysetFilter, keysetOrder, ormSource, type KeysetSource } from '../../kernel/keyset';
 import { formatTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
 import { CLIENT_STATES, Client, type ClientState } from './client.entity';
@@ -170,17 +172,36 @@ export async function searchClients(ctx: Ctx, companyId: string, filter: ClientS
   return rows.map(clientJson);
 }
 
-/** The same search, one page of every match with their number (GraphQL). */
-export async function searchClientsPage(
+/** GraphQL: the company's clients as a connection (kernel/connection.ts), oldest first. */
+export async function clientsConnection(ctx: Ctx, companyId: string, args: ConnectionArgs): Promise<ConnectionJson<ClientJson>> {
+  const company = await companyForMerchant(ctx, companyId, 'clients.read');
+  const keys = ORM_ORDERS.creation;
+  const source = ormSource(ctx.em, Client, { companyId: company.id }, keys, (rows: Client[]) => rows.map(clientJson));
+  return connectionFrom(source, args, { ...listSpec(keys, 'clients', company.id), max: CLIENTS_MAX_LIMIT }, 'clients');
+}
+
+/** GraphQL: the client search as a connection, oldest first. */
+export async function searchClientsConnection(
   ctx: Ctx,
   companyId: string,
   filter: ClientSearch,
-  raw: { limit?: unknown; offset?: unknown },
-): Promise<{ clients: ClientJson[]; total: number; limit: number; offset: number }> {
+  args: ConnectionArgs,
+): Promise<ConnectionJson<ClientJson>> {
   const { qb } = await searchQuery(ctx, companyId, filter);
-  const page = parsePage(raw, SEARCH_MAX_RESULTS);
-  const [rows, total] = await qb.limit(page.limit).offset(page.offset).getResultAndCount();
-  return { clients: rows.map(clientJson), total, ...page };
+  const keys = ORM_ORDERS.creation;
+  const spec = { ...listSpec(keys, 'searchClients', companyId, filter), max: SEARCH_MAX_RESULTS };
+  const source: KeysetSource<ClientJson> = {
+    async rows(bounds, reverse, limit, offset) {
+      const q = qb.clone().orderBy(keysetOrder(keys, reverse)).limit(limit).offset(offset);
+      for (const b of bounds) q.andWhere(keysetFilter(keys, b));
+      return (await q.getResultList()).map(clientJson);
+    },
+    count: () => qb.clone().getCount(),
+    async exists(bound) {
+      return (await qb.clone().andWhere(keysetFilter(keys, bound)).limit(1).getResultList()).length > 0;
+    },
+  };
+  return connectionFrom(source, args, spec, 'clients');
 }
 
 async function searchQuery(ctx: Ctx, companyId: string, filter: ClientSearch) {

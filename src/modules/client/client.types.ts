@@ -1,3 +1,4 @@
+import { connectionType } from '../../kernel/connection';
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { JSONObjectScalar } from '../../kernel/graphql-scalars';
 import { defineEnum, DOC, MetaDataUpdateInput } from '../../kernel/graphql-types';
@@ -27,13 +28,7 @@ export class ClientType {
   @Field(() => Date, { description: DOC.updatedAt }) updatedAt!: string;
 }
 
-@ObjectType('ClientPage', { description: 'A page of clients.' })
-export class ClientPageType {
-  @Field(() => [ClientType], { description: 'The clients of this page.' }) clients!: ClientType[];
-  @Field(() => Int, { description: DOC.pageLimit }) limit!: number;
-  @Field(() => Int, { description: DOC.pageOffset }) offset!: number;
-  @Field(() => Int, { description: DOC.total }) total!: number;
-}
+export const ClientConnectionType = connectionType('Client', () => ClientType, 'Clients, oldest first (then by id).', 'clients');
 
 @ObjectType('TokenPair', { description: 'Client credentials: a short-lived access token and a single-use refresh token.' })
 export class TokenPairType {

@@ -1,11 +1,13 @@
 import { Arg, Args, Ctx as GqlCtx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { Ctx } from '../../kernel/context';
-import { DOC, PageArgs, pageOf } from '../../kernel/graphql-types';
+import { DOC } from '../../kernel/graphql-types';
+import { ConnectionArgs, connectionOf, listSpec, ORDERS } from '../../kernel/connection';
+import { requireMerchant } from '../../kernel/access';
 import { invalid } from '../../shared/errors';
 import {
-  ApiKeyPageType,
+  ApiKeyConnectionType,
   ApiKeyType,
-  CompanyPageType,
+  CompanyConnectionType,
   CompanyType,
   CreateApiKeyInput,
   CreateCompanyInput,
@@ -28,9 +30,14 @@ function permissionsOf(grants: PermissionGrantInput[]): Record<string, string[]>
 
 @Resolver(() => CompanyType)
 export class CompanyResolver {
-  @Query(() => CompanyPageType, { nullable: true, description: 'Companies of the calling merchant, oldest first.' })
-  async companies(@GqlCtx() ctx: Ctx, @Args(() => PageArgs) page: PageArgs) {
-    return pageOf(await listCompanies(ctx), page, 'companies');
+  @Query(() => CompanyConnectionType, { nullable: true, description: 'Companies of the calling merchant, oldest first.' })
+  async companies(@GqlCtx() ctx: Ctx, @Args(() => ConnectionArgs) page: ConnectionArgs) {
+    return connectionOf(
+      await listCompanies(ctx),
+      page,
+      listSpec(ORDERS.creation, 'companies', requireMerchant(ctx).merchantId),
+      'companies',
+    );
   }
 
   @Query(() => CompanyType, { nullable: true, description: 'One company of the calling merchant.' })
@@ -46,12 +53,12 @@ export class CompanyResolver {
 
 @Resolver(() => ApiKeyType)
 export class ApiKeyResolver {
-  @Query(() => ApiKeyPageType, {
+  @Query(() => ApiKeyConnectionType, {
     nullable: true,
     description: 'API keys of the merchant that the calling key could itself have granted, newest first; secrets are never listed.',
   })
-  async apiKeys(@GqlCtx() ctx: Ctx, @Args(() => PageArgs) page: PageArgs) {
-    return pageOf(await listApiKeys(ctx), page, 'apiKeys');
+  async apiKeys(@GqlCtx() ctx: Ctx, @Args(() => ConnectionArgs) page: ConnectionArgs) {
+    return connectionOf(await listApiKeys(ctx), page, listSpec(ORDERS.newest, 'apiKeys', requireMerchant(ctx).merchantId), 'apiKeys');
   }
 
   @Mutation(() => CreatedApiKeyType, {

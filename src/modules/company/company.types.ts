@@ -1,5 +1,6 @@
 import { Field, ID, InputType, ObjectType } from 'type-graphql';
-import { defineEnum, DOC, pageType, PART_OF_RECORD } from '../../kernel/graphql-types';
+import { defineEnum, DOC, PART_OF_RECORD } from '../../kernel/graphql-types';
+import { connectionType } from '../../kernel/connection';
 import type { ApiKeyState } from './company.entity';
 
 export const ApiKeyStateEnum = defineEnum<ApiKeyState>('ApiKeyState', 'Whether an API key is still accepted.', {
@@ -18,7 +19,7 @@ export class CompanyType {
   @Field(() => Date, { description: DOC.updatedAt }) updatedAt!: string;
 }
 
-export const CompanyPageType = pageType('CompanyPage', 'companies', () => CompanyType, 'A page of companies.');
+export const CompanyConnectionType = connectionType('Company', () => CompanyType, 'Companies.', 'companies');
 
 @InputType({ description: 'A new company.' })
 export class CreateCompanyInput {
@@ -64,7 +65,7 @@ export class CreatedApiKeyType extends ApiKeyType {
   @Field({ description: 'The secret, sent as the `X-API-Key` header.' }) key!: string;
 }
 
-export const ApiKeyPageType = pageType('ApiKeyPage', 'apiKeys', () => ApiKeyType, 'A page of API keys, newest first.');
+export const ApiKeyConnectionType = connectionType('ApiKey', () => ApiKeyType, 'API keys, newest first.', 'apiKeys');
 
 @InputType({ description: 'A new API key.' })
 export class CreateApiKeyInput {

@@ -1,10 +1,10 @@
-import { Arg, Ctx as GqlCtx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx as GqlCtx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { ConnectionArgs, mapNodes } from '../../kernel/connection';
 import type { Ctx } from '../../kernel/context';
 import type { DocumentEntityType } from '../../kernel/documents';
-import { parsePage } from '../../shared/pagination';
 import { templateFilePath, type TemplateJson } from './document.json';
-import { PdfEntityTypeEnum, PdfTemplateFieldInput, PdfTemplatePageType, PdfTemplateType } from './document.types';
-import { deleteTemplate, getTemplate, listTemplates, updateTemplate } from './template.service';
+import { PdfEntityTypeEnum, PdfTemplateFieldInput, PdfTemplateConnectionType, PdfTemplateType } from './document.types';
+import { deleteTemplate, getTemplate, templatesConnection, updateTemplate } from './template.service';
 
 /** The GraphQL form adds the file's download URL. */
 function shape(ctx: Ctx, t: TemplateJson): PdfTemplateType {
@@ -14,17 +14,17 @@ function shape(ctx: Ctx, t: TemplateJson): PdfTemplateType {
 /** Template metadata; files go up and down over REST (multipart upload, PDF download). */
 @Resolver()
 export class DocumentResolver {
-  @Query(() => PdfTemplatePageType, { nullable: true, description: "A page of the company's PDF templates of one entity type (pdf.read)." })
+  @Query(() => PdfTemplateConnectionType, {
+    nullable: true,
+    description: "The company's PDF templates of one entity type, oldest first (pdf.read).",
+  })
   async pdfTemplates(
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID, { description: 'The company.' }) companyID: string,
     @Arg('entityType', () => PdfEntityTypeEnum, { description: 'gift_card or membership.' }) entityType: DocumentEntityType,
-    @Arg('limit', () => Int, { nullable: true, description: 'Page size, 1 to 100 (default 100).' }) limit?: number,
-    @Arg('offset', () => Int, { nullable: true, description: 'Templates to skip (default 0).' }) offset?: number,
-  ): Promise<PdfTemplatePageType> {
-    const page = parsePage({ limit, offset });
-    const { templates, total } = await listTemplates(ctx, companyID, entityType, page);
-    return { total, limit: page.limit, offset: page.offset, pdfTemplates: templates.map((t) => shape(ctx, t)) };
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
+  ) {
+    return mapNodes(await templatesConnection(ctx, companyID, entityType, page), 'pdfTemplates', (t) => shape(ctx, t));
   }
 
   @Query(() => PdfTemplateType, { nullable: true, description: 'The PDF template of one gift card or subscription (pdf.read).' })

@@ -1,4 +1,5 @@
-import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { connectionType } from '../../kernel/connection';
+import { Field, Float, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
 import { DOCUMENT_ENTITY_TYPES, DOCUMENT_FIELD_NAMES, type DocumentEntityType, type DocumentFieldName } from '../../kernel/documents';
 import { FONT_NAMES, type FontName } from './fonts';
 
@@ -98,13 +99,12 @@ export class PdfTemplateType {
   @Field(() => Date, { description: 'When the template was last changed.' }) updatedAt!: string;
 }
 
-@ObjectType('PdfTemplatePage', { description: 'A page of PDF templates, oldest first.' })
-export class PdfTemplatePageType {
-  @Field(() => Int, { description: 'Templates matching, over all pages.' }) total!: number;
-  @Field(() => Int, { description: 'The page size asked for.' }) limit!: number;
-  @Field(() => Int, { description: 'Templates skipped before this page.' }) offset!: number;
-  @Field(() => [PdfTemplateType], { description: 'The templates of this page.' }) pdfTemplates!: PdfTemplateType[];
-}
+export const PdfTemplateConnectionType = connectionType(
+  'PdfTemplate',
+  () => PdfTemplateType,
+  'PDF templates, oldest first (then by id).',
+  'pdfTemplates',
+);
 
 @InputType('PdfTemplateFieldInput', { description: 'One value to draw on a template; omitted styles take their defaults.' })
 export class PdfTemplateFieldInput {

@@ -13,6 +13,8 @@ import type { PdfFacts } from './pdf-check';
 import { checkPdfOffThread } from './pdf-threads';
 import { getPdf, putPdf, removePdf } from './pdf-file.store';
 import { checkOnPage, parseFields } from './template.checks';
+import { listSpec, ORM_ORDERS, type ConnectionArgs, type ConnectionJson } from '../../kernel/connection';
+import { connectionFrom, ormSource } from '../../kernel/keyset';
 
 /** A template upload: the file's bytes and the `fields` part as sent (text or an array); either may be absent. */
 export interface TemplateUpload {
@@ -99,6 +101,22 @@ export async function listTemplates(
     { orderBy: { createdAt: 'asc', id: 'asc' }, ...(page ? { limit: page.limit, offset: page.offset } : {}) },
   );
   return { templates: rows.map(templateJson), total };
+}
+
+/** GraphQL: the company's templates of one entity type as a connection (kernel/connection.ts), oldest first. */
+export async function templatesConnection(
+  ctx: Ctx,
+  companyId: string,
+  entityType: unknown,
+  args: ConnectionArgs,
+): Promise<ConnectionJson<TemplateJson>> {
+  const company = await companyForMerchant(ctx, companyId, 'pdf.read');
+  const { entityType: type } = templateKey(entityType);
+  const keys = ORM_ORDERS.creation;
+  const source = ormSource(ctx.em, PdfTemplate, { companyId: company.id, entityType: type }, keys, (rows: PdfTemplate[]) =>
+    rows.map(templateJson),
+  );
+  return connectionFrom(source, args, listSpec(keys, 'pdfTemplates', company.id, { type }), 'pdfTemplates');
 }
 
 /** One template (`pdf.read`); 404 when the company has none for the entity. */

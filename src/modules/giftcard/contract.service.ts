@@ -6,6 +6,8 @@ import { getClientInCompany } from '../client/client.lookup';
 import { invalid, notFound } from '../../shared/errors';
 import { isUuid, newId } from '../../shared/ids';
 import { parsePage } from '../../shared/pagination';
+import { listSpec, ORDERS, type ConnectionArgs, type ConnectionJson } from '../../kernel/connection';
+import { connectionFrom, sqlSource } from '../../kernel/keyset';
 import { Check } from '../../shared/validate';
 import { newGiftCode, normaliseGiftCode } from './gift-code';
 import { GiftCardContract, type GiftCard } from './giftcard.entity';
@@ -170,35 +172,8 @@ function statuses(c: Check, raw: unknown): ContractStatus[] | undefined {
  * or without hyphens), oldest first.
  */
 export async function searchContracts(ctx: Ctx, companyId: string, input: ContractSearchInput): Promise<ContractPageJson> {
-  const company = await companyForMerchant(ctx, companyId, 'giftcards.read');
-  const c = new Check();
-  const body = input ?? {};
-  const ids = c.uuids('ids', body.ids);
-  const clientIds = c.uuids('clientIds', body.clientIds);
-  const cardIds = c.uuids('giftCardIds', body.giftCardIds);
-  const code = c.string('code', body.code === '' ? undefined : body.code, { max: 64 });
-  const status = statuses(c, body.status);
-  const from = c.timestamp('fromDate', body.fromDate === '' ? undefined : body.fromDate);
-  const to = c.timestamp('toDate', body.toDate === '' ? undefined : body.toDate);
-  if (from !== undefined && to !== undefined && to <= from) c.fail('toDate', 'must be after fromDate');
-  c.done('invalid gift card contract search');
-  const page = parsePage(body, CONTRACTS_MAX_LIMIT);
-
-  const where = ['company_id = ?'];
-  const params: unknown[] = [company.id];
-  const add = (sql: string, ...p: unknown[]) => {
-    where.push(sql);
-    params.push(...p);
-  };
-  const uuidList = (v: string[]) => `{${v.join(',')}}`;
-  if (ids) add('id = any(?::uuid[])', uuidList(ids));
-  if (clientIds) add('client_id = any(?::uuid[])', uuidList(clientIds));
-  if (cardIds) add('gift_card_id = any(?::uuid[])', uuidList(cardIds));
-  if (code !== undefined) add('code = ?', normaliseGiftCode(code) ?? code.toUpperCase());
-  if (status) add(`${EFFECTIVE_STATUS_SQL} = any(?::text[])`, ctx.now.toISOString(), `{${status.join(',')}}`);
-  if (from !== undefined) add('created_at >= ?::timestamptz', new Date(from).toISOString());
-  if (to !== undefined) add('created_at < ?::timestamptz', new Date(to).toISOString());
-  const cond = where.join(' and ');
+  const page = parsePage(input ?? {}, CONTRACTS_MAX_LIMIT);
+  const { where: cond, params } = await contractFilter(ctx, companyId, input);
   const [rows, count] = await Promise.all([
     ctx.em.execute<Record<string, unknown>[]>(`select * from gift_card_contract where ${cond} order by created_at, id limit ? offset ?`, [
       ...params,
@@ -213,4 +188,59 @@ export async function searchContracts(ctx: Ctx, companyId: string, input: Contra
     offset: page.offset,
     total: Number(count[0].n),
   };
+}
+
+/** GraphQL: the same search as a connection (kernel/connection.ts), oldest first. */
+export async function contractsConnection(
+  ctx: Ctx,
+  companyId: string,
+  input: ContractSearchInput,
+  args: ConnectionArgs,
+): Promise<ConnectionJson<GiftCardContractJson>> {
+  const f = await contractFilter(ctx, companyId, input);
+  const keys = ORDERS.creation;
+  const source = sqlSource<GiftCardContractJson>(ctx.em.getConnection(), {
+    from: 'gift_card_contract',
+    where: f.where,
+    params: f.params,
+    keys,
+    map: (rows) => rows.map((r) => contractJson(ctx.em.map(GiftCardContract, r), ctx.now)),
+  });
+  const spec = { ...listSpec(keys, 'giftCardContracts', f.companyId, input), max: CONTRACTS_MAX_LIMIT };
+  return connectionFrom(source, args, spec, 'giftCardContracts');
+}
+
+/** The company checked and the contract search as SQL. */
+async function contractFilter(
+  ctx: Ctx,
+  companyId: string,
+  input: ContractSearchInput,
+): Promise<{ companyId: string; where: string; params: unknown[] }> {
+  const company = await companyForMerchant(ctx, companyId, 'giftcards.read');
+  const c = new Check();
+  const body = input ?? {};
+  const ids = c.uuids('ids', body.ids);
+  const clientIds = c.uuids('clientIds', body.clientIds);
+  const cardIds = c.uuids('giftCardIds', body.giftCardIds);
+  const code = c.string('code', body.code === '' ? undefined : body.code, { max: 64 });
+  const status = statuses(c, body.status);
+  const from = c.timestamp('fromDate', body.fromDate === '' ? undefined : body.fromDate);
+  const to = c.timestamp('toDate', body.toDate === '' ? undefined : body.toDate);
+  if (from !== undefined && to !== undefined && to <= from) c.fail('toDate', 'must be after fromDate');
+  c.done('invalid gift card contract search');
+  const where = ['company_id = ?'];
+  const params: unknown[] = [company.id];
+  const add = (sql: string, ...p: unknown[]) => {
+    where.push(sql);
+    params.push(...p);
+  };
+  const uuidList = (v: string[]) => `{${v.join(',')}}`;
+  if (ids) add('id = any(?::uuid[])', uuidList(ids));
+  if (clientIds) add('client_id = any(?::uuid[])', uuidList(clientIds));
+  if (cardIds) add('gift_card_id = any(?::uuid[])', uuidList(cardIds));
+  if (code !== undefined) add('code = ?', normaliseGiftCode(code) ?? code.toUpperCase());
+  if (status) add(`${EFFECTIVE_STATUS_SQL} = any(?::text[])`, ctx.now.toISOString(), `{${status.join(',')}}`);
+  if (from !== undefined) add('created_at >= ?::timestamptz', new Date(from).toISOString());
+  if (to !== undefined) add('created_at < ?::timestamptz', new Date(to).toISOString());
+  return { companyId: company.id, where: where.join(' and '), params };
 }

@@ -1,43 +1,41 @@
-import { Arg, Ctx as GqlCtx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx as GqlCtx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { ConnectionArgs } from '../../kernel/connection';
 import type { Ctx } from '../../kernel/context';
 import { metaDataUpdateOf } from '../../kernel/metadata-update.types';
-import { createContract, searchContracts } from './contract.service';
-import { archiveGiftCard, createGiftCard, listGiftCards, offeredGiftCards, updateGiftCard } from './giftcard.service';
-import { clientOrder, clientOrders, purchaseGiftCard } from './order.service';
-import { createUsage, listUsages, updateUsage } from './usage.service';
+import { contractsConnection, createContract } from './contract.service';
+import { archiveGiftCard, createGiftCard, giftCardsConnection, offeredGiftCardsConnection, updateGiftCard } from './giftcard.service';
+import { clientOrder, clientOrdersConnection, purchaseGiftCard } from './order.service';
+import { createUsage, updateUsage, usagesConnection } from './usage.service';
 import {
-  ClientGiftCardContractPageType,
+  ClientGiftCardContractConnectionType,
   ClientGiftCardContractType,
   CreateGiftCardContractInput,
   CreateGiftCardInput,
   CreateGiftCardUsageInput,
   GiftCardContractFilter,
   GiftCardCheckoutResultType,
-  GiftCardContractPageType,
+  GiftCardContractConnectionType,
   GiftCardContractType,
-  GiftCardPageType,
+  GiftCardConnectionType,
   GiftCardType,
-  GiftCardUsagePageType,
+  GiftCardUsageConnectionType,
   GiftCardUsageType,
   PurchaseGiftCardInput,
   UpdateGiftCardInput,
   UpdateGiftCardUsageInput,
 } from './giftcard.types';
 
-const LIMIT = 'Page size, 1-100 (default 100).';
-const OFFSET = 'Items to skip (default 0).';
 const COMPANY = 'The company.';
 
 @Resolver(() => GiftCardType)
 export class GiftCardResolver {
-  @Query(() => GiftCardPageType, { nullable: true, description: "A page of the company's gift cards, oldest first (giftcards.read)." })
+  @Query(() => GiftCardConnectionType, { nullable: true, description: "The company's gift cards, oldest first (giftcards.read)." })
   giftCards(
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID, { description: COMPANY }) companyID: string,
-    @Arg('limit', () => Int, { nullable: true, description: LIMIT }) limit?: number,
-    @Arg('offset', () => Int, { nullable: true, description: OFFSET }) offset?: number,
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
   ) {
-    return listGiftCards(ctx, companyID, { limit, offset });
+    return giftCardsConnection(ctx, companyID, page);
   }
 
   @Mutation(() => GiftCardType, { description: 'Creates a gift card (giftcards.write); errors: invalid_request.' })
@@ -82,30 +80,31 @@ export class GiftCardResolver {
     return createContract(ctx, companyID, input);
   }
 
-  @Query(() => GiftCardContractPageType, {
+  @Query(() => GiftCardContractConnectionType, {
     nullable: true,
     description: 'Gift card contracts matching a filter, oldest first (giftcards.read).',
   })
   async giftCardContracts(
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID, { description: COMPANY }) companyID: string,
-    @Arg('filter', () => GiftCardContractFilter, { nullable: true, description: 'What to match.' }) filter?: GiftCardContractFilter,
-    @Arg('limit', () => Int, { nullable: true, description: LIMIT }) limit?: number,
-    @Arg('offset', () => Int, { nullable: true, description: OFFSET }) offset?: number,
+    @Arg('filter', () => GiftCardContractFilter, { nullable: true, description: 'What to match.' })
+    filter: GiftCardContractFilter | undefined,
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
   ) {
-    const page = await searchContracts(ctx, companyID, { ...(filter ?? {}), limit, offset });
-    return { total: page.total, giftCardContracts: page.items };
+    return contractsConnection(ctx, companyID, filter ?? {}, page);
   }
 
-  @Query(() => GiftCardUsagePageType, { nullable: true, description: 'The usages of a gift card contract, oldest first (giftcards.read).' })
+  @Query(() => GiftCardUsageConnectionType, {
+    nullable: true,
+    description: 'The usages of a gift card contract, oldest first (giftcards.read).',
+  })
   giftCardUsages(
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID, { description: COMPANY }) companyID: string,
     @Arg('contractID', () => ID, { description: 'The gift card contract.' }) contractID: string,
-    @Arg('limit', () => Int, { nullable: true, description: LIMIT }) limit?: number,
-    @Arg('offset', () => Int, { nullable: true, description: OFFSET }) offset?: number,
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
   ) {
-    return listUsages(ctx, companyID, contractID, { limit, offset });
+    return usagesConnection(ctx, companyID, contractID, page);
   }
 
   @Mutation(() => GiftCardUsageType, {
@@ -136,30 +135,28 @@ export class GiftCardResolver {
 
 @Resolver(() => ClientGiftCardContractType)
 export class ClientGiftCardResolver {
-  @Query(() => GiftCardPageType, {
+  @Query(() => GiftCardConnectionType, {
     nullable: true,
     description: 'Client interface: the gift cards on sale now (API key with client.read).',
   })
   clientGiftCards(
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID, { description: COMPANY }) companyID: string,
-    @Arg('limit', () => Int, { nullable: true, description: LIMIT }) limit?: number,
-    @Arg('offset', () => Int, { nullable: true, description: OFFSET }) offset?: number,
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
   ) {
-    return offeredGiftCards(ctx, companyID, { limit, offset });
+    return offeredGiftCardsConnection(ctx, companyID, page);
   }
 
-  @Query(() => ClientGiftCardContractPageType, {
+  @Query(() => ClientGiftCardContractConnectionType, {
     nullable: true,
     description: "Client interface: the calling client's gift card purchases.",
   })
   clientGiftCardOrders(
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID, { description: COMPANY }) companyID: string,
-    @Arg('limit', () => Int, { nullable: true, description: LIMIT }) limit?: number,
-    @Arg('offset', () => Int, { nullable: true, description: OFFSET }) offset?: number,
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
   ) {
-    return clientOrders(ctx, companyID, { limit, offset });
+    return clientOrdersConnection(ctx, companyID, page);
   }
 
   @Query(() => ClientGiftCardContractType, { nullable: true, description: 'Client interface: one purchase of the calling client.' })

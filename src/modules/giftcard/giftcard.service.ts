@@ -4,6 +4,8 @@ import { invalid, notFound } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
 import { updateRecordMetaData } from '../../shared/metadata';
 import { parsePage } from '../../shared/pagination';
+import { listSpec, ORM_ORDERS, type ConnectionArgs, type ConnectionJson } from '../../kernel/connection';
+import { connectionFrom, ormSource } from '../../kernel/keyset';
 import { Check } from '../../shared/validate';
 import { checkGiftCardFields, newGiftCardDefaults, readGiftCardInput, type GiftCardFields, type GiftCardInput } from './giftcard.checks';
 import { GiftCard } from './giftcard.entity';
@@ -123,19 +125,37 @@ export async function listGiftCards(ctx: Ctx, companyId: string, raw: { limit?: 
 export async function offeredGiftCards(ctx: Ctx, companyId: string, raw: { limit?: unknown; offset?: unknown }): Promise<GiftCardPageJson> {
   const company = await companyForClientInterface(ctx, companyId, 'client.read');
   const { limit, offset } = parsePage(raw, GIFTCARDS_MAX_LIMIT);
-  const now = ctx.now;
-  const [rows, total] = await ctx.em.findAndCount(
-    GiftCard,
-    {
-      companyId: company.id,
-      active: true,
-      archivedAt: null,
-      $and: [
-        { $or: [{ availableFrom: null }, { availableFrom: { $lte: now } }] },
-        { $or: [{ availableTo: null }, { availableTo: { $gt: now } }] },
-      ],
-    },
-    { orderBy: { createdAt: 'asc', id: 'asc' }, limit, offset },
-  );
+  const [rows, total] = await ctx.em.findAndCount(GiftCard, onSaleWhere(company.id, ctx.now), {
+    orderBy: { createdAt: 'asc', id: 'asc' },
+    limit,
+    offset,
+  });
   return { giftCards: rows.map(giftCardJson), total };
+}
+
+/** The filter of the cards on sale now (the SQL form of `onSale`). */
+const onSaleWhere = (companyId: string, now: Date) => ({
+  companyId,
+  active: true,
+  archivedAt: null,
+  $and: [
+    { $or: [{ availableFrom: null }, { availableFrom: { $lte: now } }] },
+    { $or: [{ availableTo: null }, { availableTo: { $gt: now } }] },
+  ],
+});
+
+/** GraphQL: the company's gift cards as a connection (kernel/connection.ts), oldest first. */
+export async function giftCardsConnection(ctx: Ctx, companyId: string, args: ConnectionArgs): Promise<ConnectionJson<GiftCardJson>> {
+  const company = await companyForMerchant(ctx, companyId, 'giftcards.read');
+  const keys = ORM_ORDERS.creation;
+  const source = ormSource(ctx.em, GiftCard, { companyId: company.id }, keys, (rows: GiftCard[]) => rows.map(giftCardJson));
+  return connectionFrom(source, args, { ...listSpec(keys, 'giftCards', company.id), max: GIFTCARDS_MAX_LIMIT }, 'giftCards');
+}
+
+/** GraphQL: the cards on sale now as a connection, oldest first. */
+export async function offeredGiftCardsConnection(ctx: Ctx, companyId: string, args: ConnectionArgs): Promise<ConnectionJson<GiftCardJson>> {
+  const company = await companyForClientInterface(ctx, companyId, 'client.read');
+  const keys = ORM_ORDERS.creation;
+  const source = ormSource(ctx.em, GiftCard, onSaleWhere(company.id, ctx.now), keys, (rows: GiftCard[]) => rows.map(giftCardJson));
+  return connectionFrom(source, args, { ...listSpec(keys, 'clientGiftCards', company.id), max: GIFTCARDS_MAX_LIMIT }, 'giftCards');
 }

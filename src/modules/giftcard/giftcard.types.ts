@@ -1,3 +1,4 @@
+import { connectionType } from '../../kernel/connection';
 import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { DurationScalar, JSONObjectScalar } from '../../kernel/graphql-scalars';
 import { MetaDataUpdateInput } from '../../kernel/metadata-update.types';
@@ -115,29 +116,25 @@ export class GiftCardCheckoutResultType {
   @Field(() => ID, { nullable: true, description: 'The payment transaction.' }) transactionID!: string | null;
 }
 
-@ObjectType('GiftCardPage', { description: 'A page of gift cards, oldest first.' })
-export class GiftCardPageType {
-  @Field(() => Int, { description: 'Cards in all pages.' }) total!: number;
-  @Field(() => [GiftCardType], { description: 'This page.' }) giftCards!: GiftCardType[];
-}
-
-@ObjectType('GiftCardContractPage', { description: 'A page of gift card contracts, oldest first.' })
-export class GiftCardContractPageType {
-  @Field(() => Int, { description: 'Contracts in all pages.' }) total!: number;
-  @Field(() => [GiftCardContractType], { description: 'This page.' }) giftCardContracts!: GiftCardContractType[];
-}
-
-@ObjectType('ClientGiftCardContractPage', { description: "A page of the calling client's gift card purchases, newest first." })
-export class ClientGiftCardContractPageType {
-  @Field(() => Int, { description: 'Purchases in all pages.' }) total!: number;
-  @Field(() => [ClientGiftCardContractType], { description: 'This page.' }) giftCardContracts!: ClientGiftCardContractType[];
-}
-
-@ObjectType('GiftCardUsagePage', { description: 'A page of usages of a gift card contract, oldest first.' })
-export class GiftCardUsagePageType {
-  @Field(() => Int, { description: 'Usages in all pages.' }) total!: number;
-  @Field(() => [GiftCardUsageType], { description: 'This page.' }) giftCardUsages!: GiftCardUsageType[];
-}
+export const GiftCardConnectionType = connectionType('GiftCard', () => GiftCardType, 'Gift cards, oldest first (then by id).', 'giftCards');
+export const GiftCardContractConnectionType = connectionType(
+  'GiftCardContract',
+  () => GiftCardContractType,
+  'Gift card contracts, oldest first (then by id).',
+  'giftCardContracts',
+);
+export const ClientGiftCardContractConnectionType = connectionType(
+  'ClientGiftCardContract',
+  () => ClientGiftCardContractType,
+  "The calling client's gift card purchases, newest first.",
+  'giftCardContracts',
+);
+export const GiftCardUsageConnectionType = connectionType(
+  'GiftCardUsage',
+  () => GiftCardUsageType,
+  'Usages of a gift card contract, oldest first (then by id).',
+  'giftCardUsages',
+);
 
 @InputType('CreateGiftCardInput', { description: 'A new gift card.' })
 export class CreateGiftCardInput {

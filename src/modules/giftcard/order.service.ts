@@ -10,6 +10,8 @@ import { conflict, invalid, notFound, unauthorized } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
 import { taxContained } from '../../shared/money';
 import { parsePage } from '../../shared/pagination';
+import { listSpec, ORM_ORDERS, type ConnectionArgs, type ConnectionJson } from '../../kernel/connection';
+import { connectionFrom, ormSource } from '../../kernel/keyset';
 import { formatTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
 import { insertContract } from './contract.service';
@@ -164,6 +166,21 @@ export async function clientOrders(
     { orderBy: { createdAt: 'desc', id: 'desc' }, limit, offset },
   );
   return { giftCardContracts: await clientForms(ctx, company.id, rows), total };
+}
+
+/** GraphQL: the calling client's purchases as a connection (kernel/connection.ts), newest first (then by id, descending). */
+export async function clientOrdersConnection(
+  ctx: Ctx,
+  companyId: string,
+  args: ConnectionArgs,
+): Promise<ConnectionJson<ClientGiftCardContractJson>> {
+  const { company, clientId } = await ownCompany(ctx, companyId);
+  const keys = ORM_ORDERS.newest.map((k) => ({ ...k, desc: true }));
+  const source = ormSource(ctx.em, GiftCardContract, { companyId: company.id, clientId }, keys, (rows: GiftCardContract[]) =>
+    clientForms(ctx, company.id, rows),
+  );
+  const spec = { ...listSpec(keys, 'clientGiftCardOrders', `${company.id}|${clientId}`), max: ORDERS_MAX_LIMIT };
+  return connectionFrom(source, args, spec, 'giftCardContracts');
 }
 
 /** Client: one purchase of the calling client; anybody else's is 404. */

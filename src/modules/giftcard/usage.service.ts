@@ -6,6 +6,8 @@ import { conflict, DomainError, invalid, notFound } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
 import { updateRecordMetaData } from '../../shared/metadata';
 import { parsePage } from '../../shared/pagination';
+import { listSpec, ORM_ORDERS, type ConnectionArgs, type ConnectionJson } from '../../kernel/connection';
+import { connectionFrom, ormSource } from '../../kernel/keyset';
 import { Check } from '../../shared/validate';
 import { MAX_AMOUNT } from './giftcard.checks';
 import { GiftCardUsage } from './giftcard.entity';
@@ -58,6 +60,23 @@ export async function listUsages(
     { orderBy: { createdAt: 'asc', id: 'asc' }, limit: page.limit, offset: page.offset, disableIdentityMap: true },
   );
   return { giftCardUsages: rows.map(usageJson), total };
+}
+
+/** GraphQL: the usages of a contract as a connection (kernel/connection.ts), oldest first. */
+export async function usagesConnection(
+  ctx: Ctx,
+  companyId: string,
+  contractId: unknown,
+  args: ConnectionArgs,
+): Promise<ConnectionJson<GiftCardUsageJson>> {
+  const company = await companyForMerchant(ctx, companyId, 'giftcards.read');
+  const contract = await getContractInCompany(ctx, company.id, contractId);
+  const keys = ORM_ORDERS.creation;
+  const where = { companyId: company.id, contractId: contract.id };
+  const source = ormSource(ctx.em, GiftCardUsage, where, keys, (rows: GiftCardUsage[]) => rows.map(usageJson), {
+    disableIdentityMap: true,
+  });
+  return connectionFrom(source, args, { ...listSpec(keys, 'giftCardUsages', contract.id), max: USAGES_MAX_LIMIT }, 'giftCardUsages');
 }
 
 export interface CreateUsageInput {

@@ -1,10 +1,11 @@
-import { Arg, Args, ArgsType, Ctx as GqlCtx, Field, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, ArgsType, Ctx as GqlCtx, Field, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { Ctx } from '../../kernel/context';
 import { DOC } from '../../kernel/graphql-types';
+import { ConnectionArgs } from '../../kernel/connection';
 import {
   deleteNotificationTemplate,
   getNotificationSettings,
-  listNotificationMessages,
+  notificationMessagesConnection,
   listNotificationTemplates,
   previewNotificationTemplate,
   resendNotificationMessage,
@@ -13,7 +14,7 @@ import {
   type SettingsJson,
 } from './notification.service';
 import {
-  NotificationMessagePageType,
+  NotificationMessageConnectionType,
   NotificationMessageType,
   NotificationSettingsInput,
   NotificationSettingsType,
@@ -23,12 +24,10 @@ import {
 } from './notification.types';
 
 @ArgsType()
-class MessageArgs {
+class MessageArgs extends ConnectionArgs {
   @Field(() => String, { nullable: true, description: 'Only messages of this status.' }) status?: string | null;
   @Field(() => String, { nullable: true, description: 'Only messages of this event.' }) event?: string | null;
   @Field(() => ID, { nullable: true, description: 'Only messages about this booking.' }) bookingID?: string | null;
-  @Field(() => Int, { nullable: true, description: DOC.limit }) limit?: number | null;
-  @Field(() => Int, { nullable: true, description: DOC.offset }) offset?: number | null;
 }
 
 const settingsOut = (s: SettingsJson) => ({ ...s, events: Object.entries(s.events).map(([event, enabled]) => ({ event, enabled })) });
@@ -64,14 +63,17 @@ export class NotificationResolver {
     return listNotificationTemplates(ctx, companyID);
   }
 
-  @Query(() => NotificationMessagePageType, { nullable: true, description: "The company's messages, newest first (notifications.read)." })
+  @Query(() => NotificationMessageConnectionType, {
+    nullable: true,
+    description: "The company's messages, newest first (notifications.read).",
+  })
   async notificationMessages(
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
     @Args(() => MessageArgs) args: MessageArgs,
   ) {
-    const { items, ...rest } = await listNotificationMessages(ctx, companyID, args);
-    return { ...rest, messages: items };
+    const { status, event, bookingID, ...page } = args;
+    return notificationMessagesConnection(ctx, companyID, { status, event, bookingID }, page);
   }
 
   @Mutation(() => NotificationSettingsType, {

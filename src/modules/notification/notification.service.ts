@@ -4,6 +4,8 @@ import { companyForMerchant } from '../company/company.access';
 import { conflict, invalid, notFound } from '../../shared/errors';
 import { isUuid, newId } from '../../shared/ids';
 import { parsePage } from '../../shared/pagination';
+import { listSpec, type ConnectionArgs, type ConnectionJson, type SortKey } from '../../kernel/connection';
+import { connectionFrom, sqlSource } from '../../kernel/keyset';
 import { formatTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
 import { displayName, isAddress } from './address';
@@ -277,14 +279,15 @@ const messageJson = (r: MessageRow): MessageJson => ({
 
 const MESSAGE_COLUMNS = 'id, event, to_address, subject, language, status, attempts, last_error, booking_id, created_at, sent_at';
 
-/** The company's messages, newest first, filtered by status, event and booking. */
-export async function listNotificationMessages(
+type MessageFilter = { status?: unknown; event?: unknown; bookingID?: unknown };
+
+/** The company checked and the filter of its messages as SQL (status, event and booking). */
+async function messageFilter(
   ctx: Ctx,
   companyId: string,
-  raw: { status?: unknown; event?: unknown; bookingID?: unknown; limit?: unknown; offset?: unknown },
-): Promise<{ items: MessageJson[]; limit: number; offset: number; total: number }> {
+  raw: MessageFilter,
+): Promise<{ companyId: string; where: string; params: unknown[] }> {
   const company = await companyForMerchant(ctx, companyId, 'notifications.read');
-  const { limit, offset } = parsePage(raw, 100, 50);
   const c = new Check();
   const where = ['company_id = ?'];
   const params: unknown[] = [company.id];
@@ -304,17 +307,50 @@ export async function listNotificationMessages(
     params.push(id);
   }
   c.done('invalid message filter');
+  return { companyId: company.id, where: where.join(' and '), params };
+}
+
+/** The company's messages, newest first, filtered by status, event and booking. */
+export async function listNotificationMessages(
+  ctx: Ctx,
+  companyId: string,
+  raw: MessageFilter & { limit?: unknown; offset?: unknown },
+): Promise<{ items: MessageJson[]; limit: number; offset: number; total: number }> {
+  const { limit, offset } = parsePage(raw, 100, 50);
+  const { where, params } = await messageFilter(ctx, companyId, raw);
   const rows = await ctx.em.execute<(MessageRow & { total: string })[]>(
-    `select ${MESSAGE_COLUMNS}, count(*) over () as total from notification_message where ${where.join(' and ')}
+    `select ${MESSAGE_COLUMNS}, count(*) over () as total from notification_message where ${where}
       order by created_at desc, id desc limit ? offset ?`,
     [...params, limit, offset],
   );
   const total = rows.length
     ? Number(rows[0].total)
-    : Number(
-        (await ctx.em.execute<{ n: string }[]>(`select count(*) as n from notification_message where ${where.join(' and ')}`, params))[0].n,
-      );
+    : Number((await ctx.em.execute<{ n: string }[]>(`select count(*) as n from notification_message where ${where}`, params))[0].n);
   return { items: rows.map(messageJson), limit, offset, total };
+}
+
+/** GraphQL: the same list as a connection (kernel/connection.ts), newest first (then by id, descending); default first 50. */
+export async function notificationMessagesConnection(
+  ctx: Ctx,
+  companyId: string,
+  filter: MessageFilter,
+  args: ConnectionArgs,
+): Promise<ConnectionJson<MessageJson>> {
+  const f = await messageFilter(ctx, companyId, filter);
+  const keys: SortKey<MessageJson>[] = [
+    { column: 'created_at', time: true, desc: true, of: (m) => m.createdAt },
+    { column: 'id', desc: true, of: (m) => m.id },
+  ];
+  const source = sqlSource(ctx.em.getConnection(), {
+    select: MESSAGE_COLUMNS,
+    from: 'notification_message',
+    where: f.where,
+    params: f.params,
+    keys,
+    map: (rows) => (rows as unknown as MessageRow[]).map(messageJson),
+  });
+  const spec = { ...listSpec(keys, 'notificationMessages', f.companyId, filter), fallback: 50 };
+  return connectionFrom(source, args, spec, 'messages');
 }
 
 /** Queues a copy of a message (a new message, sent again from its template and the record as they are now). */

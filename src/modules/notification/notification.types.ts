@@ -1,5 +1,6 @@
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
-import { DOC, pageType } from '../../kernel/graphql-types';
+import { DOC } from '../../kernel/graphql-types';
+import { connectionType } from '../../kernel/connection';
 import { MESSAGE_STATUSES, NOTIFICATION_EVENTS } from './notification.events';
 
 /**
@@ -91,9 +92,9 @@ export class NotificationMessageType {
   @Field(() => Date, { nullable: true, description: 'When it was sent.' }) sentAt!: string | null;
 }
 
-export const NotificationMessagePageType = pageType(
-  'NotificationMessagePage',
-  'messages',
+export const NotificationMessageConnectionType = connectionType(
+  'NotificationMessage',
   () => NotificationMessageType,
-  'A page of messages.',
+  'Messages.',
+  'messages',
 );

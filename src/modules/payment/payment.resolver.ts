@@ -1,5 +1,6 @@
 import { Arg, Args, Ctx as GqlCtx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { DOC, PageArgs } from '../../kernel/graphql-types';
+import { DOC } from '../../kernel/graphql-types';
+import { ConnectionArgs } from '../../kernel/connection';
 import { runHeavy } from '../../kernel/bulkhead';
 import type { Ctx } from '../../kernel/context';
 import {
@@ -8,7 +9,7 @@ import {
   PaymentProviderEnum,
   PaymentProviderSettingsType,
   PaymentSettingsType,
-  PaymentTransactionPage,
+  PaymentTransactionConnectionType,
   PaymentTransactionType,
   QueryParameterInput,
   queryOf,
@@ -18,7 +19,7 @@ import {
   UpdatePaymentSettingsInput,
 } from './payment.types';
 import { getPaymentSettings, getProviderSettings, updatePaymentSettings, updateProviderSettings } from './settings.service';
-import { getClientPayment, listClientPayments, listPayments } from './transaction.service';
+import { clientPaymentsConnection, getClientPayment, paymentsConnection } from './transaction.service';
 import { createRefund, getRefundByItem } from './refund.service';
 import { verifyRedirectSignature } from './verify.service';
 
@@ -73,15 +74,15 @@ export class PaymentResolver {
     return verifyRedirectSignature(ctx, companyID, queryOf(query));
   }
 
-  @Query(() => PaymentTransactionPage, { nullable: true, description: "A page of the company's payment transactions, newest first." })
+  @Query(() => PaymentTransactionConnectionType, { nullable: true, description: "The company's payment transactions, newest first." })
   payments(
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
-    @Args(() => PageArgs) page: PageArgs,
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
     @Arg('filter', () => PaymentFilterInput, { nullable: true, description: 'The filters; left out: every transaction.' })
     filter?: PaymentFilterInput,
   ) {
-    return runHeavy(ctx, 'lists', () => listPayments(ctx, companyID, filter, page));
+    return runHeavy(ctx, 'lists', () => paymentsConnection(ctx, companyID, filter, page));
   }
 
   @Query(() => RefundType, { nullable: true, description: 'The latest refund of an item (e.g. a booking).' })
@@ -101,9 +102,9 @@ export class PaymentResolver {
     return createRefund(ctx, companyID, transactionID, input, idempotencyKey ?? null);
   }
 
-  @Query(() => PaymentTransactionPage, { nullable: true, description: "A page of the calling client's payments, newest first." })
-  clientPayments(@GqlCtx() ctx: Ctx, @Args(() => PageArgs) page: PageArgs) {
-    return listClientPayments(ctx, page);
+  @Query(() => PaymentTransactionConnectionType, { nullable: true, description: "The calling client's payments, newest first." })
+  clientPayments(@GqlCtx() ctx: Ctx, @Args(() => ConnectionArgs) page: ConnectionArgs) {
+    return clientPaymentsConnection(ctx, page);
   }
 
   @Query(() => PaymentTransactionType, { nullable: true, description: 'One payment of the calling client.' })

@@ -1,3 +1,4 @@
+import { connectionType } from '../../kernel/connection';
 import { Field, ID, InputType, Int, ObjectType, Float } from 'type-graphql';
 import { JSONObjectScalar } from '../../kernel/graphql-scalars';
 import { defineEnum, DOC, PART_OF_RECORD } from '../../kernel/graphql-types';
@@ -84,13 +85,12 @@ export class PaymentTransactionType {
   @Field(() => Date, { description: DOC.updatedAt }) updatedAt!: string;
 }
 
-@ObjectType('PaymentTransactionPage', { description: 'A page of payment transactions, newest first.' })
-export class PaymentTransactionPage {
-  @Field(() => [PaymentTransactionType], { description: 'The transactions of this page.' }) transactions!: PaymentTransactionType[];
-  @Field(() => Int, { description: DOC.pageLimit }) limit!: number;
-  @Field(() => Int, { description: DOC.pageOffset }) offset!: number;
-  @Field(() => Int, { description: DOC.total }) total!: number;
-}
+export const PaymentTransactionConnectionType = connectionType(
+  'PaymentTransaction',
+  () => PaymentTransactionType,
+  'Payment transactions, newest first (then by id, descending).',
+  'transactions',
+);
 
 @ObjectType('Refund', { description: 'Money returned for an item of a paid transaction.' })
 export class RefundType {

@@ -5,6 +5,8 @@ import { companyForMerchant } from '../company/company.access';
 import { invalid, notFound } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
 import { parsePage, type Page } from '../../shared/pagination';
+import { listSpec, type ConnectionArgs, type ConnectionJson, type SortKey } from '../../kernel/connection';
+import { connectionFrom, sqlSource } from '../../kernel/keyset';
 import { formatTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
 import { PaymentTransaction } from './payment.entity';
@@ -157,9 +159,19 @@ export async function listPayments(
   filter: PaymentFilterInput | null | undefined,
   raw: { limit?: unknown; offset?: unknown },
 ): Promise<PaymentPageJson> {
+  const f = await paymentFilter(ctx, companyId, filter);
+  const pg = parsePage(raw, PAYMENTS_MAX_LIMIT);
+  return page(ctx.em, f.where, f.params, pg);
+}
+
+/** The company checked and the filter of its transactions as SQL. */
+async function paymentFilter(
+  ctx: Ctx,
+  companyId: string,
+  filter: PaymentFilterInput | null | undefined,
+): Promise<{ companyId: string; where: string[]; params: unknown[] }> {
   const company = await companyForMerchant(ctx, companyId, 'payments.read');
   const f = parseFilter(filter);
-  const pg = parsePage(raw, PAYMENTS_MAX_LIMIT);
   const where = ['company_id = ?'];
   const params: unknown[] = [company.id];
   if (f.from !== undefined) {
@@ -183,7 +195,7 @@ export async function listPayments(
     where.push(`(${f.itemIDs.map(() => 'item_ids @> ?::jsonb').join(' or ')})`);
     params.push(...f.itemIDs.map((id) => JSON.stringify([id])));
   }
-  return page(ctx.em, where, params, pg);
+  return { companyId: company.id, where, params };
 }
 
 /** The calling client's own transactions, newest first. */
@@ -191,6 +203,41 @@ export async function listClientPayments(ctx: Ctx, raw: { limit?: unknown; offse
   const actor = requireClient(ctx);
   const pg = parsePage(raw, PAYMENTS_MAX_LIMIT);
   return page(ctx.em, ['company_id = ?', 'client_id = ?'], [actor.companyId, actor.clientId], pg);
+}
+
+const PAYMENT_KEYS: SortKey<PaymentTransactionJson>[] = [
+  { column: 'created_at', time: true, desc: true, of: (t) => t.createdAt },
+  { column: 'id', desc: true, of: (t) => t.id },
+];
+
+function paymentsOf(ctx: Ctx, where: string[], params: unknown[]) {
+  return sqlSource(ctx.em.getConnection(), {
+    from: 'payment_transaction',
+    where: where.join(' and '),
+    params,
+    keys: PAYMENT_KEYS,
+    map: (rows) => rows.map((r) => paymentJson(ctx.em.map(PaymentTransaction, r))),
+  });
+}
+
+/** GraphQL: the company's transactions as a connection (kernel/connection.ts), newest first (then by id, descending). */
+export async function paymentsConnection(
+  ctx: Ctx,
+  companyId: string,
+  filter: PaymentFilterInput | null | undefined,
+  args: ConnectionArgs,
+): Promise<ConnectionJson<PaymentTransactionJson>> {
+  const f = await paymentFilter(ctx, companyId, filter);
+  const spec = { ...listSpec(PAYMENT_KEYS, 'payments', f.companyId, filter), max: PAYMENTS_MAX_LIMIT };
+  return connectionFrom(paymentsOf(ctx, f.where, f.params), args, spec, 'transactions');
+}
+
+/** GraphQL: the calling client's transactions as a connection, newest first. */
+export async function clientPaymentsConnection(ctx: Ctx, args: ConnectionArgs): Promise<ConnectionJson<PaymentTransactionJson>> {
+  const actor = requireClient(ctx);
+  const spec = { ...listSpec(PAYMENT_KEYS, 'clientPayments', `${actor.companyId}|${actor.clientId}`), max: PAYMENTS_MAX_LIMIT };
+  const source = paymentsOf(ctx, ['company_id = ?', 'client_id = ?'], [actor.companyId, actor.clientId]);
+  return connectionFrom(source, args, spec, 'transactions');
 }
 
 /** One of the calling client's transactions; another client's is 404. */

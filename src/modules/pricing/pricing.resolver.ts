@@ -1,29 +1,35 @@
 import { Arg, Args, Ctx as GqlCtx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { DOC, PageArgs, pageOf } from '../../kernel/graphql-types';
+import { DOC } from '../../kernel/graphql-types';
+import { ConnectionArgs, connectionOf, listSpec, ORDERS } from '../../kernel/connection';
 import type { Ctx } from '../../kernel/context';
 import { createDiscount, listDiscounts } from './discount.service';
 import { createPriceRule, listPriceRules, updatePriceRule } from './price-rule.service';
 import {
   CreateDiscountInput,
   CreatePriceRuleInput,
-  DiscountPageType,
+  DiscountConnectionType,
   DiscountType,
   DiscountTypeEnum,
-  PriceRulePageType,
+  PriceRuleConnectionType,
   PriceRuleType,
   UpdatePriceRuleInput,
 } from './pricing.types';
 
 @Resolver(() => PriceRuleType)
 export class PriceRuleResolver {
-  @Query(() => PriceRulePageType, { nullable: true, description: 'Price rules of a service, in the order they are chosen.' })
+  @Query(() => PriceRuleConnectionType, { nullable: true, description: 'Price rules of a service, in the order they are chosen.' })
   async priceRules(
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
     @Arg('serviceID', () => ID, { description: DOC.serviceArg }) serviceID: string,
-    @Args(() => PageArgs) page: PageArgs,
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
   ) {
-    return pageOf((await listPriceRules(ctx, companyID, serviceID)).rules, page, 'priceRules');
+    return connectionOf(
+      (await listPriceRules(ctx, companyID, serviceID)).rules,
+      page,
+      listSpec(ORDERS.rules, 'priceRules', serviceID),
+      'priceRules',
+    );
   }
 
   @Mutation(() => PriceRuleType, { description: 'Adds a price rule to a service (`rules.write`).' })
@@ -50,15 +56,16 @@ export class PriceRuleResolver {
 
 @Resolver(() => DiscountType)
 export class DiscountResolver {
-  @Query(() => DiscountPageType, { nullable: true, description: 'Discounts of a service, in the order they are chosen.' })
+  @Query(() => DiscountConnectionType, { nullable: true, description: 'Discounts of a service, in the order they are chosen.' })
   async discounts(
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
     @Arg('serviceID', () => ID, { description: DOC.serviceArg }) serviceID: string,
-    @Args(() => PageArgs) page: PageArgs,
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
     @Arg('type', () => DiscountTypeEnum, { nullable: true, description: 'Only discounts of this type.' }) type?: string | null,
   ) {
-    return pageOf((await listDiscounts(ctx, companyID, serviceID, type ?? undefined)).discounts, page, 'discounts');
+    const { discounts } = await listDiscounts(ctx, companyID, serviceID, type ?? undefined);
+    return connectionOf(discounts, page, listSpec(ORDERS.rules, 'discounts', serviceID, { type }), 'discounts');
   }
 
   @Mutation(() => DiscountType, { description: 'Adds a volume discount to a service (`rules.write`).' })

@@ -1,6 +1,7 @@
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { DurationScalar } from '../../kernel/graphql-scalars';
-import { defineEnum, DOC, LimitationInput, LimitationType, limitationOut, pageType } from '../../kernel/graphql-types';
+import { defineEnum, DOC, LimitationInput, LimitationType, limitationOut } from '../../kernel/graphql-types';
+import { connectionType } from '../../kernel/connection';
 import { ServiceTypeEnum } from '../catalog/catalog.types';
 
 /**
@@ -67,17 +68,17 @@ export class DiscountType {
   @Field(() => Date, { description: DOC.updatedAt }) updatedAt!: string;
 }
 
-export const PriceRulePageType = pageType(
-  'PriceRulePage',
-  'priceRules',
+export const PriceRuleConnectionType = connectionType(
+  'PriceRule',
   () => PriceRuleType,
-  'A page of price rules, in the order they are chosen.',
+  'Price rules, in the order they are chosen.',
+  'priceRules',
 );
-export const DiscountPageType = pageType(
-  'DiscountPage',
-  'discounts',
+export const DiscountConnectionType = connectionType(
+  'Discount',
   () => DiscountType,
-  'A page of discounts, in the order they are chosen.',
+  'Discounts, in the order they are chosen.',
+  'discounts',
 );
 
 @InputType({ description: 'A price in the smallest currency unit.' })

@@ -1,38 +1,35 @@
-import { Arg, Ctx as GqlCtx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx as GqlCtx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { ConnectionArgs } from '../../kernel/connection';
 import type { Ctx } from '../../kernel/context';
 import { metaDataUpdateOf } from '../../kernel/metadata-update.types';
 import {
   archivePromoCode,
   createPromoCode,
   getPromoCode,
-  listPromoCodes,
-  listPromoUsages,
+  promoCodesConnection,
+  promoUsagesConnection,
   updatePromoCode,
   validatePromoCode,
 } from './promocode.service';
 import {
   CreatePromoCodeInput,
-  PromoCodePageType,
+  PromoCodeConnectionType,
   PromoCodeType,
   PromoCodeValidationType,
-  PromoUsagePageType,
+  PromoUsageConnectionType,
   UpdatePromoCodeInput,
   ValidatePromoCodeInput,
 } from './promocode.types';
 
-const LIMIT = 'Page size, 1-100 (default 100).';
-const OFFSET = 'Items to skip (default 0).';
-
 @Resolver(() => PromoCodeType)
 export class PromoCodeResolver {
-  @Query(() => PromoCodePageType, { nullable: true, description: "A page of the company's promo codes, oldest first (promocodes.read)." })
+  @Query(() => PromoCodeConnectionType, { nullable: true, description: "The company's promo codes, oldest first (promocodes.read)." })
   promoCodes(
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID, { description: 'The company.' }) companyID: string,
-    @Arg('limit', () => Int, { nullable: true, description: LIMIT }) limit?: number,
-    @Arg('offset', () => Int, { nullable: true, description: OFFSET }) offset?: number,
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
   ) {
-    return listPromoCodes(ctx, companyID, { limit, offset });
+    return promoCodesConnection(ctx, companyID, page);
   }
 
   @Query(() => PromoCodeType, { nullable: true, description: 'One promo code (promocodes.read); errors: not_found.' })
@@ -44,7 +41,7 @@ export class PromoCodeResolver {
     return getPromoCode(ctx, companyID, id);
   }
 
-  @Query(() => PromoUsagePageType, {
+  @Query(() => PromoUsageConnectionType, {
     nullable: true,
     description: 'A page of the usages of one promo code, oldest first (promocodes.read).',
   })
@@ -52,10 +49,9 @@ export class PromoCodeResolver {
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID, { description: 'The company.' }) companyID: string,
     @Arg('promoCodeID', () => ID, { description: 'The promo code.' }) promoCodeID: string,
-    @Arg('limit', () => Int, { nullable: true, description: LIMIT }) limit?: number,
-    @Arg('offset', () => Int, { nullable: true, description: OFFSET }) offset?: number,
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
   ) {
-    return listPromoUsages(ctx, companyID, promoCodeID, { limit, offset });
+    return promoUsagesConnection(ctx, companyID, promoCodeID, page);
   }
 
   @Query(() => PromoCodeValidationType, {

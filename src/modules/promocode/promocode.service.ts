@@ -6,6 +6,8 @@ import { conflict, invalid, notFound } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
 import { updateRecordMetaData } from '../../shared/metadata';
 import { parsePage } from '../../shared/pagination';
+import { listSpec, ORM_ORDERS, type ConnectionArgs, type ConnectionJson } from '../../kernel/connection';
+import { connectionFrom, ormSource } from '../../kernel/keyset';
 import { Check } from '../../shared/validate';
 import { evaluatePromo, REFUSAL_MESSAGES, discountFor } from './discount';
 import { PromoCode, PromoUsage } from './promocode.entity';
@@ -182,6 +184,29 @@ export async function listPromoUsages(
     { orderBy: { createdAt: 'asc', id: 'asc' }, limit: page.limit, offset: page.offset, disableIdentityMap: true },
   );
   return { promoUsages: rows.map(promoUsageJson), total };
+}
+
+/** GraphQL: the company's promo codes as a connection (kernel/connection.ts), oldest first. */
+export async function promoCodesConnection(ctx: Ctx, companyId: string, args: ConnectionArgs): Promise<ConnectionJson<PromoCodeJson>> {
+  const company = await companyForMerchant(ctx, companyId, 'promocodes.read');
+  const keys = ORM_ORDERS.creation;
+  const source = ormSource(ctx.em, PromoCode, { companyId: company.id }, keys, (rows: PromoCode[]) => rows.map(promoCodeJson));
+  return connectionFrom(source, args, { ...listSpec(keys, 'promoCodes', company.id), max: PROMO_MAX_LIMIT }, 'promoCodes');
+}
+
+/** GraphQL: the usages of one code as a connection, oldest first. */
+export async function promoUsagesConnection(
+  ctx: Ctx,
+  companyId: string,
+  id: unknown,
+  args: ConnectionArgs,
+): Promise<ConnectionJson<PromoUsageJson>> {
+  const company = await companyForMerchant(ctx, companyId, 'promocodes.read');
+  const p = await getPromoInCompany(ctx, company.id, id);
+  const keys = ORM_ORDERS.creation;
+  const where = { companyId: company.id, promoCodeId: p.id };
+  const source = ormSource(ctx.em, PromoUsage, where, keys, (rows: PromoUsage[]) => rows.map(promoUsageJson), { disableIdentityMap: true });
+  return connectionFrom(source, args, { ...listSpec(keys, 'promoCodeUsages', p.id), max: PROMO_MAX_LIMIT }, 'promoUsages');
 }
 
 export interface ValidatePromoInput {

@@ -1,3 +1,4 @@
+import { connectionType } from '../../kernel/connection';
 import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { JSONObjectScalar } from '../../kernel/graphql-scalars';
 import { MetaDataUpdateInput } from '../../kernel/metadata-update.types';
@@ -95,17 +96,18 @@ export class PromoUsageType {
   @Field(() => Date, { description: 'Last change.' }) updatedAt!: string;
 }
 
-@ObjectType('PromoCodePage', { description: 'A page of promo codes, oldest first.' })
-export class PromoCodePageType {
-  @Field(() => Int, { description: 'Codes in all pages.' }) total!: number;
-  @Field(() => [PromoCodeType], { description: 'This page.' }) promoCodes!: PromoCodeType[];
-}
-
-@ObjectType('PromoUsagePage', { description: 'A page of usages of a promo code, oldest first.' })
-export class PromoUsagePageType {
-  @Field(() => Int, { description: 'Usages in all pages.' }) total!: number;
-  @Field(() => [PromoUsageType], { description: 'This page.' }) promoUsages!: PromoUsageType[];
-}
+export const PromoCodeConnectionType = connectionType(
+  'PromoCode',
+  () => PromoCodeType,
+  'Promo codes, oldest first (then by id).',
+  'promoCodes',
+);
+export const PromoUsageConnectionType = connectionType(
+  'PromoUsage',
+  () => PromoUsageType,
+  'Usages of a promo code, oldest first (then by id).',
+  'promoUsages',
+);
 
 @ObjectType('PromoCodeValidation', { description: 'Whether a code can be used for a booking, as the merchant asked.' })
 export class PromoCodeValidationType {

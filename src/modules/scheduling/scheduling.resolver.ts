@@ -1,34 +1,44 @@
 import { Arg, Args, Ctx as GqlCtx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { DOC, PageArgs, pageOf } from '../../kernel/graphql-types';
+import { DOC } from '../../kernel/graphql-types';
+import { ConnectionArgs, connectionOf, listSpec, ORDERS, type SortKey } from '../../kernel/connection';
 import type { Ctx } from '../../kernel/context';
 import { createCapacityRule, listCapacityRules } from './capacity.service';
-import { createClosingPeriod, listClosingPeriods, searchClosingPeriods } from './closing-period.service';
+import { createClosingPeriod, listClosingPeriods, searchClosingPeriods, type ClosingPeriodJson } from './closing-period.service';
+import type { SlotJson } from './slot.input';
 import {
   CapacityRuleInput,
   CapacityRuleTypeEnum,
-  CapacityRulePageType,
+  CapacityRuleConnectionType,
   CapacityRuleType,
   ClosingPeriodInput,
-  ClosingPeriodPageType,
+  ClosingPeriodConnectionType,
   ClosingPeriodType,
   CreateSlotInput,
   DeleteSlotInput,
   SearchClosingPeriodsInput,
-  SlotPageType,
+  SlotConnectionType,
   SlotType,
   ticketSpotsMap,
   UpdateSlotInput,
   WorkingHoursInput,
-  WorkingHoursRulePageType,
+  WorkingHoursRuleConnectionType,
   WorkingHoursRuleType,
 } from './scheduling.types';
 import { createSlot, deleteSlot, listSlots, updateSlot } from './slot.service';
 import { slotSchedule } from './slot-schedule.service';
 import { createWorkingHours, deleteWorkingHours, listWorkingHours, updateWorkingHours } from './working-hours.service';
 
+/** Occurrences of the schedule: by start, then resource, service and slot (slotSchedule's sort). */
+const SCHEDULE_ORDER: SortKey<SlotJson>[] = [
+  ORDERS.start[0],
+  { column: 'resource_id', of: (s) => s.resourceID },
+  { column: 'service_id', of: (s) => s.serviceID },
+  ORDERS.start[1],
+];
+
 @Resolver(() => WorkingHoursRuleType)
 export class WorkingHoursResolver {
-  @Query(() => WorkingHoursRulePageType, {
+  @Query(() => WorkingHoursRuleConnectionType, {
     nullable: true,
     description: 'Working hours rules of a resource, in the order they are chosen.',
   })
@@ -36,9 +46,14 @@ export class WorkingHoursResolver {
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
     @Arg('resourceID', () => ID, { description: DOC.resourceArg }) resourceID: string,
-    @Args(() => PageArgs) page: PageArgs,
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
   ) {
-    return pageOf(await listWorkingHours(ctx, companyID, resourceID), page, 'workingHours');
+    return connectionOf(
+      await listWorkingHours(ctx, companyID, resourceID),
+      page,
+      listSpec(ORDERS.rules, 'workingHours', resourceID),
+      'workingHours',
+    );
   }
 
   @Mutation(() => WorkingHoursRuleType, { description: 'Adds a working hours rule to a resource (`rules.write`).' })
@@ -79,17 +94,22 @@ export class WorkingHoursResolver {
 
 @Resolver(() => ClosingPeriodType)
 export class ClosingPeriodResolver {
-  @Query(() => ClosingPeriodPageType, { nullable: true, description: 'Closing periods of a resource, by start.' })
+  @Query(() => ClosingPeriodConnectionType, { nullable: true, description: 'Closing periods of a resource, by start.' })
   async closingPeriods(
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
     @Arg('resourceID', () => ID, { description: DOC.resourceArg }) resourceID: string,
-    @Args(() => PageArgs) page: PageArgs,
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
   ) {
-    return pageOf(await listClosingPeriods(ctx, companyID, resourceID), page, 'closingPeriods');
+    return connectionOf(
+      await listClosingPeriods(ctx, companyID, resourceID),
+      page,
+      listSpec(ORDERS.start, 'closingPeriods', resourceID),
+      'closingPeriods',
+    );
   }
 
-  @Query(() => ClosingPeriodPageType, {
+  @Query(() => ClosingPeriodConnectionType, {
     nullable: true,
     description: 'Closing periods overlapping [from, to) of the given resources (each carries its resourceID).',
   })
@@ -97,10 +117,21 @@ export class ClosingPeriodResolver {
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
     @Arg('input', () => SearchClosingPeriodsInput, { description: DOC.inputArg }) input: SearchClosingPeriodsInput,
-    @Args(() => PageArgs) page: PageArgs,
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
   ) {
     const { closingPeriods } = await searchClosingPeriods(ctx, companyID, input);
-    return pageOf(Object.values(closingPeriods).flat(), page, 'closingPeriods');
+    // grouped by resource in the search's order of resources, then by start
+    const place = new Map(Object.keys(closingPeriods).map((id, i) => [id, i]));
+    const keys: SortKey<ClosingPeriodJson>[] = [
+      { column: 'resource', type: 'int', of: (p) => place.get(p.resourceID) ?? null },
+      ...ORDERS.start,
+    ];
+    return connectionOf(
+      Object.values(closingPeriods).flat(),
+      page,
+      listSpec(keys, 'searchClosingPeriods', companyID, input),
+      'closingPeriods',
+    );
   }
 
   @Mutation(() => ClosingPeriodType, { description: 'Closes a resource for a period (`rules.write`).' })
@@ -116,15 +147,16 @@ export class ClosingPeriodResolver {
 
 @Resolver(() => CapacityRuleType)
 export class CapacityRuleResolver {
-  @Query(() => CapacityRulePageType, { nullable: true, description: 'Capacity rules of a service, in the order they are chosen.' })
+  @Query(() => CapacityRuleConnectionType, { nullable: true, description: 'Capacity rules of a service, in the order they are chosen.' })
   async capacityRules(
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
     @Arg('serviceID', () => ID, { description: DOC.serviceArg }) serviceID: string,
-    @Args(() => PageArgs) page: PageArgs,
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
     @Arg('type', () => CapacityRuleTypeEnum, { nullable: true, description: 'Only rules of this type.' }) type?: string | null,
   ) {
-    return pageOf((await listCapacityRules(ctx, companyID, serviceID, type ?? undefined)).capacities, page, 'capacityRules');
+    const { capacities } = await listCapacityRules(ctx, companyID, serviceID, type ?? undefined);
+    return connectionOf(capacities, page, listSpec(ORDERS.rules, 'capacityRules', serviceID, { type }), 'capacityRules');
   }
 
   @Mutation(() => CapacityRuleType, { description: 'Adds a capacity rule to a group or ticket service (`rules.write`).' })
@@ -140,17 +172,17 @@ export class CapacityRuleResolver {
 
 @Resolver(() => SlotType)
 export class SlotResolver {
-  @Query(() => SlotPageType, { nullable: true, description: 'Slots of a group or ticket service, by start.' })
+  @Query(() => SlotConnectionType, { nullable: true, description: 'Slots of a group or ticket service, by start.' })
   async slots(
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
     @Arg('serviceID', () => ID, { description: DOC.serviceArg }) serviceID: string,
-    @Args(() => PageArgs) page: PageArgs,
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
   ) {
-    return pageOf(await listSlots(ctx, companyID, serviceID), page, 'slots');
+    return connectionOf(await listSlots(ctx, companyID, serviceID), page, listSpec(ORDERS.start, 'slots', serviceID), 'slots');
   }
 
-  @Query(() => SlotPageType, {
+  @Query(() => SlotConnectionType, {
     nullable: true,
     description: "Occurrences of the services' slots overlapping [from, to) (at most 93 days), one per resource they run on.",
   })
@@ -160,10 +192,16 @@ export class SlotResolver {
     @Arg('serviceIDs', () => [ID], { description: 'The services whose slots to expand.' }) serviceIDs: string[],
     @Arg('from', () => Date, { description: 'Start of the window.' }) from: Date,
     @Arg('to', () => Date, { description: 'End of the window (exclusive).' }) to: Date,
-    @Args(() => PageArgs) page: PageArgs,
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
     @Arg('resourceIDs', () => [ID], { nullable: true, description: 'default: every linked resource' }) resourceIDs?: string[] | null,
   ) {
-    return pageOf(await slotSchedule(ctx, companyID, { serviceIDs, resourceIDs: resourceIDs ?? undefined, from, to }), page, 'slots');
+    const filter = { serviceIDs, resourceIDs: resourceIDs ?? undefined, from, to };
+    return connectionOf(
+      await slotSchedule(ctx, companyID, filter),
+      page,
+      listSpec(SCHEDULE_ORDER, 'slotSchedule', companyID, filter),
+      'slots',
+    );
   }
 
   @Mutation(() => SlotType, { description: 'Adds a slot (or a series) to a group or ticket service (`slots.write`).' })

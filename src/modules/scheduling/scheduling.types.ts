@@ -1,6 +1,7 @@
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { DurationScalar, LocalTimeScalar } from '../../kernel/graphql-scalars';
-import { defineEnum, DOC, LimitationInput, LimitationType, limitationOut, pageType, PART_OF_RECORD } from '../../kernel/graphql-types';
+import { defineEnum, DOC, LimitationInput, LimitationType, limitationOut, PART_OF_RECORD } from '../../kernel/graphql-types';
+import { connectionType } from '../../kernel/connection';
 
 /**
  * GraphQL types of the scheduling rules and slots. Field names are the REST JSON names and the
@@ -122,25 +123,25 @@ export class SlotType {
   @Field(() => Date, { description: DOC.updatedAt }) updatedAt!: string;
 }
 
-export const WorkingHoursRulePageType = pageType(
-  'WorkingHoursRulePage',
-  'workingHours',
+export const WorkingHoursRuleConnectionType = connectionType(
+  'WorkingHoursRule',
   () => WorkingHoursRuleType,
-  'A page of working hours rules, in the order they are chosen.',
+  'Working hours rules, in the order they are chosen.',
+  'workingHours',
 );
-export const ClosingPeriodPageType = pageType(
-  'ClosingPeriodPage',
-  'closingPeriods',
+export const ClosingPeriodConnectionType = connectionType(
+  'ClosingPeriod',
   () => ClosingPeriodType,
-  'A page of closing periods, by start.',
+  'Closing periods, by start.',
+  'closingPeriods',
 );
-export const CapacityRulePageType = pageType(
-  'CapacityRulePage',
-  'capacityRules',
+export const CapacityRuleConnectionType = connectionType(
+  'CapacityRule',
   () => CapacityRuleType,
-  'A page of capacity rules, in the order they are chosen.',
+  'Capacity rules, in the order they are chosen.',
+  'capacityRules',
 );
-export const SlotPageType = pageType('SlotPage', 'slots', () => SlotType, 'A page of slots (or of their occurrences), by start.');
+export const SlotConnectionType = connectionType('Slot', () => SlotType, 'Slots (or of their occurrences), by start.', 'slots');
 
 @InputType({ description: 'Open hours of a day.' })
 export class WorkingHoursRangeInput {

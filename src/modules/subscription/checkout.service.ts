@@ -8,6 +8,8 @@ import { startPayment, takesPayments, type StartedPayment } from '../payment/pay
 import { conflict, invalid, notFound, unauthorized } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
 import { parsePage } from '../../shared/pagination';
+import { listSpec, ORM_ORDERS, type ConnectionArgs, type ConnectionJson } from '../../kernel/connection';
+import { connectionFrom, ormSource } from '../../kernel/keyset';
 import { formatTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
 import { cartContracts, contractForms, createPendingContracts, ownCompany, parseItems } from './cart.service';
@@ -320,6 +322,18 @@ export async function listPurchases(
     { orderBy: { createdAt: 'desc', id: 'desc' }, limit, offset },
   );
   return { items: await contractForms(ctx.em, company.id, rows, ctx.now), total, limit, offset };
+}
+
+/** GraphQL: the same list as a connection (kernel/connection.ts), newest first (then by id, descending). */
+export async function purchasesConnection(ctx: Ctx, companyId: string, args: ConnectionArgs): Promise<ConnectionJson<ContractJson>> {
+  const { company, clientId } = await ownCompany(ctx, companyId);
+  const keys = ORM_ORDERS.newest.map((k) => ({ ...k, desc: true }));
+  const where = { companyId: company.id, clientId, ...PURCHASED };
+  const source = ormSource(ctx.em, SubscriptionContract, where, keys, (rows: SubscriptionContract[]) =>
+    contractForms(ctx.em, company.id, rows, ctx.now),
+  );
+  const spec = { ...listSpec(keys, 'subscriptionPurchases', `${company.id}|${clientId}`), max: PURCHASES_MAX_LIMIT };
+  return connectionFrom(source, args, spec, 'subscriptionContracts');
 }
 
 /** Client: one of its purchased subscriptions; anybody else's is 404. */

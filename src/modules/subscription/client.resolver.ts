@@ -1,14 +1,15 @@
-import { Arg, Ctx as GqlCtx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx as GqlCtx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { Ctx } from '../../kernel/context';
 import { addToCart, getCart, removeFromCart } from './cart.service';
-import { checkoutCart, getPurchase, listPurchases, purchaseSubscriptions, renewSubscriptions } from './checkout.service';
+import { checkoutCart, getPurchase, purchasesConnection, purchaseSubscriptions, renewSubscriptions } from './checkout.service';
+import { ConnectionArgs } from '../../kernel/connection';
 import {
   PurchaseSubscriptionsInput,
   RenewSubscriptionsInput,
   SubscriptionCartItemInput,
   SubscriptionCartType,
   SubscriptionCheckoutResultType,
-  SubscriptionPurchasePageType,
+  SubscriptionPurchaseConnectionType,
 } from './client.types';
 import { ContractType } from './subscription.types';
 
@@ -79,17 +80,16 @@ export class SubscriptionClientResolver {
     return renewSubscriptions(ctx, companyID, input);
   }
 
-  @Query(() => SubscriptionPurchasePageType, {
+  @Query(() => SubscriptionPurchaseConnectionType, {
     nullable: true,
     description: "Client interface: the calling client's purchased subscriptions, newest first.",
   })
   subscriptionPurchases(
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID, { description: COMPANY }) companyID: string,
-    @Arg('limit', () => Int, { nullable: true, description: 'Page size, 1-100 (default 100).' }) limit?: number,
-    @Arg('offset', () => Int, { nullable: true, description: 'Items to skip (default 0).' }) offset?: number,
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
   ) {
-    return listPurchases(ctx, companyID, { limit, offset }).then((p) => ({ ...p, subscriptionContracts: p.items }));
+    return purchasesConnection(ctx, companyID, page);
   }
 
   @Query(() => ContractType, { nullable: true, description: 'Client interface: one purchased subscription of the calling client.' })

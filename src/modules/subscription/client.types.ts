@@ -1,6 +1,7 @@
 import { Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { JSONObjectScalar } from '../../kernel/graphql-scalars';
-import { PART_OF_RECORD, pageType } from '../../kernel/graphql-types';
+import { PART_OF_RECORD } from '../../kernel/graphql-types';
+import { connectionType } from '../../kernel/connection';
 import type { MetaData } from '../../shared/metadata';
 import { ContractType } from './subscription.types';
 
@@ -35,11 +36,11 @@ export class SubscriptionCheckoutResultType {
   @Field(() => Int, { description: 'The price (its former name).', deprecationReason: 'Use price.' }) total!: number;
 }
 
-export const SubscriptionPurchasePageType = pageType(
-  'SubscriptionPurchasePage',
-  'subscriptionContracts',
+export const SubscriptionPurchaseConnectionType = connectionType(
+  'SubscriptionPurchase',
   () => ContractType,
-  "A page of the calling client's purchased subscriptions, newest first.",
+  "The calling client's purchased subscriptions, newest first.",
+  'subscriptionContracts',
 );
 
 @InputType('SubscriptionCartItemInput', { description: 'A subscription to buy.' })

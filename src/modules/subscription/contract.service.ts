@@ -8,6 +8,8 @@ import { conflict, invalid, notFound } from '../../shared/errors';
 import { isUuid, newId } from '../../shared/ids';
 import { updateRecordMetaData, type MetaData } from '../../shared/metadata';
 import { parsePage } from '../../shared/pagination';
+import { listSpec, ORDERS, type ConnectionArgs, type ConnectionJson } from '../../kernel/connection';
+import { connectionFrom, sqlSource } from '../../kernel/keyset';
 import { Check } from '../../shared/validate';
 import { allocatePeriod, expireRemaining } from './ledger.service';
 import { capacityOf } from './rules.service';
@@ -419,6 +421,59 @@ function metaDataQuery(c: Check, raw: unknown): { path: string[]; value: unknown
  * `metaDataQuery` `{op: "eq", path, value}`.
  */
 export async function searchContracts(ctx: Ctx, companyId: string, input: ContractSearchInput): Promise<ContractPageJson> {
+  const page = parsePage(input ?? {}, CONTRACTS_MAX_LIMIT);
+  const { companyId: company, where: cond, params } = await contractFilter(ctx, companyId, input);
+  const [rows, count] = await Promise.all([
+    ctx.em.execute<Record<string, unknown>[]>(
+      `select * from subscription_contract where ${cond} order by created_at, id limit ? offset ?`,
+      [...params, page.limit, page.offset],
+    ),
+    ctx.em.execute<{ n: string }[]>(`select count(*) as n from subscription_contract where ${cond}`, params),
+  ]);
+  const contracts = rows.map((r) => ctx.em.map(SubscriptionContract, r));
+  return { items: await contractsJson(ctx, company, contracts), limit: page.limit, offset: page.offset, total: Number(count[0].n) };
+}
+
+/** GraphQL: the same search as a connection (kernel/connection.ts), oldest first. */
+export async function contractsConnection(
+  ctx: Ctx,
+  companyId: string,
+  input: ContractSearchInput,
+  args: ConnectionArgs,
+): Promise<ConnectionJson<ContractJson>> {
+  const f = await contractFilter(ctx, companyId, input);
+  const keys = ORDERS.creation;
+  const source = sqlSource<ContractJson>(ctx.em.getConnection(), {
+    from: 'subscription_contract',
+    where: f.where,
+    params: f.params,
+    keys,
+    map: (rows) =>
+      contractsJson(
+        ctx,
+        f.companyId,
+        rows.map((r) => ctx.em.map(SubscriptionContract, r)),
+      ),
+  });
+  const spec = { ...listSpec(keys, 'subscriptionContracts', f.companyId, input), max: CONTRACTS_MAX_LIMIT };
+  return connectionFrom(source, args, spec, 'subscriptionContracts');
+}
+
+async function contractsJson(ctx: Ctx, companyId: string, contracts: SubscriptionContract[]): Promise<ContractJson[]> {
+  const usages = await usagesOf(
+    ctx.em,
+    companyId,
+    contracts.map((k) => k.id),
+  );
+  return contracts.map((k) => contractJson(k, usages.get(k.id) ?? [], ctx.now));
+}
+
+/** The company checked and the contract search as SQL. */
+async function contractFilter(
+  ctx: Ctx,
+  companyId: string,
+  input: ContractSearchInput,
+): Promise<{ companyId: string; where: string; params: unknown[] }> {
   const company = await companyForMerchant(ctx, companyId, 'subscriptions.read');
   const c = new Check();
   const body = input ?? {};
@@ -434,8 +489,6 @@ export async function searchContracts(ctx: Ctx, companyId: string, input: Contra
   if (from !== undefined && to !== undefined && to <= from) c.fail('toDate', 'must be after fromDate');
   const meta = metaDataQuery(c, body.metaDataQuery);
   c.done('invalid subscription contract search');
-  const page = parsePage(body, CONTRACTS_MAX_LIMIT);
-
   const where = ['company_id = ?'];
   const params: unknown[] = [company.id];
   const add = (sql: string, ...p: unknown[]) => {
@@ -455,24 +508,5 @@ export async function searchContracts(ctx: Ctx, companyId: string, input: Contra
   if (from !== undefined) add('(expires_at is null or expires_at > ?::timestamptz)', new Date(from).toISOString());
   if (meta)
     add('meta_data #> ?::text[] = ?::jsonb', `{${meta.path.map((p) => JSON.stringify(p)).join(',')}}`, JSON.stringify(meta.value ?? null));
-  const cond = where.join(' and ');
-  const [rows, count] = await Promise.all([
-    ctx.em.execute<Record<string, unknown>[]>(
-      `select * from subscription_contract where ${cond} order by created_at, id limit ? offset ?`,
-      [...params, page.limit, page.offset],
-    ),
-    ctx.em.execute<{ n: string }[]>(`select count(*) as n from subscription_contract where ${cond}`, params),
-  ]);
-  const contracts = rows.map((r) => ctx.em.map(SubscriptionContract, r));
-  const usages = await usagesOf(
-    ctx.em,
-    company.id,
-    contracts.map((k) => k.id),
-  );
-  return {
-    items: contracts.map((k) => contractJson(k, usages.get(k.id) ?? [], ctx.now)),
-    limit: page.limit,
-    offset: page.offset,
-    total: Number(count[0].n),
-  };
+  return { companyId: company.id, where: where.join(' and '), params };
 }

@@ -6,6 +6,8 @@ import { conflict, DomainError, invalid, notFound } from '../../shared/errors';
 import { isUuid, newId } from '../../shared/ids';
 import type { MetaData } from '../../shared/metadata';
 import { parsePage } from '../../shared/pagination';
+import { listSpec, type ConnectionArgs, type ConnectionJson, type SortKey } from '../../kernel/connection';
+import { connectionFrom, sqlSource } from '../../kernel/keyset';
 import { Check } from '../../shared/validate';
 import { SubscriptionContract, SubscriptionVisit, VISIT_TRANSACTION_TYPES, type VisitTransactionType } from './subscription.entity';
 import { visitJson, type VisitJson } from './subscription.json';
@@ -174,6 +176,35 @@ export async function listVisits(
   const contract = await contractOf(ctx, company.id, contractId);
   const { items, total } = await list(ctx.em, company.id, contract.id, page);
   return { items: items.map(visitJson), total, ...page };
+}
+
+/** GraphQL: the ledger of a contract as a connection (kernel/connection.ts), oldest first, in the order of writing. */
+export async function visitsConnection(
+  ctx: Ctx,
+  companyId: string,
+  contractId: unknown,
+  args: ConnectionArgs,
+): Promise<ConnectionJson<VisitJson>> {
+  const company = await companyForMerchant(ctx, companyId, 'subscriptions.read');
+  const contract = await contractOf(ctx, company.id, contractId);
+  const seq = new Map<string, number>();
+  const keys: SortKey<VisitJson>[] = [
+    { column: 'created_at', time: true, micro: true, of: (v) => v.createdAt },
+    { column: 'seq', type: 'bigint', of: (v) => seq.get(v.id) },
+  ];
+  const source = sqlSource(ctx.em.getConnection(), {
+    from: 'subscription_visit',
+    where: 'company_id = ? and contract_id = ?',
+    params: [company.id, contract.id],
+    keys,
+    map: (rows) =>
+      rows.map((r) => {
+        const v = ctx.em.map(SubscriptionVisit, r);
+        seq.set(v.id, Number(r.seq));
+        return visitJson(v);
+      }),
+  });
+  return connectionFrom(source, args, listSpec(keys, 'subscriptionVisitTransactions', contract.id), 'visitTransactions');
 }
 
 export interface AddVisitInput {

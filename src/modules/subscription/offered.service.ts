@@ -30,6 +30,15 @@ function readIds(raw: unknown): string[] | undefined {
  * unknown, archived, outside their window or unpriced are left out (no error).
  */
 export async function offeredSubscriptions(ctx: Ctx, companyId: string, rawIds: unknown): Promise<OfferedSubscriptionJson[]> {
+  return (await offeredSubscriptionsInOrder(ctx, companyId, rawIds)).offered;
+}
+
+/** The same list with each subscription's creation, the first key of its order (the offered form leaves it out). */
+export async function offeredSubscriptionsInOrder(
+  ctx: Ctx,
+  companyId: string,
+  rawIds: unknown,
+): Promise<{ offered: OfferedSubscriptionJson[]; createdAt: Map<string, Date> }> {
   const company = await companyForClientInterface(ctx, companyId, 'client.read');
   const ids = readIds(rawIds);
   const now = ctx.now;
@@ -46,7 +55,8 @@ export async function offeredSubscriptions(ctx: Ctx, companyId: string, rawIds: 
     },
     { orderBy: { createdAt: 'asc', id: 'asc' }, limit: 1000 },
   );
-  if (!rows.length) return [];
+  const createdAt = new Map(rows.map((s) => [s.id, s.createdAt]));
+  if (!rows.length) return { offered: [], createdAt };
   const [prices, settings] = await Promise.all([
     activeRules(
       ctx.em,
@@ -57,8 +67,9 @@ export async function offeredSubscriptions(ctx: Ctx, companyId: string, rawIds: 
     ),
     settingsOf(ctx.em, company.id),
   ]);
-  return rows.flatMap((s) => {
+  const offered = rows.flatMap((s) => {
     const rule = prices.get(s.id);
     return rule ? [offeredJson(s, rule, settings.currency)] : [];
   });
+  return { offered, createdAt };
 }

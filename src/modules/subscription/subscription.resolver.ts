@@ -1,46 +1,48 @@
 import { Arg, Args, Ctx as GqlCtx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Ctx } from '../../kernel/context';
 import { documentPdfPath } from '../../kernel/documents';
-import { DOC, PageArgs, pageOf } from '../../kernel/graphql-types';
+import { DOC } from '../../kernel/graphql-types';
+import { ConnectionArgs, connectionOf, listSpec, ORDERS, type SortKey } from '../../kernel/connection';
 import { metaDataUpdateOf } from '../../kernel/metadata-update.types';
-import { createContract, getContract, searchContracts, updateContract } from './contract.service';
-import { addVisit, listVisits } from './ledger.service';
-import { offeredSubscriptions } from './offered.service';
+import { contractsConnection, createContract, getContract, updateContract } from './contract.service';
+import { addVisit, visitsConnection } from './ledger.service';
+import { offeredSubscriptionsInOrder } from './offered.service';
+import type { OfferedSubscriptionJson } from './subscription.json';
 import { capacityAvailability, createRule, listRules, updateRule } from './rules.service';
 import {
   createSubscription,
   getSettings,
   getSubscription,
-  listSubscriptions,
+  subscriptionsConnection,
   updateSettings,
   updateSubscription,
 } from './subscription.service';
 import {
   AddVisitInput,
   CapacityItemType,
-  CapacityRulePageType,
+  CapacityRuleConnectionType,
   CapacityRuleType,
   ContractFilter,
-  ContractPageType,
+  ContractConnectionType,
   ContractType,
   CreateCapacityRuleInput,
   CreateContractInput,
   CreatePriceRuleInput,
   CreateSubscriptionInput,
   LimitationsType,
-  OfferedSubscriptionPageType,
-  PriceRulePageType,
+  OfferedSubscriptionConnectionType,
+  PriceRuleConnectionType,
   PriceRuleType,
   SettingsInput,
   SettingsType,
-  SubscriptionPageType,
+  SubscriptionConnectionType,
   SubscriptionType,
   TicketLimitType,
   UpdateCapacityRuleInput,
   UpdateContractInput,
   UpdatePriceRuleInput,
   UpdateSubscriptionInput,
-  VisitPageType,
+  VisitConnectionType,
   VisitType,
   type LimitationsInput,
 } from './subscription.types';
@@ -69,18 +71,25 @@ const ruleIn = <T extends { metaDataUpdate?: unknown }>(input: T) => ({
 const COMPANY = DOC.companyArg;
 const IDS = 'Subscriptions (at least one, at most 100).';
 
+/** The rules of one kind naming any of the subscriptions, oldest first, as a connection. */
+async function rulesConnection(ctx: Ctx, kind: 'price' | 'capacity', companyID: string, subscriptionIDs: string[], page: ConnectionArgs) {
+  const field = kind === 'price' ? 'subscriptionPriceRules' : 'subscriptionCapacityRules';
+  const spec = listSpec(ORDERS.creation, field, companyID, subscriptionIDs);
+  return connectionOf(await listRules(ctx, kind, companyID, subscriptionIDs), page, spec, `${kind}Rules`);
+}
+
 @Resolver(() => SubscriptionType)
 export class SubscriptionResolver {
-  @Query(() => SubscriptionPageType, {
+  @Query(() => SubscriptionConnectionType, {
     nullable: true,
-    description: "A page of the company's subscriptions, oldest first (subscriptions.read).",
+    description: "The company's subscriptions, oldest first (subscriptions.read).",
   })
   subscriptions(
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID, { description: COMPANY }) companyID: string,
-    @Args(() => PageArgs) page: PageArgs,
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
   ) {
-    return listSubscriptions(ctx, companyID, page);
+    return subscriptionsConnection(ctx, companyID, page);
   }
 
   @Query(() => SubscriptionType, { nullable: true, description: 'One subscription (subscriptions.read); errors: not_found.' })
@@ -132,7 +141,7 @@ export class SubscriptionResolver {
     return updateSettings(ctx, companyID, ruleIn(input));
   }
 
-  @Query(() => PriceRulePageType, {
+  @Query(() => PriceRuleConnectionType, {
     nullable: true,
     description: 'Price rules naming any of the subscriptions, oldest first (subscriptions.read).',
   })
@@ -140,9 +149,9 @@ export class SubscriptionResolver {
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID, { description: COMPANY }) companyID: string,
     @Arg('subscriptionIDs', () => [ID], { description: IDS }) subscriptionIDs: string[],
-    @Args(() => PageArgs) page: PageArgs,
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
   ) {
-    return pageOf(await listRules(ctx, 'price', companyID, subscriptionIDs), page, 'priceRules');
+    return rulesConnection(ctx, 'price', companyID, subscriptionIDs, page);
   }
 
   @Mutation(() => PriceRuleType, { description: 'Creates a price rule (subscriptions.write); errors: invalid_request.' })
@@ -166,7 +175,7 @@ export class SubscriptionResolver {
     return updateRule(ctx, 'price', companyID, id, ruleIn(input));
   }
 
-  @Query(() => CapacityRulePageType, {
+  @Query(() => CapacityRuleConnectionType, {
     nullable: true,
     description: 'Capacity rules naming any of the subscriptions, oldest first (subscriptions.read).',
   })
@@ -174,9 +183,9 @@ export class SubscriptionResolver {
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID, { description: COMPANY }) companyID: string,
     @Arg('subscriptionIDs', () => [ID], { description: IDS }) subscriptionIDs: string[],
-    @Args(() => PageArgs) page: PageArgs,
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
   ) {
-    return pageOf(await listRules(ctx, 'capacity', companyID, subscriptionIDs), page, 'capacityRules');
+    return rulesConnection(ctx, 'capacity', companyID, subscriptionIDs, page);
   }
 
   @Mutation(() => CapacityRuleType, { description: 'Creates a capacity rule (subscriptions.write); errors: invalid_request.' })
@@ -212,7 +221,7 @@ export class SubscriptionResolver {
     return (await capacityAvailability(ctx, companyID, subscriptionIDs)).items;
   }
 
-  @Query(() => OfferedSubscriptionPageType, {
+  @Query(() => OfferedSubscriptionConnectionType, {
     nullable: true,
     description: 'Client interface: the subscriptions on sale now with their prices (API key with client.read, or a client token).',
   })
@@ -220,9 +229,14 @@ export class SubscriptionResolver {
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID, { description: COMPANY }) companyID: string,
     @Arg('ids', () => [ID], { nullable: true, description: 'Only these subscriptions.' }) ids: string[] | undefined,
-    @Args(() => PageArgs) page: PageArgs,
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
   ) {
-    return pageOf(await offeredSubscriptions(ctx, companyID, ids), page, 'offeredSubscriptions');
+    const { offered, createdAt } = await offeredSubscriptionsInOrder(ctx, companyID, ids);
+    const keys: SortKey<OfferedSubscriptionJson>[] = [
+      { column: 'created_at', time: true, of: (o) => createdAt.get(o.id) },
+      { column: 'id', of: (o) => o.id },
+    ];
+    return connectionOf(offered, page, listSpec(keys, 'offeredSubscriptions', companyID, ids), 'offeredSubscriptions');
   }
 }
 
@@ -237,7 +251,7 @@ export class SubscriptionContractResolver {
     return getContract(ctx, companyID, id);
   }
 
-  @Query(() => ContractPageType, {
+  @Query(() => ContractConnectionType, {
     nullable: true,
     description: 'Subscription contracts matching a filter, oldest first (subscriptions.read).',
   })
@@ -245,10 +259,9 @@ export class SubscriptionContractResolver {
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID, { description: COMPANY }) companyID: string,
     @Arg('filter', () => ContractFilter, { nullable: true, description: 'What to match.' }) filter: ContractFilter | undefined,
-    @Args(() => PageArgs) page: PageArgs,
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
   ) {
-    const found = await searchContracts(ctx, companyID, { ...(filter ?? {}), limit: page.limit, offset: page.offset });
-    return { total: found.total, limit: found.limit, offset: found.offset, subscriptionContracts: found.items };
+    return contractsConnection(ctx, companyID, filter ?? {}, page);
   }
 
   @Mutation(() => ContractType, {
@@ -278,14 +291,14 @@ export class SubscriptionContractResolver {
     return updateContract(ctx, companyID, id, ruleIn(input));
   }
 
-  @Query(() => VisitPageType, { nullable: true, description: 'The visit ledger of a contract, oldest first (subscriptions.read).' })
+  @Query(() => VisitConnectionType, { nullable: true, description: 'The visit ledger of a contract, oldest first (subscriptions.read).' })
   subscriptionVisitTransactions(
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID, { description: COMPANY }) companyID: string,
     @Arg('contractID', () => ID, { description: 'The contract.' }) contractID: string,
-    @Args(() => PageArgs) page: PageArgs,
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
   ) {
-    return listVisits(ctx, companyID, contractID, page).then((p) => ({ ...p, visitTransactions: p.items }));
+    return visitsConnection(ctx, companyID, contractID, page);
   }
 
   @Mutation(() => VisitType, {

@@ -6,6 +6,8 @@ import { invalid, notFound } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
 import { updateRecordMetaData } from '../../shared/metadata';
 import { parsePage } from '../../shared/pagination';
+import { listSpec, ORM_ORDERS, type ConnectionArgs, type ConnectionJson } from '../../kernel/connection';
+import { connectionFrom, ormSource } from '../../kernel/keyset';
 import { Check } from '../../shared/validate';
 import {
   checkCompanyIds,
@@ -120,6 +122,18 @@ export async function listSubscriptions(
     { orderBy: { createdAt: 'asc', id: 'asc' }, limit, offset },
   );
   return { subscriptions: rows.map(subscriptionJson), total, limit, offset };
+}
+
+/** GraphQL: the company's subscriptions as a connection (kernel/connection.ts), oldest first. */
+export async function subscriptionsConnection(
+  ctx: Ctx,
+  companyId: string,
+  args: ConnectionArgs,
+): Promise<ConnectionJson<SubscriptionJson>> {
+  const company = await companyForMerchant(ctx, companyId, 'subscriptions.read');
+  const keys = ORM_ORDERS.creation;
+  const source = ormSource(ctx.em, Subscription, { companyId: company.id }, keys, (rows: Subscription[]) => rows.map(subscriptionJson));
+  return connectionFrom(source, args, { ...listSpec(keys, 'subscriptions', company.id), max: SUBSCRIPTIONS_MAX_LIMIT }, 'subscriptions');
 }
 
 /**

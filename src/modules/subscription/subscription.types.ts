@@ -1,6 +1,7 @@
 import { Field, Float, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { DurationScalar, JSONObjectScalar, JSONScalar, LocalTimeScalar, CurrencyScalar } from '../../kernel/graphql-scalars';
-import { DOC, PART_OF_RECORD, defineEnum, pageType } from '../../kernel/graphql-types';
+import { DOC, PART_OF_RECORD, defineEnum } from '../../kernel/graphql-types';
+import { connectionType } from '../../kernel/connection';
 import { MetaDataUpdateInput } from '../../kernel/metadata-update.types';
 import type { MetaData } from '../../shared/metadata';
 import type { RecurringInterval, RollOverType, UsageStatus, VisitTransactionType } from './subscription.entity';
@@ -126,11 +127,11 @@ export class SubscriptionType {
   @Field(() => Date, { description: DOC.updatedAt }) updatedAt!: string;
 }
 
-export const SubscriptionPageType = pageType(
-  'SubscriptionPage',
-  'subscriptions',
+export const SubscriptionConnectionType = connectionType(
+  'Subscription',
   () => SubscriptionType,
-  'A page of subscriptions, oldest first.',
+  'Subscriptions, oldest first.',
+  'subscriptions',
 );
 
 @ObjectType('OfferedSubscription', { description: 'A subscription on sale now, with its price.' })
@@ -155,11 +156,11 @@ export class OfferedSubscriptionType {
   @Field(() => JSONObjectScalar, { description: DOC.metaData }) metaData!: MetaData;
 }
 
-export const OfferedSubscriptionPageType = pageType(
-  'OfferedSubscriptionPage',
-  'offeredSubscriptions',
+export const OfferedSubscriptionConnectionType = connectionType(
+  'OfferedSubscription',
   () => OfferedSubscriptionType,
-  'A page of the subscriptions on sale now, oldest first.',
+  'The subscriptions on sale now, oldest first.',
+  'offeredSubscriptions',
 );
 
 @ObjectType('SubscriptionSettings', { description: "The company's subscription settings." })
@@ -202,17 +203,17 @@ export class CapacityRuleType extends RuleType {
   @Field(() => Int, { description: 'At most this many active or pending contracts per subscription.' }) maxCount!: number;
 }
 
-export const PriceRulePageType = pageType(
-  'SubscriptionPriceRulePage',
-  'priceRules',
+export const PriceRuleConnectionType = connectionType(
+  'SubscriptionPriceRule',
   () => PriceRuleType,
-  'A page of price rules, oldest first.',
+  'Price rules, oldest first.',
+  'priceRules',
 );
-export const CapacityRulePageType = pageType(
-  'SubscriptionCapacityRulePage',
-  'capacityRules',
+export const CapacityRuleConnectionType = connectionType(
+  'SubscriptionCapacityRule',
   () => CapacityRuleType,
-  'A page of capacity rules, oldest first.',
+  'Capacity rules, oldest first.',
+  'capacityRules',
 );
 
 @ObjectType('SubscriptionCapacityAvailability', { description: 'Contracts of a subscription holding capacity now, and its cap.' })
@@ -270,11 +271,11 @@ export class ContractType {
   @Field(() => Date, { description: DOC.updatedAt }) updatedAt!: string;
 }
 
-export const ContractPageType = pageType(
-  'SubscriptionContractPage',
-  'subscriptionContracts',
+export const ContractConnectionType = connectionType(
+  'SubscriptionContract',
   () => ContractType,
-  'A page of subscription contracts, oldest first.',
+  'Subscription contracts, oldest first.',
+  'subscriptionContracts',
 );
 
 @ObjectType('VisitTransaction', { description: 'One entry of a contract visit ledger (append-only).' })
@@ -296,11 +297,11 @@ export class VisitType {
   @Field(() => Date, { description: DOC.updatedAt }) updatedAt!: string;
 }
 
-export const VisitPageType = pageType(
-  'VisitTransactionPage',
-  'visitTransactions',
+export const VisitConnectionType = connectionType(
+  'VisitTransaction',
   () => VisitType,
-  'A page of ledger entries, oldest first.',
+  'Ledger entries, oldest first.',
+  'visitTransactions',
 );
 
 @InputType('SubscriptionTicketLimitInput', { description: 'At most `count` tickets of one ticket type per booking.' })

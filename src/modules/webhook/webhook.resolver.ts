@@ -1,12 +1,13 @@
 import { Arg, Args, Ctx as GqlCtx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { Ctx } from '../../kernel/context';
-import { DOC, PageArgs } from '../../kernel/graphql-types';
+import { DOC } from '../../kernel/graphql-types';
+import { ConnectionArgs } from '../../kernel/connection';
 import {
   createWebhook,
   deleteWebhook,
   getWebhook,
-  listDeliveries,
-  listWebhooks,
+  deliveriesConnection,
+  webhooksConnection,
   replayDelivery,
   rotateWebhookSecret,
   updateWebhook,
@@ -15,9 +16,9 @@ import {
   CreatedWebhookEndpointType,
   CreateWebhookEndpointInput,
   UpdateWebhookEndpointInput,
-  WebhookDeliveryPageType,
+  WebhookDeliveryConnectionType,
   WebhookDeliveryType,
-  WebhookEndpointPageType,
+  WebhookEndpointConnectionType,
   WebhookEndpointType,
   WebhookSecretType,
 } from './webhook.types';
@@ -30,14 +31,16 @@ const sent = <T>(v: T | null | undefined): T | undefined => (v === null ? undefi
 
 @Resolver(() => WebhookEndpointType)
 export class WebhookResolver {
-  @Query(() => WebhookEndpointPageType, { nullable: true, description: "A page of the company's webhook endpoints (webhooks.read)." })
+  @Query(() => WebhookEndpointConnectionType, {
+    nullable: true,
+    description: "The company's webhook endpoints, oldest first (webhooks.read).",
+  })
   async webhooks(
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
-    @Args(() => PageArgs) page: PageArgs,
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
   ) {
-    const { items, ...rest } = await listWebhooks(ctx, companyID, page);
-    return { ...rest, webhooks: items };
+    return webhooksConnection(ctx, companyID, page);
   }
 
   @Query(() => WebhookEndpointType, { nullable: true, description: 'One webhook endpoint (webhooks.read); its secret is never shown.' })
@@ -49,18 +52,17 @@ export class WebhookResolver {
     return getWebhook(ctx, companyID, id);
   }
 
-  @Query(() => WebhookDeliveryPageType, {
+  @Query(() => WebhookDeliveryConnectionType, {
     nullable: true,
-    description: 'A page of the deliveries to an endpoint, newest first, each with its attempts (webhooks.read).',
+    description: 'The deliveries to an endpoint, newest first, each with its attempts (webhooks.read).',
   })
   async webhookDeliveries(
     @GqlCtx() ctx: Ctx,
     @Arg('companyID', () => ID, { description: DOC.companyArg }) companyID: string,
     @Arg('webhookID', () => ID, { description: WEBHOOK }) webhookID: string,
-    @Args(() => PageArgs) page: PageArgs,
+    @Args(() => ConnectionArgs) page: ConnectionArgs,
   ) {
-    const { items, ...rest } = await listDeliveries(ctx, companyID, webhookID, page);
-    return { ...rest, deliveries: items };
+    return deliveriesConnection(ctx, companyID, webhookID, page);
   }
 
   @Mutation(() => CreatedWebhookEndpointType, {

@@ -5,6 +5,8 @@ import { decryptSecret, encryptSecret } from '../payment/payment.api';
 import { invalid, notFound } from '../../shared/errors';
 import { isUuid, newId } from '../../shared/ids';
 import { parsePage } from '../../shared/pagination';
+import { listSpec, ORM_ORDERS, type ConnectionArgs, type ConnectionJson, type SortKey } from '../../kernel/connection';
+import { connectionFrom, ormSource, sqlSource } from '../../kernel/keyset';
 import { Check } from '../../shared/validate';
 import { refusedAtSave } from './outbound';
 import { newSigningSecret } from './signing-secret';
@@ -222,6 +224,46 @@ export async function listDeliveries(
     rows.map((r) => r.id),
   );
   return { items: rows.map((r) => deliveryJson(r, attempts.get(r.id) ?? [])), limit, offset, total };
+}
+
+/** GraphQL: the company's endpoints as a connection (kernel/connection.ts), oldest first. */
+export async function webhooksConnection(ctx: Ctx, companyId: string, args: ConnectionArgs): Promise<ConnectionJson<WebhookEndpointJson>> {
+  const company = await companyForMerchant(ctx, companyId, 'webhooks.read');
+  const keys = ORM_ORDERS.creation;
+  const source = ormSource(ctx.em, WebhookEndpoint, { companyId: company.id }, keys, (rows: WebhookEndpoint[]) => rows.map(endpointJson));
+  return connectionFrom(source, args, { ...listSpec(keys, 'webhooks', company.id), max: WEBHOOKS_MAX_LIMIT }, 'webhooks');
+}
+
+/** GraphQL: the deliveries to one endpoint as a connection, newest first (then by id, descending). */
+export async function deliveriesConnection(
+  ctx: Ctx,
+  companyId: string,
+  webhookId: unknown,
+  args: ConnectionArgs,
+): Promise<ConnectionJson<DeliveryJson>> {
+  const company = await companyForMerchant(ctx, companyId, 'webhooks.read');
+  const e = await endpointInCompany(ctx, company.id, webhookId);
+  const keys: SortKey<DeliveryJson>[] = [
+    { column: 'created_at', time: true, desc: true, of: (d) => d.createdAt },
+    { column: 'id', desc: true, of: (d) => d.id },
+  ];
+  const source = sqlSource(ctx.em.getConnection(), {
+    select: DELIVERY_COLUMNS,
+    from: 'webhook_delivery d join webhook_event v on v.company_id = d.company_id and v.id = d.event_id',
+    where: 'd.company_id = ? and d.endpoint_id = ?',
+    params: [company.id, e.id],
+    keys,
+    alias: 'd.',
+    map: async (rows) => {
+      const attempts = await attemptsOf(
+        ctx.em,
+        company.id,
+        rows.map((r) => String(r.id)),
+      );
+      return (rows as unknown as DeliveryRow[]).map((r) => deliveryJson(r, attempts.get(r.id) ?? []));
+    },
+  });
+  return connectionFrom(source, args, { ...listSpec(keys, 'webhookDeliveries', e.id), max: WEBHOOKS_MAX_LIMIT }, 'deliveries');
 }
 
 /**

@@ -1,6 +1,7 @@
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { EVENT_TYPES, type EventType } from '../../kernel/events';
-import { defineEnum, DOC, pageType, PART_OF_RECORD } from '../../kernel/graphql-types';
+import { defineEnum, DOC, PART_OF_RECORD } from '../../kernel/graphql-types';
+import { connectionType } from '../../kernel/connection';
 import type { DeliveryStatus } from './webhook.json';
 
 /**
@@ -69,17 +70,17 @@ export class WebhookDeliveryType {
   attempts!: WebhookAttemptType[];
 }
 
-export const WebhookEndpointPageType = pageType(
-  'WebhookEndpointPage',
-  'webhooks',
+export const WebhookEndpointConnectionType = connectionType(
+  'WebhookEndpoint',
   () => WebhookEndpointType,
-  "A page of the company's webhook endpoints, oldest first.",
+  "The company's webhook endpoints, oldest first.",
+  'webhooks',
 );
-export const WebhookDeliveryPageType = pageType(
-  'WebhookDeliveryPage',
-  'deliveries',
+export const WebhookDeliveryConnectionType = connectionType(
+  'WebhookDelivery',
   () => WebhookDeliveryType,
-  'A page of the deliveries to an endpoint, newest first.',
+  'The deliveries to an endpoint, newest first.',
+  'deliveries',
 );
 
 @InputType('CreateWebhookEndpointInput', { description: 'A new webhook endpoint.' })

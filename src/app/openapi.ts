@@ -1,4 +1,4 @@
-import { isInputObjectType, isInterfaceType, isObjectType, type GraphQLSchema } from 'graphql';
+import { isInputObjectType, isInterfaceType, isObjectType, type GraphQLNamedType, type GraphQLSchema } from 'graphql';
 import { DOC } from '../kernel/graphql-types';
 import { CHECKED_BY_SERVICE } from '../kernel/rest';
 
@@ -59,16 +59,30 @@ const PARAMETERS: Record<string, string> = {
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/**
+ * The GraphQL type a REST schema is the twin of: the type of the same name, or for a REST list's
+ * offset page (`BookingPage`: `{total, limit, offset, <items>}`, the Bookla wire shape) the
+ * connection of the same records (`BookingConnection`), whose offset form it is.
+ */
+export function graphqlTwin(graphql: GraphQLSchema, name: string): GraphQLNamedType | undefined {
+  return graphql.getType(name) ?? (name.endsWith('Page') ? graphql.getType(`${name.slice(0, -4)}Connection`) : undefined) ?? undefined;
+}
+
+/** What a REST offset page's own fields say (the connection's speak of cursors and nodes). */
+const PAGE_TEXTS: Record<string, string> = { total: DOC.total, limit: DOC.pageLimit, offset: DOC.pageOffset };
+
 /** The GraphQL descriptions of a type's fields, by field name, when a type has that name. */
 function fieldTexts(graphql: GraphQLSchema, name: string): Record<string, string> | undefined {
-  const type = graphql.getType(name);
+  const type = graphqlTwin(graphql, name);
   if (!type || !(isObjectType(type) || isInterfaceType(type) || isInputObjectType(type))) return undefined;
+  const page = type.name !== name;
   const texts: Record<string, string> = {};
   // An interface's REST twin carries the fields of every form (`AvailableTime` and the spot counts of its slot form).
   const forms = isInterfaceType(type) ? graphql.getPossibleTypes(type) : [];
   for (const t of [...forms, type])
-    for (const [field, def] of Object.entries(t.getFields())) if (def.description) texts[field] = def.description;
-  return texts;
+    for (const [field, def] of Object.entries(t.getFields()))
+      if (def.description) texts[field] = page ? def.description.replace(/ \(same as nodes\)/, '') : def.description;
+  return page ? { ...texts, ...PAGE_TEXTS } : texts;
 }
 
 /** A copy of a schema in which the properties of every named schema carry their GraphQL descriptions. */
@@ -145,7 +159,7 @@ function lift(node: unknown, components: Map<string, Json>, graphql: GraphQLSche
   const nullable = !!types && types.length > 1 && types.includes('null');
   const rest = types?.filter((t) => t !== 'null');
   const shape = nullable ? { ...named, type: rest!.length === 1 ? rest![0] : rest } : named;
-  const text = graphql.getType(name)?.description ?? undefined;
+  const text = graphqlTwin(graphql, name)?.description ?? undefined;
   const component = text ? { ...shape, description: text } : shape;
   const known = components.get(name);
   if (known) {

@@ -36,6 +36,10 @@ function cliOn(url: string, dataDir: string, ...args: string[]): Promise<{ statu
   return new Promise((resolve) => child.once('close', (status) => resolve({ status, stdout, stderr })));
 }
 
+// each command is a process that compiles the sources it loads: five of them in one test outlast
+// the default minute on a loaded machine
+jest.setTimeout(180_000);
+
 const COMMANDS = ['merchant:create', 'demo:seed', 'keys:list', 'keys:revoke', 'migrate:status', '--version'];
 
 describe('cli', () => {

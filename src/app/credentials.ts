@@ -1,7 +1,7 @@
-import type { Actor, AppDeps } from '../kernel/context';
 import { authenticateKey } from '../modules/company/apikey.service';
 import { DomainError } from '../shared/errors';
 import { modules } from './registry';
+import { systemCtx, type Actor, type AppDeps } from '../kernel/context';
 
 /** Resolves a client access token (the client module's). */
 const bearer = modules.find((m) => m.bearer)?.bearer;
@@ -19,7 +19,7 @@ export async function actorOf(
   opts: { fresh?: boolean } = {},
 ): Promise<Actor | null> {
   if (typeof key === 'string' && key.length > 0) {
-    const actor = await authenticateKey(deps.orm.em, key.trim(), opts.fresh ? undefined : deps.changes);
+    const actor = await authenticateKey(systemCtx(deps, 'credentials'), key.trim(), opts.fresh ? undefined : deps.changes);
     if (!actor) throw new DomainError('unauthorized', 'invalid or revoked API key');
     return actor;
   }

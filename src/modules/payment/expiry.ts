@@ -1,5 +1,4 @@
 import { LockMode } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { type AppDeps, type Ctx, systemCtx } from '../../kernel/context';
 import { PaymentTransaction } from './payment.entity';
 import { endPayment } from './settlement';
@@ -56,7 +55,7 @@ export async function sweepExpiredPayments(source: AppDeps | Ctx, now?: Date): P
 }
 
 async function sweepOneByOne(deps: AppDeps, now: Date): Promise<number> {
-  const due = await (deps.orm.em.fork() as EntityManager).find(
+  const due = await systemCtx(deps, 'payment').em.find(
     PaymentTransaction,
     { status: 'pending', expiresAt: { $lte: now }, providerType: { $ne: 'stripe' } },
     { orderBy: { expiresAt: 'asc', id: 'asc' }, limit: SWEEP_BATCH, fields: ['id'] },

@@ -3,7 +3,7 @@ import { newId } from '../shared/ids';
 
 /**
  * The transactional outbox. A module that changes a record calls `recordEvent` with the
- * EntityManager of the change's own database transaction, so the event commits with the
+ * context of the change's own database transaction (`inTransaction`), so the event commits with the
  * change or not at all. The row goes to `webhook_event` (with one `webhook_delivery` per
  * listening endpoint) only when an enabled endpoint of the company listens to the event's
  * type, decided in the same statement: a company without endpoints pays one indexed read

@@ -373,7 +373,7 @@ export interface Placement {
 /**
  * Inserts a new booking with everything it holds and returns its first status change and its
  * admin JSON (without embedded records; the `booking.created` event carries the same object).
- * `em` must be in a transaction unless `needsTransaction` is false, in which case the single
+ * `ctx` must be in a transaction unless `needsTransaction` is false, in which case the single
  * statement is atomic by itself. `atVersion`: the catalog version the booking was checked at
  * (booking-kept-catalog.ts), for a booking without capacity or related resources to choose.
  */

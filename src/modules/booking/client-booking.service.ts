@@ -283,7 +283,7 @@ export function paymentFor(companyId: string, bookings: PreparedBooking[], clien
 }
 
 /**
- * Writes one prepared client booking with `em` (in a transaction unless the booking is a
+ * Writes one prepared client booking with `ctx` (in a transaction unless the booking is a
  * single statement) and returns its client form. With a `payment` covering it the booking is
  * `pending` until that payment settles; without one its status follows the bookingPolicy.
  */

@@ -229,13 +229,13 @@ export interface ApiKeyListing {
 }
 
 /** Every API key of every merchant, oldest first, for the operator's command line; never a secret. */
-export async function listAllApiKeys(em: EntityManager): Promise<ApiKeyListing[]> {
-  const keys = await em.find(ApiKey, {}, { orderBy: { createdAt: 'asc', id: 'asc' } });
+export async function listAllApiKeys(ctx: Ctx): Promise<ApiKeyListing[]> {
+  const keys = await ctx.em.find(ApiKey, {}, { orderBy: { createdAt: 'asc', id: 'asc' } });
   const merchants = new Map(
-    (await em.find(Merchant, { id: { $in: [...new Set(keys.map((k) => k.merchantId))] } })).map((m) => [m.id, m.name]),
+    (await ctx.em.find(Merchant, { id: { $in: [...new Set(keys.map((k) => k.merchantId))] } })).map((m) => [m.id, m.name]),
   );
   const scoped = [...new Set(keys.flatMap((k) => Object.keys(k.permissions).filter((s) => s !== '*')))];
-  const companies = new Map((await em.find(Company, { id: { $in: scoped } })).map((c) => [c.id, c.name]));
+  const companies = new Map((await ctx.em.find(Company, { id: { $in: scoped } })).map((c) => [c.id, c.name]));
   return keys.map((k) => ({
     id: k.id,
     keyPrefix: k.keyPrefix,
@@ -251,14 +251,14 @@ export async function listAllApiKeys(em: EntityManager): Promise<ApiKeyListing[]
  * Revokes any key by id, for the operator's command line: every process refuses it from its
  * next request on (the database announces the change, see `keyCache`). Null: no such key.
  */
-export async function revokeApiKeyById(em: EntityManager, id: string, now = new Date()): Promise<ApiKeyListing | null> {
+export async function revokeApiKeyById(ctx: Ctx, id: string, now = new Date()): Promise<ApiKeyListing | null> {
   if (!isUuid(id)) throw invalid('id must be a UUID', [{ path: 'id', message: 'must be a UUID' }]);
-  const key = await em.findOne(ApiKey, { id: id.toLowerCase() });
+  const key = await ctx.em.findOne(ApiKey, { id: id.toLowerCase() });
   if (!key) return null;
   if (key.state !== 'revoked') {
     key.state = 'revoked';
     key.revokedAt = now;
-    await em.flush();
+    await ctx.em.flush();
   }
-  return (await listAllApiKeys(em)).find((k) => k.id === key.id) ?? null;
+  return (await listAllApiKeys(ctx)).find((k) => k.id === key.id) ?? null;
 }

@@ -29,6 +29,34 @@ const pluginZones = PLUGINS.map((plugin) => ({
   message: `nothing but the registry imports the ${plugin} module; other modules reach it through kernel contracts`,
 }));
 
+/**
+ * One way to hold a transaction (docs/design/architecture.md, "Transactions"): the context
+ * carries it. Only `inTransaction` (src/kernel/transaction.ts) opens one (migrations and the
+ * database's function files, src/db, run before any context exists); a module's functions take
+ * `ctx` and read `ctx.em`, never an EntityManager of their own.
+ */
+const ONE_TRANSACTION_API = [
+  {
+    selector: 'CallExpression[callee.property.name=/^(transactional|begin)$/]',
+    message: 'open transactions with inTransaction(ctx, async (tx) => ...) from src/kernel/transaction.ts',
+  },
+];
+const CTX_NOT_EM = [
+  {
+    selector: ":matches(:function, TSMethodSignature, TSFunctionType, TSDeclareFunction) > Identifier.params[name='em']",
+    message: 'take ctx (first) and read ctx.em, not an EntityManager parameter',
+  },
+  {
+    selector:
+      ':matches(:function, TSMethodSignature, TSFunctionType, TSDeclareFunction) > Identifier.params > TSTypeAnnotation > TSTypeReference[typeName.name=/^(Sql)?EntityManager$/]',
+    message: 'take ctx (first) and read ctx.em, not an EntityManager parameter',
+  },
+  {
+    selector: "ObjectExpression > SpreadElement[argument.name='ctx'] ~ Property[key.name='em']",
+    message: 'a context with another EntityManager is made by inTransaction only',
+  },
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.data/**', 'coverage/**'] },
   js.configs.recommended,
@@ -107,6 +135,15 @@ export default tseslint.config(
     // Tests read loosely typed JSON answers.
     files: ['test/**/*.ts', 'src/**/*.test.ts', 'bench/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    files: ['src/**/*.ts'],
+    ignores: ['src/kernel/transaction.ts', 'src/db/**'],
+    rules: { 'no-restricted-syntax': ['error', ...ONE_TRANSACTION_API] },
+  },
+  {
+    files: ['src/modules/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...ONE_TRANSACTION_API, ...CTX_NOT_EM] },
   },
   prettier,
   // eslint-config-prettier turns max-len off; comments and long literals still need it.

@@ -10,7 +10,7 @@ import { startEmbeddedPostgres } from '../src/db/embedded';
 import { buildServer } from '../src/app/server';
 import { allEntities, codeHandlersOf, documentsOf, payablesOf } from '../src/app/registry';
 import { createMerchant } from '../src/modules/company/apikey.service';
-import type { AppDeps } from '../src/kernel/context';
+import { systemCtx, type AppDeps } from '../src/kernel/context';
 import { PgChangeFeed } from '../src/db/change-feed';
 import { companyModule } from '../src/modules/company';
 
@@ -70,7 +70,7 @@ export async function startBenchServer(): Promise<{
   const stopCaches = companyModule.start?.(deps);
   const app = await buildServer(deps, { logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
-  const { secret } = await createMerchant(orm.em.fork(), 'Bench');
+  const { secret } = await createMerchant(systemCtx(deps, 'bench'), 'Bench');
   return {
     base: `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`,
     key: secret,

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { recordEvents, type NewEvent } from '../src/kernel/events';
 import { deliverDue } from '../src/modules/webhook/delivery';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { systemCtx } from '../src/kernel/context';
 import { startBenchServer } from './server';
 
 /**
@@ -62,11 +62,11 @@ async function main(): Promise<void> {
     endTime: '2031-01-06T09:30:00Z',
     metaData: { note: 'x'.repeat(600) },
   };
-  const em = s.deps.orm.em.fork() as EntityManager;
+  const ctx = systemCtx(s.deps, 'bench');
   const filled = performance.now();
   for (let i = 0; i < EVENTS; i += 500) {
     const batch: NewEvent[] = Array.from({ length: Math.min(500, EVENTS - i) }, () => ({ type: 'booking.created', data }));
-    await recordEvents(em, { companyId: cid, events: batch, at: new Date() });
+    await recordEvents(ctx, { companyId: cid, events: batch, at: new Date() });
   }
   const fillSeconds = (performance.now() - filled) / 1000;
 
@@ -77,7 +77,7 @@ async function main(): Promise<void> {
     child.once('message', (m) => resolve((m as { count: number }).count));
     child.send('count');
   });
-  const [{ n: succeeded }] = await em
+  const [{ n: succeeded }] = await ctx.em
     .getConnection()
     .execute<{ n: string }[]>(`select count(*) as n from webhook_delivery where status = 'succeeded'`);
   console.log(

@@ -8,6 +8,7 @@ import { seedDemo } from './app/demo-seed';
 import { startEmbeddedPostgres } from './db/embedded';
 import { migrationStatus } from './db/orm';
 import { createMerchant, listAllApiKeys, revokeApiKeyById, type ApiKeyListing } from './modules/company/apikey.service';
+import { systemCtx } from './kernel/context';
 
 /** Warnings (a secret generated in DATA_DIR, ...) as readable lines on stderr: stdout is the command's answer. */
 const cliLog = pino(
@@ -28,7 +29,7 @@ async function withRuntime<T>(fn: (runtime: Runtime) => Promise<T>): Promise<T> 
 /** `merchant:create --name <name>`: a merchant and its first API key, printed once. */
 export async function createMerchantCommand(name: string): Promise<number> {
   return withRuntime(async (runtime) => {
-    const { merchant, secret } = await createMerchant(runtime.deps.orm.em.fork(), name);
+    const { merchant, secret } = await createMerchant(systemCtx(runtime.deps, 'cli'), name);
     console.log(`merchant ${merchant.id} created: ${name}`);
     console.log(`API key (shown once; send it as X-API-Key): ${secret}`);
     return 0;
@@ -62,7 +63,7 @@ const KEY_HEADER = ['id', 'prefix', 'name', 'merchant', 'companies', 'created', 
 /** `keys:list`: every key with what it reaches; `*` in companies is all of its merchant's. */
 export async function listKeysCommand(): Promise<number> {
   return withRuntime(async (runtime) => {
-    const keys = await listAllApiKeys(runtime.deps.orm.em.fork());
+    const keys = await listAllApiKeys(systemCtx(runtime.deps, 'cli'));
     console.log(keys.length ? table(KEY_HEADER, keys.map(keyRow)) : 'no API keys');
     return 0;
   });
@@ -71,7 +72,7 @@ export async function listKeysCommand(): Promise<number> {
 /** `keys:revoke <id>`: the key is refused from the next request on, by every server on this database. */
 export async function revokeKeyCommand(id: string): Promise<number> {
   return withRuntime(async (runtime) => {
-    const key = await revokeApiKeyById(runtime.deps.orm.em.fork(), id.trim());
+    const key = await revokeApiKeyById(systemCtx(runtime.deps, 'cli'), id.trim());
     if (!key) {
       console.error(`no API key ${id} (keys:list shows them)`);
       return 1;

@@ -8,7 +8,7 @@ import { createOrm, createWriteOrm } from '../db/orm';
 import { PgChangeFeed } from '../db/change-feed';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded';
 import { bootstrapAdminKey } from '../modules/company/apikey.service';
-import { systemClock, type AppDeps, type Clock } from '../kernel/context';
+import { systemClock, systemCtx, type AppDeps, type Clock } from '../kernel/context';
 import { resolveEncryptionKey } from './encryption-key';
 import { allEntities, codeHandlersOf, documentsOf, payablesOf, printerOf } from './registry';
 
@@ -87,25 +87,15 @@ export async function startRuntime(
     await embedded?.stop();
     throw err;
   }
-  if (config.adminApiKey) await bootstrapAdminKey(orm.em.fork(), config.adminApiKey);
-  let encryptionKey: Buffer;
-  try {
-    encryptionKey = await resolveEncryptionKey(config, orm.em.fork(), log);
-  } catch (err) {
-    await writeOrm?.close(true);
-    await orm.close(true);
-    await embedded?.stop();
-    throw err;
-  }
   const changes = new PgChangeFeed(directUrl, log);
-  await changes.start();
   const deps: AppDeps = {
     config,
     orm,
     writeOrm,
     clock,
     log,
-    encryptionKey,
+    // resolved below, with the start-up's context (made of these dependencies), before anything reads it
+    encryptionKey: Buffer.alloc(0),
     jwtKey: jwtKeyFrom(config, log),
     payables: payablesOf(),
     documents: documentsOf(),
@@ -113,6 +103,16 @@ export async function startRuntime(
     changes,
     liveness: () => (embedded?.state() === 'failed' ? 'the embedded PostgreSQL could not be restarted' : null),
   };
+  try {
+    if (config.adminApiKey) await bootstrapAdminKey(systemCtx(deps, 'start-up'), config.adminApiKey);
+    deps.encryptionKey = await resolveEncryptionKey(config, systemCtx(deps, 'start-up'), log);
+  } catch (err) {
+    await writeOrm?.close(true);
+    await orm.close(true);
+    await embedded?.stop();
+    throw err;
+  }
+  await changes.start();
   deps.print = printerOf(deps);
   return {
     deps,

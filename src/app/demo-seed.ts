@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { join } from 'node:path';
 import { DateTime } from 'luxon';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../kernel/context';
+import { systemCtx, type AppDeps } from '../kernel/context';
 import { Company, Merchant } from '../modules/company/company.entity';
 import { authenticateKey, createMerchant } from '../modules/company/apikey.service';
 import { buildServer } from './server';
@@ -59,7 +59,8 @@ function instructions(key: string, config: AppDeps['config'], bookings: number |
 }
 
 export async function seedDemo(deps: AppDeps, opts: { force?: boolean } = {}): Promise<SeedOutcome> {
-  const em = deps.orm.em.fork();
+  const ctx = systemCtx(deps, 'demo-seed');
+  const { em } = ctx;
   const keyFile = join(deps.config.dataDir, 'demo-api-key');
   const merchant = await em.findOne(Merchant, { name: DEMO_MERCHANT }, { orderBy: { createdAt: 'asc' } });
   const others = await em.count(Company, merchant ? { merchantId: { $ne: merchant.id } } : {});
@@ -74,7 +75,7 @@ export async function seedDemo(deps: AppDeps, opts: { force?: boolean } = {}): P
   const existing = merchant ? await em.find(Company, { merchantId: merchant.id }) : [];
   if (merchant && existing.length >= COMPANIES.length) {
     const kept = existsSync(keyFile) ? readFileSync(keyFile, 'utf8').trim() : '';
-    const actor = kept ? await authenticateKey(em, kept) : null;
+    const actor = kept ? await authenticateKey(ctx, kept) : null;
     if (actor?.merchantId === merchant.id) return { code: 0, message: instructions(kept, deps.config, null) };
     return {
       code: 0,
@@ -88,7 +89,7 @@ export async function seedDemo(deps: AppDeps, opts: { force?: boolean } = {}): P
   if (merchant) {
     // an earlier run stopped before it finished: go on with its merchant and key
     key = existsSync(keyFile) ? readFileSync(keyFile, 'utf8').trim() : '';
-    if ((await authenticateKey(em, key))?.merchantId !== merchant.id) {
+    if ((await authenticateKey(ctx, key))?.merchantId !== merchant.id) {
       return {
         code: 1,
         message:
@@ -97,7 +98,7 @@ export async function seedDemo(deps: AppDeps, opts: { force?: boolean } = {}): P
       };
     }
   } else {
-    const made = await createMerchant(em, DEMO_MERCHANT);
+    const made = await createMerchant(ctx, DEMO_MERCHANT);
     key = made.secret;
     mkdirSync(deps.config.dataDir, { recursive: true });
     writeFileSync(`${keyFile}.tmp`, key, { mode: 0o600 });

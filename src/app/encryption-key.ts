@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
 import { ConfigError, type Config } from '../config/env';
+import type { Ctx } from '../kernel/context';
 import { storedSecretsReadableWith } from '../modules/payment/secrets-at-rest';
 import { webhookSecretsReadableWith } from '../modules/webhook/webhook.service';
 
@@ -43,15 +43,15 @@ function readKeyFile(file: string): Buffer {
  *    secret is. Secrets found in the database that it cannot read (DATA_DIR lost, key changed)
  *    are reported; they must be saved again.
  */
-export async function resolveEncryptionKey(config: Config, em: EntityManager, log: FastifyBaseLogger): Promise<Buffer> {
+export async function resolveEncryptionKey(config: Config, ctx: Ctx, log: FastifyBaseLogger): Promise<Buffer> {
   if (config.encryptionKey) return encryptionKeyFrom(config);
   const file = join(config.dataDir, ENCRYPTION_KEY_FILE);
   if (existsSync(file)) {
     log.warn(`ENCRYPTION_KEY is not set: secrets at rest use the key generated in ${file}; set ENCRYPTION_KEY in production`);
     return readKeyFile(file);
   }
-  const legacy = await storedSecretsReadableWith(em, LEGACY_DEVELOPMENT_KEY);
-  const legacyHooks = await webhookSecretsReadableWith(em, LEGACY_DEVELOPMENT_KEY);
+  const legacy = await storedSecretsReadableWith(ctx, LEGACY_DEVELOPMENT_KEY);
+  const legacyHooks = await webhookSecretsReadableWith(ctx, LEGACY_DEVELOPMENT_KEY);
   if (legacy.readable > 0 || legacyHooks.readable > 0) {
     log.warn(
       'ENCRYPTION_KEY is not set and the stored secrets were encrypted with the old built-in development key, which stays in use: ' +

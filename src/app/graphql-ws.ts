@@ -8,7 +8,7 @@ import { useServer, type Extra } from 'graphql-ws/use/ws';
 import { decodeJwt } from 'jose';
 import { Gauge, type Registry } from 'prom-client';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { createCtx, type Actor, type AppDeps } from '../kernel/context';
+import { createCtx, systemCtx, type Actor, type AppDeps } from '../kernel/context';
 import { DomainError } from '../shared/errors';
 import { actorOf } from './credentials';
 import { isGraphqlRequest } from './graphql-http';
@@ -169,7 +169,7 @@ export function installLiveUpdates(
   const authenticate = async (c: Connection, recheck = false): Promise<DomainError | null> => {
     let actor: Actor | null;
     try {
-      actor = await actorOf(deps, c.key, c.authorization, { fresh: recheck });
+      actor = await actorOf(systemCtx(deps, 'graphql-ws'), c.key, c.authorization, { fresh: recheck });
     } catch (err) {
       if (!(err instanceof DomainError) || err.code === 'service_unavailable') {
         if (recheck) return null;

@@ -1,9 +1,9 @@
-import type { AppDeps } from '../kernel/context';
 import type { DocumentPrinter, DocumentSource } from '../kernel/documents';
 import type { AppModule } from '../kernel/module';
 import { documentsOf, printerOf } from './registry';
+import type { AppDeps, Ctx } from '../kernel/context';
 
-const source: DocumentSource = async () => null;
+const source: DocumentSource<Ctx> = async () => null;
 const mod = (name: string, documents: AppModule['documents']): AppModule => ({
   name,
   description: name,
@@ -14,7 +14,7 @@ const mod = (name: string, documents: AppModule['documents']): AppModule => ({
 
 describe('documentsOf', () => {
   it('collects every module’s document sources by entity type', () => {
-    const other: DocumentSource = async () => null;
+    const other: DocumentSource<Ctx> = async () => null;
     const m = documentsOf([mod('a', { gift_card: source }), mod('b', { membership: other }), mod('c', undefined)]);
     expect([...m.keys()]).toEqual(['gift_card', 'membership']);
     expect(m.get('membership')).toBe(other);
@@ -29,7 +29,7 @@ describe('documentsOf', () => {
 
 describe('printerOf', () => {
   const deps = {} as AppDeps;
-  const printer: DocumentPrinter = async () => null;
+  const printer: DocumentPrinter<Ctx> = async () => null;
   const printing = (name: string): AppModule => ({
     name,
     description: name,

@@ -1,5 +1,5 @@
 import type { AppModule } from '../kernel/module';
-import type { AppDeps } from '../kernel/context';
+import type { AppDeps, Ctx } from '../kernel/context';
 import { runAudited, systemScope } from '../kernel/audit';
 import type { DocumentEntityType, DocumentPrinter, DocumentSource, DocumentSources } from '../kernel/documents';
 import { orderCodeHandlers, type CodeHandlers } from '../kernel/codes';
@@ -46,8 +46,8 @@ export const allEntities = (): Function[] => modules.flatMap((m) => m.entities);
 export const allResolvers = (): Function[] => modules.flatMap((m) => m.resolvers);
 
 /** Every module's payable item handlers by item type; an item type claimed twice is a wiring error. */
-export function payablesOf(list: readonly AppModule[] = modules): Payables {
-  const out = new Map<string, PayableItems>();
+export function payablesOf(list: readonly AppModule[] = modules): Payables<Ctx> {
+  const out = new Map<string, PayableItems<Ctx>>();
   for (const m of list) {
     for (const [itemType, handlers] of Object.entries(m.payables ?? {})) {
       if (out.has(itemType)) throw new Error(`item type ${itemType} is registered by two modules`);
@@ -82,10 +82,10 @@ export function writtenFieldsOf(list: readonly AppModule[] = modules): Set<strin
 }
 
 /** Every module's document sources by entity type; an entity type claimed twice is a wiring error. */
-export function documentsOf(list: readonly AppModule[] = modules): DocumentSources {
-  const out = new Map<DocumentEntityType, DocumentSource>();
+export function documentsOf(list: readonly AppModule[] = modules): DocumentSources<Ctx> {
+  const out = new Map<DocumentEntityType, DocumentSource<Ctx>>();
   for (const m of list) {
-    for (const [entityType, source] of Object.entries(m.documents ?? {}) as [DocumentEntityType, DocumentSource | undefined][]) {
+    for (const [entityType, source] of Object.entries(m.documents ?? {}) as [DocumentEntityType, DocumentSource<Ctx> | undefined][]) {
       if (!source) continue;
       if (out.has(entityType)) throw new Error(`entity type ${entityType} is registered by two modules`);
       out.set(entityType, source);
@@ -95,14 +95,14 @@ export function documentsOf(list: readonly AppModule[] = modules): DocumentSourc
 }
 
 /** The printer of the module that prints documents, for `deps`; undefined when none does, and two are a wiring error. */
-export function printerOf(deps: AppDeps, list: readonly AppModule[] = modules): DocumentPrinter | undefined {
+export function printerOf(deps: AppDeps, list: readonly AppModule[] = modules): DocumentPrinter<Ctx> | undefined {
   const printers = list.filter((m) => m.printer);
   if (printers.length > 1) throw new Error(`documents are printed by two modules: ${printers.map((m) => m.name).join(', ')}`);
   return printers[0]?.printer!(deps);
 }
 
 /** Every module's code handlers in the contract's lookup order (promo codes, gift cards, subscriptions, then others). */
-export function codeHandlersOf(list: readonly AppModule[] = modules): CodeHandlers {
+export function codeHandlersOf(list: readonly AppModule[] = modules): CodeHandlers<Ctx> {
   return orderCodeHandlers(list.flatMap((m) => m.codes ?? []));
 }
 

@@ -163,12 +163,12 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
     const mode = config?.auth ?? 'none';
     const lane = dbLaneOf(req.method, config?.db);
     let actor: Actor | null = null;
+    // the credentials are looked up with the request's own context (its pool), which gets the actor they name
+    const ctx = createCtx(deps, null, req.id, req.log, gone.signal, lane);
     if (mode !== 'none') {
       try {
         const auth = req.headers.authorization;
-        // the credentials are looked up on the request's own pool too
-        const on = lane === 'write' && deps.writeOrm ? { ...deps, orm: deps.writeOrm } : deps;
-        actor = await actorOf(on, req.headers['x-api-key'] as string | undefined, typeof auth === 'string' ? auth : undefined);
+        actor = await actorOf(ctx, req.headers['x-api-key'] as string | undefined, typeof auth === 'string' ? auth : undefined);
       } catch (err) {
         // guessing keys or tokens spends the address's allowance
         if (limited) await limit(reply, `ip:${req.ip}`, 'address');
@@ -181,7 +181,8 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
       else await limit(reply, `ip:${req.ip}`, 'address');
     }
     if (!actor && mode !== 'none' && mode !== 'optional') throw new DomainError('unauthorized', 'missing or invalid credentials');
-    req.ctx = createCtx(deps, actor, req.id, req.log, gone.signal, lane);
+    ctx.actor = actor;
+    req.ctx = ctx;
   });
 
   // Everything a handler does runs under the request's audit scope (kernel/audit.ts), so every

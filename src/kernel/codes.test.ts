@@ -1,6 +1,6 @@
 import { orderCodeHandlers, type CodeHandler } from './codes';
 
-const handler = (namespace: string): CodeHandler => ({
+const handler = (namespace: string): CodeHandler<unknown> => ({
   namespace,
   find: async () => null,
   check: async () => ({ ok: true, discount: 0, covered: 0, response: {} }),

@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { DomainError } from '../shared/errors';
 
 /**
@@ -78,30 +77,34 @@ export interface FoundCode {
  */
 export type BookingCodeEvent = 'confirmed' | 'released';
 
-export interface CodeHandler {
+/**
+ * A module's handler of its codes. `C` is the context handlers are called with (`Ctx` of
+ * kernel/context.ts, whose dependencies hold the handlers: hence a parameter here).
+ */
+export interface CodeHandler<C> {
   /** `pluginNameSpace` of the contract: `promocodes`, `giftcards`, `subscription` */
   namespace: string;
   /** The company's code matching `code` (each handler decides how codes compare), or null. */
-  find(em: EntityManager, companyId: string, code: string): Promise<FoundCode | null>;
+  find(ctx: C, companyId: string, code: string): Promise<FoundCode | null>;
   /** Whether the code applies to the target now, and how. Reads only: a friendly answer, never the guarantee. */
-  check(em: EntityManager, found: FoundCode, target: CodeTarget, now: Date): Promise<CodeCheck>;
+  check(ctx: C, found: FoundCode, target: CodeTarget, now: Date): Promise<CodeCheck>;
   /**
    * Applies the code inside the booking's transaction and records its usage linked to
    * `target.bookingId` as a reservation. Counts and balances are taken with row locks or
    * conditional updates, so concurrent bookings can never together exceed them; throws the
    * `DomainError` of the reason when the code cannot apply (the transaction then rolls back).
    */
-  apply(em: EntityManager, found: FoundCode, target: CodeTarget, now: Date): Promise<CodeEffect>;
+  apply(ctx: C, found: FoundCode, target: CodeTarget, now: Date): Promise<CodeEffect>;
   /** Follows the status changes of bookings (inside their transaction); bookings without a usage of this handler are ignored. */
-  bookingsChanged(em: EntityManager, companyId: string, bookingIds: readonly string[], event: BookingCodeEvent, now: Date): Promise<void>;
+  bookingsChanged(ctx: C, companyId: string, bookingIds: readonly string[], event: BookingCodeEvent, now: Date): Promise<void>;
 }
 
 /** Every registered code handler, in lookup order, built once by the composition root. */
-export type CodeHandlers = readonly CodeHandler[];
+export type CodeHandlers<C> = readonly CodeHandler<C>[];
 
 /** Orders handlers by the contract's lookup order; namespaces it does not name keep their registration order after it. */
-export function orderCodeHandlers(handlers: readonly CodeHandler[]): CodeHandler[] {
-  const rank = (h: CodeHandler) => {
+export function orderCodeHandlers<C>(handlers: readonly CodeHandler<C>[]): CodeHandler<C>[] {
+  const rank = (h: CodeHandler<C>) => {
     const i = CODE_LOOKUP_ORDER.indexOf(h.namespace);
     return i < 0 ? CODE_LOOKUP_ORDER.length : i;
   };

@@ -63,13 +63,13 @@ export interface AppDeps {
   /** HMAC key for client access tokens. */
   jwtKey: Uint8Array;
   /** Settlement handlers of every module that owns payable items, by item type. */
-  payables: Payables;
+  payables: Payables<Ctx>;
   /** Sources of printable items (gift card purchases, membership contracts), by entity type. */
-  documents: DocumentSources;
+  documents: DocumentSources<Ctx>;
   /** Prints receipts, vouchers and membership cards (the document context's); absent when no module prints. */
-  print?: DocumentPrinter;
+  print?: DocumentPrinter<Ctx>;
   /** Handlers of the codes a booking request may carry, in the contract's lookup order. */
-  codes: CodeHandlers;
+  codes: CodeHandlers<Ctx>;
   /** Database change notifications; absent when a single process runs without them (tests). */
   changes?: ChangeFeed;
   /** Why the process can no longer serve (GET /health answers 503 then), or null. */
@@ -147,6 +147,26 @@ export function createCtx(
     deps,
     requestId,
     log,
+    loaders: new Map(),
+    companies: new Map(),
+  };
+}
+
+/**
+ * The context of work no request asked for: workers, sweepers, CLI commands and start-up code.
+ * No actor; `name` (the module or command doing the work) stands for the request id. Its writes
+ * are recorded as the system's: a worker runs under `systemScope(name)` (kernel/audit.ts), which
+ * `startModules` opens for each module's background work. Made fresh for each piece of work (its
+ * own EntityManager, time now), and used with `inTransaction` as any request's.
+ */
+export function systemCtx(deps: AppDeps, name: string): Ctx {
+  return {
+    em: deps.orm.em.fork() as EntityManager,
+    actor: null,
+    now: new Date(deps.clock.now()),
+    deps,
+    requestId: name,
+    log: deps.log,
     loaders: new Map(),
     companies: new Map(),
   };

@@ -1,5 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-
 /**
  * The contract between the document context (PDF templates, entity PDFs) and the modules whose
  * records are printed: a gift card purchase (a voucher) and a membership contract (a
@@ -39,12 +37,13 @@ export interface DocumentItem {
 
 /**
  * Reads one item of the company for printing, or null when the company has no such item.
- * Called with the request's EntityManager; reads only.
+ * Called with the request's context (`C`: `Ctx` of kernel/context.ts, whose dependencies hold
+ * the sources: hence a parameter here); reads only.
  */
-export type DocumentSource = (em: EntityManager, companyId: string, itemId: string) => Promise<DocumentItem | null>;
+export type DocumentSource<C> = (ctx: C, companyId: string, itemId: string) => Promise<DocumentItem | null>;
 
 /** entity type -> the source of its items, built once by the composition root from every module. */
-export type DocumentSources = ReadonlyMap<DocumentEntityType, DocumentSource>;
+export type DocumentSources<C> = ReadonlyMap<DocumentEntityType, DocumentSource<C>>;
 
 /** What may be printed for an e-mail: a paid transaction's receipt, or an item of an entity type. */
 export type PrintedDocument = 'receipt' | DocumentEntityType;
@@ -57,16 +56,11 @@ export interface PrintedPdf {
 
 /**
  * Prints one document of the company off the event loop (the document context's PDF threads),
- * reading with `em`: the receipt of a paid transaction (`itemId` its id), a gift card purchase's
+ * reading with the context's EntityManager: the receipt of a paid transaction (`itemId` its id), a gift card purchase's
  * voucher or a membership contract's card (the entity's template or the default document).
  * Null when the company has no such item, or the transaction has no receipt (it is not paid).
  */
-export type DocumentPrinter = (
-  em: EntityManager,
-  companyId: string,
-  document: PrintedDocument,
-  itemId: string,
-) => Promise<PrintedPdf | null>;
+export type DocumentPrinter<C> = (ctx: C, companyId: string, document: PrintedDocument, itemId: string) => Promise<PrintedPdf | null>;
 
 /**
  * Where an item's PDF is downloaded (merchant API, `pdf.read`), for the download URL fields of

@@ -1,9 +1,9 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Ctx } from './context';
 import { newId } from '../shared/ids';
 
 /**
  * The transactional outbox. A module that changes a record calls `recordEvent` with the
- * EntityManager of the change's own database transaction, so the event commits with the
+ * context of the change's own database transaction (`inTransaction`), so the event commits with the
  * change or not at all. The row goes to `webhook_event` (with one `webhook_delivery` per
  * listening endpoint) only when an enabled endpoint of the company listens to the event's
  * type, decided in the same statement: a company without endpoints pays one indexed read
@@ -90,10 +90,10 @@ const ENQUEUE_SQL =
   'notification_enqueue(p_company => ?::uuid, p_events => ?::text, p_at => ?::timestamptz)';
 
 /** Records events of one company in one statement, in the caller's transaction (see above). */
-export async function recordEvents(em: EntityManager, { companyId, events, at }: EventBatch): Promise<void> {
+export async function recordEvents(ctx: Ctx, { companyId, events, at }: EventBatch): Promise<void> {
   if (!events.length) return;
   const args = [companyId, eventRows(events, at), at.toISOString()];
-  await em.execute(ENQUEUE_SQL, [...args, ...args], 'run');
+  await ctx.em.execute(ENQUEUE_SQL, [...args, ...args], 'run');
 }
 
 /**
@@ -113,8 +113,8 @@ export const NOTIFIED_EVENT_TYPES: readonly EventType[] = [
 ];
 
 /** Records one event in the caller's transaction; see `recordEvents`. */
-export function recordEvent(em: EntityManager, e: { companyId: string; type: EventType; payload: EventData; at: Date }): Promise<void> {
-  return recordEvents(em, { companyId: e.companyId, events: [{ type: e.type, data: e.payload }], at: e.at });
+export function recordEvent(ctx: Ctx, e: { companyId: string; type: EventType; payload: EventData; at: Date }): Promise<void> {
+  return recordEvents(ctx, { companyId: e.companyId, events: [{ type: e.type, data: e.payload }], at: e.at });
 }
 
 /** Who reads events of some types: webhook endpoints, the e-mail notifications, or both. */
@@ -130,11 +130,11 @@ export interface EventListeners {
  * notifications read, in one indexed read: for events whose data costs reads to build
  * (settled bookings), asked before building it.
  */
-export async function eventListeners(em: EntityManager, companyId: string, types: readonly EventType[]): Promise<EventListeners> {
+export async function eventListeners(ctx: Ctx, companyId: string, types: readonly EventType[]): Promise<EventListeners> {
   const out: EventListeners = { webhooks: new Set(), notifications: new Set() };
   if (!types.length) return out;
   const asked = `{${[...new Set(types)].join(',')}}`;
-  const rows = await em.execute<{ t: EventType; webhook: boolean }[]>(
+  const rows = await ctx.em.execute<{ t: EventType; webhook: boolean }[]>(
     `select distinct t, true as webhook from webhook_endpoint e, unnest(e.event_types) t
       where e.company_id = ? and e.enabled and t = any(?::text[])
      union all
@@ -147,7 +147,7 @@ export async function eventListeners(em: EntityManager, companyId: string, types
 }
 
 /** The subset of `types` an endpoint listens to or the e-mail notifications read (see `eventListeners`). */
-export async function listenedTypes(em: EntityManager, companyId: string, types: readonly EventType[]): Promise<Set<EventType>> {
-  const { webhooks, notifications } = await eventListeners(em, companyId, types);
+export async function listenedTypes(ctx: Ctx, companyId: string, types: readonly EventType[]): Promise<Set<EventType>> {
+  const { webhooks, notifications } = await eventListeners(ctx, companyId, types);
   return new Set([...webhooks, ...notifications]);
 }

@@ -1,6 +1,6 @@
 import type { EventSubscriber } from '@mikro-orm/core';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps, ClientActor } from './context';
+import type { AppDeps, ClientActor, Ctx } from './context';
 import type { DocumentEntityType, DocumentPrinter, DocumentSource } from './documents';
 import type { CodeHandler } from './codes';
 import type { DirectField } from './graphql-direct';
@@ -21,13 +21,13 @@ export interface AppModule {
   /** Background work started with the server (e.g. sweepers); returns a stop function. */
   start?: (deps: AppDeps) => (() => Promise<void>) | void;
   /** How this module's payable items settle, keyed by the `itemType` their payments carry. */
-  payables?: Record<string, PayableItems>;
+  payables?: Record<string, PayableItems<Ctx>>;
   /** How this module's printable items are read for their PDF, keyed by entity type (kernel/documents.ts). */
-  documents?: Partial<Record<DocumentEntityType, DocumentSource>>;
+  documents?: Partial<Record<DocumentEntityType, DocumentSource<Ctx>>>;
   /** The printer of receipts and items' documents for the server's `deps.print` (the document context). */
-  printer?: (deps: AppDeps) => DocumentPrinter;
+  printer?: (deps: AppDeps) => DocumentPrinter<Ctx>;
   /** Codes this module recognises on booking requests (promo codes, gift cards, ...). */
-  codes?: CodeHandler[];
+  codes?: CodeHandler<Ctx>[];
   /** ORM event subscribers (e.g. the audit log's), registered on the server's ORM. */
   subscribers?: EventSubscriber[];
   /** Root query fields this module answers as written JSON when asked alone (kernel/graphql-direct.ts), by field name. */

@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { isUuid } from '../shared/ids';
-import type { CodeHandlers } from './codes';
 
 /**
  * The contract between the payment context and the modules whose items are paid for
@@ -12,27 +11,18 @@ import type { CodeHandlers } from './codes';
 /** How a payment ended, as its items are told. */
 export type SettlementOutcome = 'paid' | 'failed' | 'cancelled' | 'expired';
 
-/** The process dependencies a settlement may need (the code handlers, for bookings that carry codes; the token key). */
-export interface SettlementDeps {
-  codes: CodeHandlers;
-  /** the token key, for the access tokens in the events of settled bookings */
-  jwtKey: Uint8Array;
-}
-
-export interface PayableItems {
+/**
+ * A module's settlement of its items. `C` is the context handlers are called with (`Ctx` of
+ * kernel/context.ts, whose dependencies hold the handlers: hence a parameter here), in the
+ * payment's transaction.
+ */
+export interface PayableItems<C> {
   /**
    * Applies a payment's outcome to its items, inside the transaction that settled the payment
    * (the transaction row is locked). `paid` confirms; every other outcome (an expiry included)
    * gives back what the items held. Must be idempotent for items already settled.
    */
-  settle(
-    em: EntityManager,
-    companyId: string,
-    itemIds: readonly string[],
-    outcome: SettlementOutcome,
-    now: Date,
-    deps: SettlementDeps,
-  ): Promise<void>;
+  settle(ctx: C, companyId: string, itemIds: readonly string[], outcome: SettlementOutcome, now: Date): Promise<void>;
 
   /**
    * Which of the items were given up (cancelled, rejected, failed) while their payment was
@@ -40,18 +30,18 @@ export interface PayableItems {
    * cancels a pending payment once every item is given up, and refunds at once what is paid
    * for given-up items. Unknown ids are not given up.
    */
-  abandoned(em: EntityManager, companyId: string, itemIds: readonly string[]): Promise<string[]>;
+  abandoned(ctx: C, companyId: string, itemIds: readonly string[]): Promise<string[]>;
 }
 
 /**
  * An `abandoned` handler for items that are rows of `table` (with `company_id`, `id` and
  * `status`): the items whose status is one of `statuses`, in one statement.
  */
-export function abandonedWhen(table: string, statuses: readonly string[]): PayableItems['abandoned'] {
-  return async (em, companyId, itemIds) => {
+export function abandonedWhen<C extends { em: EntityManager }>(table: string, statuses: readonly string[]): PayableItems<C>['abandoned'] {
+  return async (ctx, companyId, itemIds) => {
     const ids = [...new Set(itemIds.filter(isUuid).map((id) => id.toLowerCase()))];
     if (!ids.length) return [];
-    const rows = await em.execute<{ id: string }[]>(
+    const rows = await ctx.em.execute<{ id: string }[]>(
       `select id from ${table} where company_id = ? and id = any(?::uuid[]) and status = any(?::text[])`,
       [companyId, `{${ids.join(',')}}`, `{${statuses.join(',')}}`],
     );
@@ -60,4 +50,4 @@ export function abandonedWhen(table: string, statuses: readonly string[]): Payab
 }
 
 /** itemType -> its handlers, built once by the composition root from every module. */
-export type Payables = ReadonlyMap<string, PayableItems>;
+export type Payables<C> = ReadonlyMap<string, PayableItems<C>>;

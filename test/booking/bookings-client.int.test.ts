@@ -2,6 +2,7 @@ import { createTestApp, TestClock, type TestApp } from '../helpers/app';
 import { countRows, occupancyOf, Shop } from '../helpers/bookings-fixtures';
 import { complete, configurePayments } from '../helpers/payments-fixtures';
 import { purgeIdempotencyKeys } from '../../src/modules/booking/idempotency';
+import { systemCtx } from '../../src/kernel/context';
 
 /** The token with its first character changed (always a different character). */
 const tamper = (token: string) => `${token[0] === 'A' ? 'B' : 'A'}${token.slice(1)}`;
@@ -276,7 +277,7 @@ describe('idempotency', () => {
     expect((await s.book({ ...body, startTime: at(10, 11) }, { headers })).status).toBe(409);
     clock.advance(25 * 3600_000);
     // the hourly purge removes keys past their 24 hours
-    expect(await purgeIdempotencyKeys(t.deps.orm.em.fork(), new Date(clock.now()))).toBeGreaterThanOrEqual(1);
+    expect(await purgeIdempotencyKeys(systemCtx(t.deps, 'system'), new Date(clock.now()))).toBeGreaterThanOrEqual(1);
     expect(await countRows(t, "select count(*) as n from idempotency_key where key = 'admin-1'", [])).toBe(0);
     const fresh = await s.book({ ...body, startTime: at(10, 11) }, { headers });
     expect(fresh.status).toBe(200);

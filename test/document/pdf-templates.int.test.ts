@@ -17,6 +17,8 @@ import {
   templateWithObjects,
   templateWithObjectStream,
 } from '../../src/modules/document/testkit';
+import { systemCtx, type Ctx } from '../../src/kernel/context';
+import { inTransaction } from '../../src/kernel/transaction';
 
 /**
  * PDF templates over HTTP: upload, read, partial updates, delete, download, the checks on what
@@ -26,7 +28,7 @@ import {
  */
 
 const purchases = new Map<string, { companyId: string; item: DocumentItem }>();
-const giftCards: DocumentSource = async (_em, companyId, itemId) => {
+const giftCards: DocumentSource<Ctx> = async (_ctx, companyId, itemId) => {
   const p = purchases.get(itemId);
   return p && p.companyId === companyId ? p.item : null;
 };
@@ -392,10 +394,10 @@ describe('PDF templates over GraphQL', () => {
 
 /** A template stored as it is, past the upload's checks (as one stored before they existed would be). */
 async function storeDirectly(app: TestApp, companyId: string, entityId: string, file: Uint8Array): Promise<void> {
-  await app.deps.orm.em.fork().transactional(async (em) => {
-    const fileId = await putPdf(em, companyId, file);
+  await inTransaction(systemCtx(app.deps, 'system'), async (tx) => {
+    const fileId = await putPdf(tx, companyId, file);
     const now = new Date();
-    em.create(PdfTemplate, {
+    tx.em.create(PdfTemplate, {
       companyId,
       entityType: 'gift_card',
       entityId,
@@ -408,7 +410,7 @@ async function storeDirectly(app: TestApp, companyId: string, entityId: string, 
       createdAt: now,
       updatedAt: now,
     });
-    await em.flush();
+    await tx.em.flush();
   });
 }
 

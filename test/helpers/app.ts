@@ -8,7 +8,7 @@ import { loadConfig, type Config } from '../../src/config/env';
 import { createOrm, createWriteOrm } from '../../src/db/orm';
 import { allEntities, codeHandlersOf, documentsOf, payablesOf, printerOf } from '../../src/app/registry';
 import { buildServer } from '../../src/app/server';
-import type { AppDeps, Clock } from '../../src/kernel/context';
+import { systemCtx, type AppDeps, type Clock, type Ctx } from '../../src/kernel/context';
 import type { DocumentEntityType, DocumentSource } from '../../src/kernel/documents';
 import { createMerchant } from '../../src/modules/company/apikey.service';
 import { sqlStats } from '../../src/db/stats';
@@ -82,7 +82,7 @@ export async function createTestApp(
     logLevel?: string;
     routes?: (app: FastifyInstance) => void;
     /** Document sources the test registers in place of (or beside) the modules' own. */
-    documents?: Partial<Record<DocumentEntityType, DocumentSource>>;
+    documents?: Partial<Record<DocumentEntityType, DocumentSource<Ctx>>>;
     /** Connects the server to the test database through another address (a relay a test can cut). */
     rewriteUrl?: (url: URL) => URL;
     /** The server's host name resolver for outbound requests (names of a test's own choosing). */
@@ -141,7 +141,7 @@ export async function createTestApp(
     encryptionKey: Buffer.alloc(32, 7),
     jwtKey: new TextEncoder().encode(config.jwtSecret!),
     payables: payablesOf(),
-    documents: new Map([...documentsOf(), ...(Object.entries(opts.documents ?? {}) as [DocumentEntityType, DocumentSource][])]),
+    documents: new Map([...documentsOf(), ...(Object.entries(opts.documents ?? {}) as [DocumentEntityType, DocumentSource<Ctx>][])]),
     codes: codeHandlersOf(),
     lookupHost: opts.lookupHost,
     changes,
@@ -152,7 +152,7 @@ export async function createTestApp(
   const responses = installResponseCheck(app);
   opts.routes?.(app);
   await app.ready();
-  const { secret: adminKey } = await createMerchant(orm.em.fork(), 'Test merchant');
+  const { secret: adminKey } = await createMerchant(systemCtx(deps, 'test'), 'Test merchant');
 
   const call = async <T = any>(method: string, path: string, o: CallOpts = {}): Promise<Res<T>> => {
     const headers: Record<string, string> = { ...(o.headers ?? {}) };
@@ -190,7 +190,7 @@ export async function createTestApp(
     call,
     gql: (query, variables, o = {}) => call('POST', '/graphql', { body: { query, variables }, key: o.key, token: o.token }),
     async newMerchant(n = 'Other merchant') {
-      return (await createMerchant(orm.em.fork(), n)).secret;
+      return (await createMerchant(systemCtx(deps, 'test'), n)).secret;
     },
     async keyWith(permissions, creatorKey = adminKey) {
       const r = await call<any>('POST', '/v1/api-keys', { key: creatorKey, body: { name: 'scoped', permissions } });

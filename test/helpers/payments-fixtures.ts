@@ -1,7 +1,8 @@
-import { createCtx } from '../../src/kernel/context';
 import { newId } from '../../src/shared/ids';
 import { startPayment, type StartPaymentInput } from '../../src/modules/payment/payment.api';
 import type { Res, TestApp } from './app';
+import { inTransaction } from '../../src/kernel/transaction';
+import { createCtx } from '../../src/kernel/context';
 
 /** A signing secret long enough for the save-time check; tests look for it in every output. */
 export const SECRET = 'sk_test_Zq8Lr3Vd9Xw2Mn7Bt5Kc1Hy6Pf4Gs0Ja';
@@ -42,8 +43,8 @@ export async function startTestPayment(
   const ctx = createCtx(t.deps, null, 'fixture', t.deps.log);
   const itemIDs = input.itemIDs ?? [newId()];
   const amount = input.amount ?? 1250;
-  return ctx.em.transactional((em) =>
-    startPayment(ctx, em, {
+  return inTransaction(ctx, (tx) =>
+    startPayment(tx, {
       companyId,
       clientId: null,
       email: 'payer@example.com',

@@ -1,5 +1,4 @@
 import { LockMode } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { reportPaid, sweepExpiredPayments } from '../../src/modules/payment/payment.api';
 import { PaymentTransaction } from '../../src/modules/payment/payment.entity';
 import { sweepSubscriptions } from '../../src/modules/subscription/subscription.sweeper';
@@ -7,6 +6,8 @@ import { createTestApp, TestClock, type TestApp } from '../helpers/app';
 import { countRows, Shop } from '../helpers/bookings-fixtures';
 import { complete, configurePayments } from '../helpers/payments-fixtures';
 import { SubscriptionFixtures } from '../helpers/subscriptions-fixtures';
+import { systemCtx } from '../../src/kernel/context';
+import { inTransaction } from '../../src/kernel/transaction';
 
 /**
  * Cancelling what a payment is for cancels the pending payment with it (payments contract,
@@ -187,9 +188,9 @@ describe('a batch payment', () => {
 
 /** What a provider's webhook or return does: report the payment on the locked transaction, in one database transaction. */
 const providerReportsPaid = (id: string) =>
-  (t.deps.orm.em.fork() as EntityManager).transactional(async (em) => {
-    const tx = await em.findOneOrFail(PaymentTransaction, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-    return reportPaid(t.deps, em as EntityManager, tx, new Date(clock.now()));
+  inTransaction(systemCtx(t.deps, 'system'), async (trx) => {
+    const tx = await trx.em.findOneOrFail(PaymentTransaction, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    return reportPaid(trx, tx, new Date(clock.now()));
   });
 const refundsOf = (id: string) =>
   rows('select item_id, amount, status from refund where transaction_id = ? order by amount, item_id', [id]);

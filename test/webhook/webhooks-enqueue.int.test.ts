@@ -1,6 +1,7 @@
 import { createTestApp, TestClock, type TestApp } from '../helpers/app';
 import { countRows, Shop } from '../helpers/bookings-fixtures';
 import { recordEvents } from '../../src/kernel/events';
+import { systemCtx } from '../../src/kernel/context';
 
 /**
  * The outbox's enqueue is one database function (`webhook_enqueue`), called by
@@ -55,10 +56,10 @@ describe('the enqueue', () => {
   it('recordEvents takes named fields and writes only the types an enabled endpoint listens to', async () => {
     const s = await Shop.open(t, 'Direct', 'UTC');
     await endpoint(s, ['giftcard.paid']);
-    const em = t.deps.orm.em.fork();
+    const ctx = systemCtx(t.deps, 'test');
     const data = { id: 'x' };
     const at = new Date(clock.now());
-    await recordEvents(em, {
+    await recordEvents(ctx, {
       companyId: s.companyId,
       events: [
         { type: 'giftcard.paid', data },
@@ -66,7 +67,7 @@ describe('the enqueue', () => {
       ],
       at,
     });
-    const rows = (await em
+    const rows = (await ctx.em
       .getConnection()
       .execute('select type, payload, occurred_at from webhook_event where company_id = ?', [s.companyId])) as {
       type: string;
@@ -79,7 +80,7 @@ describe('the enqueue', () => {
     expect(await deliveries(s.companyId)).toBe(1);
     // a company without an enabled endpoint: nothing
     const none = await Shop.open(t, 'Quiet', 'UTC');
-    await recordEvents(em, { companyId: none.companyId, events: [{ type: 'giftcard.paid', data }], at });
+    await recordEvents(ctx, { companyId: none.companyId, events: [{ type: 'giftcard.paid', data }], at });
     expect(await events(none.companyId)).toBe(0);
   });
 });

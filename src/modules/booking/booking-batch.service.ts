@@ -1,4 +1,3 @@
-import type { Ctx } from '../../kernel/context';
 import { DomainError, invalid, translateDbError } from '../../shared/errors';
 import { Check } from '../../shared/validate';
 import { takesPayments } from '../payment/payment.api';
@@ -18,6 +17,7 @@ import {
   type PreparedBooking,
 } from './client-booking.service';
 import { commitCreation, replayOr } from './booking-placement.service';
+import type { Ctx } from '../../kernel/context';
 
 /** Several client bookings with one payment: all are written in one transaction or none is. */
 
@@ -140,24 +140,24 @@ const taxKey = (b: PreparedBooking): string =>
 async function bookAll(ctx: Ctx, who: Caller, reqs: ParsedRequest[], idem: Idempotency | undefined): Promise<BookingBatchJson> {
   const prepared = await each(reqs.length, (i) => prepareClientBooking(ctx, who, reqs[i]));
   const currency = currencyOf(prepared);
-  return commitCreation(ctx, who.company.id, idem, false, async (em) => {
-    const client = await payerOf(ctx, em, who);
+  return commitCreation(ctx, who.company.id, idem, false, async (tx) => {
+    const client = await payerOf(tx, who);
     // Every code is taken before any booking is written: one lock order for all bookings.
-    await each(prepared.length, (i) => applyBookingCodes(ctx, em, prepared[i], client));
+    await each(prepared.length, (i) => applyBookingCodes(tx, prepared[i], client));
     const totalAmount = prepared.reduce((sum, b) => sum + b.due, 0);
     let payment = null;
     if (totalAmount > 0) {
       // One transaction carries one tax rate. Asked only when it matters: the check costs a query.
       const priced = prepared.filter((b) => b.due > 0);
       const mixed = prepared.findIndex((b) => b.due > 0 && taxKey(b) !== taxKey(priced[0]));
-      if (mixed >= 0 && (await takesPayments(em, who.company.id))) {
+      if (mixed >= 0 && (await takesPayments(tx, who.company.id))) {
         throw invalid('every priced booking of a batch paid at once must have the same tax settings', [
           { path: at(mixed), message: 'its service has other tax settings than the first priced booking' },
         ]);
       }
-      payment = await startBookingPayment(ctx, em, paymentFor(who.company.id, prepared, client));
+      payment = await startBookingPayment(tx, paymentFor(who.company.id, prepared, client));
     }
-    const bookings = await each(prepared.length, (i) => writeClientBooking(ctx, em, prepared[i], client, payment));
+    const bookings = await each(prepared.length, (i) => writeClientBooking(tx, prepared[i], client, payment));
     return { bookings, currency, paymentURL: payment?.paymentURL ?? null, totalAmount, transactionID: payment?.transactionId ?? null };
   });
 }

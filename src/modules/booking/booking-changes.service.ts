@@ -1,5 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Ctx } from '../../kernel/context';
 import { conflict, DomainError } from '../../shared/errors';
 import { formatTimestamp } from '../../shared/time';
 import { Booking } from './booking.entity';
@@ -22,6 +20,8 @@ import { lockPendingPayments } from '../payment/payment.api';
 import type { Placement } from './booking.store';
 import { followCodes } from './booking-codes.service';
 import { bookingEventTypes, recordBookingEvents } from './booking.events';
+import { inTransaction } from '../../kernel/transaction';
+import type { Ctx } from '../../kernel/context';
 
 /**
  * Applies changes to existing bookings in one transaction: the rows are locked and compared
@@ -63,10 +63,10 @@ const ms = (col: string) => `(extract(epoch from ${col}) * 1000)::float8 as ${co
 // Rows written elsewhere may carry microseconds; JavaScript dates keep milliseconds.
 const same = (a: number | null, b: Date | null): boolean => (a === null ? b === null : b !== null && Math.floor(a) === b.getTime());
 
-async function lockUnchanged(em: EntityManager, companyId: string, changes: BookingChange[]): Promise<void> {
+async function lockUnchanged(ctx: Ctx, companyId: string, changes: BookingChange[]): Promise<void> {
   const befores = changes.map((c) => c.before);
   const metaChanged = new Set(changes.filter((c) => c.after.metaDataVersion !== c.before.metaDataVersion).map((c) => c.before.id));
-  const rows = await em.execute<Locked[]>(
+  const rows = await ctx.em.execute<Locked[]>(
     `select id, status, resource_id, ${ms('start_time')}, ${ms('end_time')}, spots, meta_data_version, ${ms('updated_at')} from booking
       where company_id = ? and id = any(?::uuid[]) order by id for update`,
     [companyId, `{${befores.map((b) => b.id).join(',')}}`],
@@ -89,24 +89,24 @@ async function lockUnchanged(em: EntityManager, companyId: string, changes: Book
   }
 }
 
-async function release(em: EntityManager, b: Booking): Promise<void> {
+async function release(ctx: Ctx, b: Booking): Promise<void> {
   if (usesCapacity(b.type)) {
     await releaseCapacity(
-      em,
+      ctx,
       { companyId: b.companyId, serviceId: b.serviceId, resourceId: b.resourceId, start: b.startTime.getTime() },
       b.spots,
       ticketCounts(b.tickets),
     );
   } else {
-    await releaseOccupancy(em, b.companyId, b.id);
+    await releaseOccupancy(ctx, b.companyId, b.id);
   }
 }
 
-async function take(em: EntityManager, b: Booking, p: Placement): Promise<void> {
+async function take(ctx: Ctx, b: Booking, p: Placement): Promise<void> {
   if (usesCapacity(b.type)) {
     if (!p.capacity) throw unavailable('no capacity rule applies to this time');
     await takeCapacity(
-      em,
+      ctx,
       { companyId: b.companyId, serviceId: b.serviceId, resourceId: b.resourceId, start: b.startTime.getTime() },
       b.spots,
       p.ticketCounts,
@@ -115,9 +115,9 @@ async function take(em: EntityManager, b: Booking, p: Placement): Promise<void> 
     return;
   }
   const range = occupiedRange(b.startTime.getTime(), b.endTime ? b.endTime.getTime() : null, b.bufferBeforeSec, b.bufferAfterSec);
-  await occupy(em, b.companyId, b.id, [b.resourceId, ...p.related.all], range);
+  await occupy(ctx, b.companyId, b.id, [b.resourceId, ...p.related.all], range);
   b.relatedResourceIds = [...p.related.all];
-  if (p.related.any.length) b.relatedResourceIds.push(await occupyAny(em, b.companyId, b.id, p.related.any, range));
+  if (p.related.any.length) b.relatedResourceIds.push(await occupyAny(ctx, b.companyId, b.id, p.related.any, range));
 }
 
 const metaDataConflict = (version: number) =>
@@ -127,9 +127,9 @@ const metaDataConflict = (version: number) =>
   );
 
 /** Writes the row over the metadata version the change was computed from (under the row lock, a guard). */
-async function writeRow(em: EntityManager, b: Booking, fromVersion: number, now: Date): Promise<void> {
+async function writeRow(ctx: Ctx, b: Booking, fromVersion: number, now: Date): Promise<void> {
   b.updatedAt = now;
-  if ((await updateBookingRow(em, b, fromVersion)) !== 1) throw metaDataConflict(fromVersion);
+  if ((await updateBookingRow(ctx, b, fromVersion)) !== 1) throw metaDataConflict(fromVersion);
 }
 
 /**
@@ -139,22 +139,21 @@ async function writeRow(em: EntityManager, b: Booking, fromVersion: number, now:
  * it: the payment is locked before the bookings, as a checkout locks them, so a cancel and a
  * payment of the same booking run one after the other and exactly one of them wins.
  */
-export async function applyChanges(ctx: Ctx, changes: BookingChange[], alongside?: (em: EntityManager) => Promise<void>): Promise<void> {
+export async function applyChanges(ctx: Ctx, changes: BookingChange[], alongside?: (ctx: Ctx) => Promise<void>): Promise<void> {
   if (!changes.length) return;
   const companyId = changes[0].before.companyId;
   const givenUpIds = changes.filter((c) => c.before.status !== c.after.status && givenUp(c.after.status)).map((c) => c.after.id);
-  await ctx.em.transactional(async (tx) => {
-    const em = tx as EntityManager;
-    const cancelPayments = await lockPendingPayments(ctx.deps, em, companyId, givenUpIds);
-    await lockUnchanged(em, companyId, changes);
+  await inTransaction(ctx, async (tx) => {
+    const cancelPayments = await lockPendingPayments(tx, companyId, givenUpIds);
+    await lockUnchanged(tx, companyId, changes);
     for (const c of changes) {
       if (c.before.status !== c.after.status) transition(c.before.status, c.after.status);
-      if (holds(c.before.status) && (!holds(c.after.status) || c.retake)) await release(em, c.before);
+      if (holds(c.before.status) && (!holds(c.after.status) || c.retake)) await release(tx, c.before);
     }
     for (const c of changes) {
       if (!holds(c.after.status) || !c.retake) continue;
       try {
-        await take(em, c.after, c.retake);
+        await take(tx, c.after, c.retake);
       } catch (err) {
         if (!isTimeConflict(err) && !(err instanceof DomainError && err.code === 'time_unavailable')) throw err;
         const at = formatTimestamp(c.after.startTime)!;
@@ -164,26 +163,26 @@ export async function applyChanges(ctx: Ctx, changes: BookingChange[], alongside
       }
     }
     for (const c of changes) {
-      await writeRow(em, c.after, c.before.metaDataVersion, ctx.now);
+      await writeRow(tx, c.after, c.before.metaDataVersion, ctx.now);
       if (c.before.status !== c.after.status)
-        await insertStatusChange(em, companyId, c.after.id, c.before.status, c.after.status, ctx.now, c.statusMeta ?? {});
+        await insertStatusChange(tx, companyId, c.after.id, c.before.status, c.after.status, ctx.now, c.statusMeta ?? {});
     }
     const statusChanges = changes.filter((c) => c.before.status !== c.after.status);
     await followCodes(
       ctx.deps.codes,
-      em,
+      tx,
       companyId,
       statusChanges.map((c) => ({ id: c.after.id, code: c.before.code, from: c.before.status, to: c.after.status })),
       ctx.now,
     );
     await recordBookingEvents(
-      em,
+      tx,
       ctx.deps.jwtKey,
       companyId,
       changes.map((c) => ({ id: c.after.id, booking: c.after, types: bookingEventTypes(c.before, c.after) })),
       ctx.now,
     );
     await cancelPayments(ctx.now);
-    if (alongside) await alongside(em);
+    if (alongside) await alongside(tx);
   });
 }

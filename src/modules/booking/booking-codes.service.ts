@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CodeHandler, CodeHandlers, CodeTarget, FoundCode } from '../../kernel/codes';
 import type { Ctx } from '../../kernel/context';
 import { invalid } from '../../shared/errors';
@@ -16,7 +15,7 @@ import { codeEventOf, type BookingStatus } from './booking.status';
 export const MAX_CODES = 3;
 
 export interface BookingCode {
-  handler: CodeHandler;
+  handler: CodeHandler<Ctx>;
   found: FoundCode;
 }
 
@@ -35,7 +34,7 @@ const codeError = (message: string) => invalid(message, [{ path: 'code', message
 /** The first handler (in lookup order) that knows `code`, or null. */
 export async function findCode(ctx: Ctx, companyId: string, code: string): Promise<BookingCode | null> {
   for (const handler of ctx.deps.codes) {
-    const found = await handler.find(ctx.em, companyId, code);
+    const found = await handler.find(ctx, companyId, code);
     if (found) return { handler, found };
   }
   return null;
@@ -101,7 +100,7 @@ export async function checkCodes(
 ): Promise<CodedPrice> {
   let at: CodedPrice = { price: row.price, due: row.price };
   for (const c of codes) {
-    const checked = await c.handler.check(ctx.em, c.found, targetOf(row, clientId, at, timeZone), ctx.now);
+    const checked = await c.handler.check(ctx, c.found, targetOf(row, clientId, at, timeZone), ctx.now);
     if (!checked.ok) throw checked.error;
     at = after(at, checked);
   }
@@ -115,7 +114,6 @@ export async function checkCodes(
  */
 export async function applyCodes(
   ctx: Ctx,
-  em: EntityManager,
   codes: BookingCode[],
   row: BookingRow,
   basePrice: number,
@@ -123,7 +121,7 @@ export async function applyCodes(
   timeZone: string,
 ): Promise<CodedPrice> {
   let at: CodedPrice = { price: basePrice, due: basePrice };
-  for (const c of codes) at = after(at, await c.handler.apply(em, c.found, targetOf(row, clientId, at, timeZone), ctx.now));
+  for (const c of codes) at = after(at, await c.handler.apply(ctx, c.found, targetOf(row, clientId, at, timeZone), ctx.now));
   return at;
 }
 
@@ -140,8 +138,8 @@ export interface CodedStatusChange {
  * bookings that stop holding their time give back what their codes took.
  */
 export async function followCodes(
-  codes: CodeHandlers,
-  em: EntityManager,
+  codes: CodeHandlers<Ctx>,
+  ctx: Ctx,
   companyId: string,
   changes: readonly CodedStatusChange[],
   now: Date,
@@ -151,6 +149,6 @@ export async function followCodes(
   for (const event of ['confirmed', 'released'] as const) {
     const ids = coded.filter((c) => codeEventOf(c.from, c.to) === event).map((c) => c.id);
     if (!ids.length) continue;
-    for (const handler of codes) await handler.bookingsChanged(em, companyId, ids, event, now);
+    for (const handler of codes) await handler.bookingsChanged(ctx, companyId, ids, event, now);
   }
 }

@@ -1,4 +1,3 @@
-import type { Ctx } from '../../kernel/context';
 import { conflict, isRetryableDbError, notFound, toDomainError } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import { findBookableTime, type BookableTime } from '../availability/availability.service';
@@ -11,8 +10,9 @@ import { clientJson } from '../client/client.service';
 import type { Company } from '../company/company.entity';
 import { unavailable, type BookingRow, usesCapacity, type Placement } from './booking.store';
 import type { Amounts, PlacementInput } from './booking.checks';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { claimKey, KeyTaken, storedResponse, storeResponse, type Idempotency } from './idempotency';
+import { inTransaction } from '../../kernel/transaction';
+import type { Ctx } from '../../kernel/context';
 
 /** Where a new or moved booking goes: its records, the checked time and the row it becomes. */
 
@@ -183,13 +183,13 @@ export const needsTransaction = (type: BookingRow['type'], p: Placement): boolea
  */
 export async function replayOr<T>(ctx: Ctx, companyId: string, idem: Idempotency | undefined, run: () => Promise<T>): Promise<T> {
   if (!idem) return run();
-  const stored = await storedResponse(ctx.em, companyId, idem, ctx.now);
+  const stored = await storedResponse(ctx, companyId, idem, ctx.now);
   if (stored) return stored.body as T;
   try {
     return await run();
   } catch (err) {
     if (toDomainError(err).code !== 'time_unavailable') throw err;
-    const late = await storedResponse(ctx.em, companyId, idem, ctx.now);
+    const late = await storedResponse(ctx, companyId, idem, ctx.now);
     if (late) return late.body as T;
     throw err;
   }
@@ -206,7 +206,7 @@ export async function commitCreation<T>(
   companyId: string,
   idem: Idempotency | undefined,
   single: boolean,
-  work: (em: EntityManager) => Promise<T>,
+  work: (ctx: Ctx) => Promise<T>,
 ): Promise<T> {
   // Concurrent inserts checked by one exclusion constraint wait for each other and can deadlock;
   // PostgreSQL then aborts one of them. The creation (one statement or one transaction, nothing
@@ -227,19 +227,19 @@ async function commitOnce<T>(
   companyId: string,
   idem: Idempotency | undefined,
   single: boolean,
-  work: (em: EntityManager) => Promise<T>,
+  work: (ctx: Ctx) => Promise<T>,
 ): Promise<T> {
-  if (!idem && single) return work(ctx.em);
+  if (!idem && single) return work(ctx);
   try {
-    return await ctx.em.transactional(async (em) => {
-      if (idem) await claimKey(em, companyId, idem, ctx.now);
-      const body = await work(em as EntityManager);
-      if (idem) await storeResponse(em, companyId, idem, { status: 200, body });
+    return await inTransaction(ctx, async (tx) => {
+      if (idem) await claimKey(tx, companyId, idem, ctx.now);
+      const body = await work(tx);
+      if (idem) await storeResponse(tx, companyId, idem, { status: 200, body });
       return body;
     });
   } catch (err) {
     if (!(err instanceof KeyTaken)) throw err;
-    const stored = await storedResponse(ctx.em, companyId, idem!, ctx.now);
+    const stored = await storedResponse(ctx, companyId, idem!, ctx.now);
     if (stored) return stored.body as T;
     throw conflict('a request with this Idempotency-Key is in progress; retry it');
   }

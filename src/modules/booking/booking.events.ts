@@ -1,9 +1,9 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { eventListeners, recordEvents, type EventType } from '../../kernel/events';
 import { formatTimestamp } from '../../shared/time';
 import { Booking, BookingStatusChange } from './booking.entity';
 import { bookingJson } from './booking.json';
 import { holds, type BookingStatus } from './booking.status';
+import type { Ctx } from '../../kernel/context';
 
 /**
  * The events of bookings in the outbox (kernel/events.ts): what a change is called, and its
@@ -79,14 +79,14 @@ const noticeData = (b: Booking) => ({
  * types an endpoint receives.
  */
 export async function recordBookingEvents(
-  em: EntityManager,
+  ctx: Ctx,
   jwtKey: Uint8Array,
   companyId: string,
   items: readonly BookingEvents[],
   at: Date,
 ): Promise<void> {
   const { webhooks, notifications } = await eventListeners(
-    em,
+    ctx,
     companyId,
     items.flatMap((i) => i.types),
   );
@@ -96,11 +96,15 @@ export async function recordBookingEvents(
     .filter((i) => i.types.length);
   if (!wanted.length) return;
   const missing = wanted.filter((i) => !i.booking).map((i) => i.id);
-  const read = missing.length ? await em.find(Booking, { companyId, id: { $in: missing } }, { disableIdentityMap: true }) : [];
+  const read = missing.length ? await ctx.em.find(Booking, { companyId, id: { $in: missing } }, { disableIdentityMap: true }) : [];
   const byId = new Map(read.map((b) => [b.id, b]));
   const whole = wanted.filter((i) => i.types.some((t) => webhooks.has(t))).map((i) => i.id);
   const changes = whole.length
-    ? await em.find(BookingStatusChange, { companyId, bookingId: { $in: whole } }, { orderBy: { seq: 'asc' }, disableIdentityMap: true })
+    ? await ctx.em.find(
+        BookingStatusChange,
+        { companyId, bookingId: { $in: whole } },
+        { orderBy: { seq: 'asc' }, disableIdentityMap: true },
+      )
     : [];
   const events = wanted.flatMap((i) => {
     const b = i.booking ?? byId.get(i.id);
@@ -114,5 +118,5 @@ export async function recordBookingEvents(
       : null;
     return i.types.map((type) => ({ type, data: webhooks.has(type) ? json! : noticeData(b) }));
   });
-  await recordEvents(em, { companyId, events, at });
+  await recordEvents(ctx, { companyId, events, at });
 }

@@ -1,14 +1,13 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Ctx } from '../../kernel/context';
 import { isUuid } from '../../shared/ids';
 import { startPayment, paidShare, refundItem } from '../payment/payment.api';
 import type { ServiceType } from '../../shared/service-type';
 import type { BookedTicket } from './booking.entity';
 import { insertStatusChange, releaseCapacity, releaseOccupancy, ticketCounts, usesCapacity } from './booking.store';
 import { transition, type BookingStatus } from './booking.status';
-import type { SettlementDeps, SettlementOutcome } from '../../kernel/payable';
+import type { SettlementOutcome } from '../../kernel/payable';
 import { followCodes, type CodedStatusChange } from './booking-codes.service';
 import { recordBookingEvents, statusEventTypes } from './booking.events';
+import type { Ctx } from '../../kernel/context';
 
 /** How bookings and payments meet: starting a booking's payment, and settling bookings once it ends. */
 
@@ -30,12 +29,8 @@ export interface BookingPaymentInput {
  * when the company takes no payments or the total is zero (the bookings then follow their
  * bookingPolicy).
  */
-export async function startBookingPayment(
-  ctx: Ctx,
-  em: EntityManager,
-  p: BookingPaymentInput,
-): Promise<{ transactionId: string; paymentURL: string } | null> {
-  return startPayment(ctx, em, {
+export async function startBookingPayment(ctx: Ctx, p: BookingPaymentInput): Promise<{ transactionId: string; paymentURL: string } | null> {
+  return startPayment(ctx, {
     companyId: p.companyId,
     clientId: p.clientId,
     email: p.email,
@@ -72,16 +67,15 @@ interface Row {
  * bookings carry follow: confirmed bookings use them, failed ones give them back.
  */
 export async function settleBookings(
-  em: EntityManager,
+  ctx: Ctx,
   companyId: string,
   bookingIds: readonly string[],
   outcome: SettlementOutcome,
   now: Date,
-  deps: SettlementDeps,
 ): Promise<void> {
   const ids = [...new Set(bookingIds.filter(isUuid).map((id) => id.toLowerCase()))];
   if (!ids.length) return;
-  const rows = await em.execute<Row[]>(
+  const rows = await ctx.em.execute<Row[]>(
     `select id, status, booking_policy, type, service_id, resource_id, (extract(epoch from start_time) * 1000)::float8 as start_ms, spots, tickets, code from booking
       where company_id = ? and id = any(?::uuid[]) order by id for update`,
     [companyId, `{${ids.join(',')}}`],
@@ -96,27 +90,27 @@ export async function settleBookings(
       if (usesCapacity(b.type)) {
         const tickets = typeof b.tickets === 'string' ? JSON.parse(b.tickets) : b.tickets;
         await releaseCapacity(
-          em,
+          ctx,
           { companyId, serviceId: b.service_id, resourceId: b.resource_id, start: b.start_ms },
           b.spots,
           ticketCounts(tickets),
         );
       } else {
-        await releaseOccupancy(em, companyId, b.id);
+        await releaseOccupancy(ctx, companyId, b.id);
       }
     }
-    await em.execute(
+    await ctx.em.execute(
       'update booking set status = ?, updated_at = ?::timestamptz where company_id = ? and id = ?',
       [to, now.toISOString(), companyId, b.id],
       'run',
     );
-    await insertStatusChange(em, companyId, b.id, b.status, to, now, { payment: outcome });
+    await insertStatusChange(ctx, companyId, b.id, b.status, to, now, { payment: outcome });
     changed.push({ id: b.id, code: b.code, from: b.status, to });
   }
-  await followCodes(deps.codes, em, companyId, changed, now);
+  await followCodes(ctx.deps.codes, ctx, companyId, changed, now);
   await recordBookingEvents(
-    em,
-    deps.jwtKey,
+    ctx,
+    ctx.deps.jwtKey,
     companyId,
     changed.map((c) => ({ id: c.id, types: statusEventTypes(c.from!, c.to) })),
     now,
@@ -132,13 +126,13 @@ export async function settleBookings(
  * more than was paid. A lower percent than what is already refunded, 0, or a booking without
  * a paid transaction only stores the value: money is never taken back.
  */
-export async function refundBookingTo(ctx: Ctx, em: EntityManager, companyId: string, bookingId: string, percent: number): Promise<void> {
+export async function refundBookingTo(ctx: Ctx, companyId: string, bookingId: string, percent: number): Promise<void> {
   if (!(percent > 0)) return;
-  const share = await paidShare(em, companyId, bookingId);
+  const share = await paidShare(ctx, companyId, bookingId);
   if (!share) return;
   const missing = Math.floor((share.paid * percent) / 100) - share.refunded;
   if (missing <= 0) return;
-  await refundItem(ctx, em, {
+  await refundItem(ctx, {
     companyId,
     transactionId: share.transactionId,
     itemId: bookingId,

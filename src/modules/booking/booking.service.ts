@@ -1,4 +1,3 @@
-import type { Ctx } from '../../kernel/context';
 import { companyForMerchant } from '../company/company.access';
 import { invalid, conflict, DomainError } from '../../shared/errors';
 import { newId } from '../../shared/ids';
@@ -35,6 +34,7 @@ import { applyChanges, copyOf, type BookingChange } from './booking-changes.serv
 import { refundBookingTo } from './booking.payable';
 import { adminJsonOf, findBooking } from './booking-query.service';
 import { BOOKING_STATUSES, holds, type BookingStatus } from './booking.status';
+import type { Ctx } from '../../kernel/context';
 
 export interface CreateBookingInput {
   clientID?: unknown;
@@ -112,8 +112,8 @@ async function create(
     preloaded,
   });
   const row = newRow(company, service, placement, ctx.now, { clientId: client?.id ?? null, metaData: p.metaData ?? {}, quiet });
-  return commitCreation(ctx, company.id, idem, !needsTransaction(row.type, placement), async (em) => {
-    const { json } = await writeBooking(em, row, placement, ctx.deps.jwtKey);
+  return commitCreation(ctx, company.id, idem, !needsTransaction(row.type, placement), async (tx) => {
+    const { json } = await writeBooking(tx, row, placement, ctx.deps.jwtKey);
     // the event's object with the records embedded (the same keys, in the same order, as bookingJson writes them)
     return { ...json, ...embed(service, resource, client) };
   });
@@ -149,8 +149,8 @@ async function createAtVersion(
   return commitChecked(
     { companyId: company.id, serviceId: service.id, resourceId: resource.id, start: p.start! },
     () =>
-      commitCreation(ctx, company.id, idem, !needsTransaction(row.type, placement), async (em) => {
-        const { json } = await writeBooking(em, row, placement, ctx.deps.jwtKey, version);
+      commitCreation(ctx, company.id, idem, !needsTransaction(row.type, placement), async (tx) => {
+        const { json } = await writeBooking(tx, row, placement, ctx.deps.jwtKey, version);
         return { ...json, ...embed(service, resource, client) };
       }),
     async () => null,
@@ -200,11 +200,11 @@ async function createSeries(
       quiet,
     }),
   );
-  return commitCreation(ctx, company.id, idem, false, async (em) => {
+  return commitCreation(ctx, company.id, idem, false, async (tx) => {
     let first: BookingJson | null = null;
     for (let i = 0; i < rows.length; i++) {
       try {
-        const { json } = await writeBooking(em, rows[i], placements[i], ctx.deps.jwtKey);
+        const { json } = await writeBooking(tx, rows[i], placements[i], ctx.deps.jwtKey);
         first ??= { ...json, ...embed(service, resource, client) };
       } catch (err) {
         if (isTimeConflict(err) || (err as { code?: string }).code === 'time_unavailable') throw notAvailable(rows[i].start);
@@ -404,7 +404,7 @@ export async function updateBooking(ctx: Ctx, companyId: string, id: unknown, in
     });
   }
   if (price !== undefined) after.price = price;
-  await applyChanges(ctx, [change], refundPercent ? (em) => refundBookingTo(ctx, em, company.id, before.id, refundPercent) : undefined);
+  await applyChanges(ctx, [change], refundPercent ? (tx) => refundBookingTo(tx, company.id, before.id, refundPercent) : undefined);
   return adminJsonOf(ctx, after);
 }
 

@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { AUDIT_BEGIN, auditScopeArg } from '../../kernel/audit';
 import { conflict, DomainError, translateDbError, type ErrorDetail } from '../../shared/errors';
 import { newId } from '../../shared/ids';
@@ -8,6 +7,7 @@ import type { BookingStatus } from './booking.status';
 import { bookingJson, type BookingJson } from './booking.json';
 import { eventRows, recordEvents, type NewEvent } from '../../kernel/events';
 import { queryWithParams } from '../../db/params';
+import type { Ctx } from '../../kernel/context';
 
 /**
  * What a booking holds while it is pending or confirmed, written with SQL inside the booking's
@@ -140,10 +140,10 @@ const UPDATE_SQL = `update booking set ${UPDATED.map((c) => `${c.column} = ${pla
  * Rewrites every changeable column of `b`; with `fromVersion`, only while the row still has
  * that metadata version. Returns the number of rows written (0 when the version moved on).
  */
-export async function updateBookingRow(em: EntityManager, b: Booking, fromVersion?: number): Promise<number> {
+export async function updateBookingRow(ctx: Ctx, b: Booking, fromVersion?: number): Promise<number> {
   const params = [...UPDATED.map((c) => encode(b, c)), b.companyId, b.id];
   const sql = fromVersion === undefined ? UPDATE_SQL : `${UPDATE_SQL} and meta_data_version = ?`;
-  const res = await em.execute<{ affectedRows: number }>(sql, fromVersion === undefined ? params : [...params, fromVersion], 'run');
+  const res = await ctx.em.execute<{ affectedRows: number }>(sql, fromVersion === undefined ? params : [...params, fromVersion], 'run');
   return res.affectedRows;
 }
 
@@ -205,7 +205,7 @@ export function insertBookingCall(
 
 /** Appends a status change row. */
 export async function insertStatusChange(
-  em: EntityManager,
+  ctx: Ctx,
   companyId: string,
   bookingId: string,
   from: BookingStatus | null,
@@ -214,7 +214,7 @@ export async function insertStatusChange(
   metaData: Record<string, unknown> = {},
 ): Promise<string> {
   const id = newId();
-  await em.execute(
+  await ctx.em.execute(
     'insert into booking_status_change (id, company_id, booking_id, old_status, new_status, meta_data, created_at) values (?, ?, ?, ?, ?, ?::jsonb, ?::timestamptz)',
     [id, companyId, bookingId, from, to, JSON.stringify(metaData), at.toISOString()],
     'run',
@@ -224,7 +224,7 @@ export async function insertStatusChange(
 
 /** Occupancy rows in one statement; `resources[0]` is the booked resource unless `related` (then all are related ones). */
 export async function occupy(
-  em: EntityManager,
+  ctx: Ctx,
   companyId: string,
   bookingId: string,
   resources: readonly string[],
@@ -233,7 +233,7 @@ export async function occupy(
 ): Promise<void> {
   if (!resources.length) return;
   const [ids, sources] = occupiedRows(resources, !related);
-  await em.execute(
+  await ctx.em.execute(
     `insert into booking_occupancy (company_id, booking_id, resource_id, source, during)
      select ?, ?, r.id, r.source, tstzrange(?::timestamptz, ?::timestamptz, '[)')
      from unnest(?::uuid[], ?::text[]) as r(id, source)`,
@@ -247,29 +247,29 @@ export async function occupy(
  * wins) and returns it, or throws 409 when every one is busy. Must run inside a transaction.
  */
 export async function occupyAny(
-  em: EntityManager,
+  ctx: Ctx,
   companyId: string,
   bookingId: string,
   candidates: readonly string[],
   range: [string, string | null],
 ): Promise<string> {
   for (const id of candidates) {
-    await em.execute('savepoint booking_any', [], 'run');
+    await ctx.em.execute('savepoint booking_any', [], 'run');
     try {
-      await occupy(em, companyId, bookingId, [id], range, true);
-      await em.execute('release savepoint booking_any', [], 'run');
+      await occupy(ctx, companyId, bookingId, [id], range, true);
+      await ctx.em.execute('release savepoint booking_any', [], 'run');
       return id;
     } catch (err) {
       if (!isTimeConflict(err)) throw err;
-      await em.execute('rollback to savepoint booking_any', [], 'run');
+      await ctx.em.execute('rollback to savepoint booking_any', [], 'run');
     }
   }
   throw unavailable('none of the related resources is free at the requested time');
 }
 
 /** Removes every occupancy row of a booking (it no longer holds its time, or is re-taken). */
-export async function releaseOccupancy(em: EntityManager, companyId: string, bookingId: string): Promise<void> {
-  await em.execute('delete from booking_occupancy where company_id = ? and booking_id = ?', [companyId, bookingId], 'run');
+export async function releaseOccupancy(ctx: Ctx, companyId: string, bookingId: string): Promise<void> {
+  await ctx.em.execute('delete from booking_occupancy where company_id = ? and booking_id = ?', [companyId, bookingId], 'run');
 }
 
 export interface SlotKey {
@@ -287,13 +287,13 @@ export interface Capacity {
 const slotWhere = 'company_id = ? and service_id = ? and resource_id = ? and start_time = ?::timestamptz';
 const slotParams = (k: SlotKey) => [k.companyId, k.serviceId, k.resourceId, iso(k.start)];
 
-async function lockSlot(em: EntityManager, k: SlotKey): Promise<{ spots: number; perTicket: Record<string, number> }> {
-  await em.execute(
+async function lockSlot(ctx: Ctx, k: SlotKey): Promise<{ spots: number; perTicket: Record<string, number> }> {
+  await ctx.em.execute(
     `insert into slot_usage (company_id, service_id, resource_id, start_time) values (?, ?, ?, ?::timestamptz) on conflict do nothing`,
     slotParams(k),
     'run',
   );
-  const rows = await em.execute<{ booked_spots: number; booked_per_ticket: Record<string, number> | string }[]>(
+  const rows = await ctx.em.execute<{ booked_spots: number; booked_per_ticket: Record<string, number> | string }[]>(
     `select booked_spots, booked_per_ticket from slot_usage where ${slotWhere} for update`,
     slotParams(k),
   );
@@ -301,8 +301,8 @@ async function lockSlot(em: EntityManager, k: SlotKey): Promise<{ spots: number;
   return { spots: rows[0]?.booked_spots ?? 0, perTicket: typeof raw === 'string' ? JSON.parse(raw) : raw };
 }
 
-async function writeSlot(em: EntityManager, k: SlotKey, spots: number, perTicket: Record<string, number>): Promise<void> {
-  await em.execute(
+async function writeSlot(ctx: Ctx, k: SlotKey, spots: number, perTicket: Record<string, number>): Promise<void> {
+  await ctx.em.execute(
     `update slot_usage set booked_spots = ?, booked_per_ticket = ?::jsonb where ${slotWhere}`,
     [spots, JSON.stringify(perTicket), ...slotParams(k)],
     'run',
@@ -315,13 +315,13 @@ async function writeSlot(em: EntityManager, k: SlotKey, spots: number, perTicket
  * left, so capacity can never be exceeded. Must run inside a transaction.
  */
 export async function takeCapacity(
-  em: EntityManager,
+  ctx: Ctx,
   k: SlotKey,
   spots: number,
   tickets: Record<string, number>,
   capacity: Capacity,
 ): Promise<void> {
-  const current = await lockSlot(em, k);
+  const current = await lockSlot(ctx, k);
   if (current.spots + spots > capacity.totalSpots) {
     throw unavailable(`only ${Math.max(0, capacity.totalSpots - current.spots)} of ${capacity.totalSpots} spots are left at this time`);
   }
@@ -334,19 +334,19 @@ export async function takeCapacity(
       throw unavailable(`only ${Math.max(0, limit - booked)} spots of ticket ${ticketId} are left at this time`);
     perTicket[ticketId] = booked + n;
   }
-  await writeSlot(em, k, current.spots + spots, perTicket);
+  await writeSlot(ctx, k, current.spots + spots, perTicket);
 }
 
 /** Gives spots back at a slot occurrence (never below zero). Must run inside a transaction. */
-export async function releaseCapacity(em: EntityManager, k: SlotKey, spots: number, tickets: Record<string, number>): Promise<void> {
-  const current = await lockSlot(em, k);
+export async function releaseCapacity(ctx: Ctx, k: SlotKey, spots: number, tickets: Record<string, number>): Promise<void> {
+  const current = await lockSlot(ctx, k);
   const perTicket = { ...current.perTicket };
   for (const [ticketId, n] of Object.entries(tickets)) {
     const left = (perTicket[ticketId] ?? 0) - n;
     if (left > 0) perTicket[ticketId] = left;
     else delete perTicket[ticketId];
   }
-  await writeSlot(em, k, Math.max(0, current.spots - spots), perTicket);
+  await writeSlot(ctx, k, Math.max(0, current.spots - spots), perTicket);
 }
 
 /** Per-ticket spot counts of a ticket booking's snapshot. */
@@ -373,12 +373,12 @@ export interface Placement {
 /**
  * Inserts a new booking with everything it holds and returns its first status change and its
  * admin JSON (without embedded records; the `booking.created` event carries the same object).
- * `em` must be in a transaction unless `needsTransaction` is false, in which case the single
+ * `ctx` must be in a transaction unless `needsTransaction` is false, in which case the single
  * statement is atomic by itself. `atVersion`: the catalog version the booking was checked at
  * (booking-kept-catalog.ts), for a booking without capacity or related resources to choose.
  */
 export async function writeBooking(
-  em: EntityManager,
+  ctx: Ctx,
   row: BookingRow,
   p: Placement,
   jwtKey: Uint8Array,
@@ -397,28 +397,28 @@ export async function writeBooking(
     throw new Error('a booking checked at a catalog version has no capacity or related resource to choose');
   const created = (data: BookingJson): NewEvent[] => [{ type: 'booking.created', data, ...(row.quiet ? { quiet: true } : {}) }];
   const q = insertBookingCall(b, occupied, change.id, json ? created(json) : undefined, atVersion);
-  await queryWithParams(em, q.sql, q.params);
+  await queryWithParams(ctx.em, q.sql, q.params);
   if (later) {
     const chosen = await occupyAny(
-      em,
+      ctx,
       row.companyId,
       row.id,
       p.related.any,
       occupiedRange(row.start, row.end, row.bufferBeforeSec, row.bufferAfterSec),
     );
     row.relatedResourceIds.push(chosen);
-    await em.execute(
+    await ctx.em.execute(
       'update booking set related_resource_ids = ?::jsonb where company_id = ? and id = ?',
       [JSON.stringify(row.relatedResourceIds), row.companyId, row.id],
       'run',
     );
     json = bookingJson(bookingOf(row), jwtKey, [change]);
-    await recordEvents(em, { companyId: row.companyId, events: created(json), at: row.createdAt });
+    await recordEvents(ctx, { companyId: row.companyId, events: created(json), at: row.createdAt });
   }
   if (capacity) {
     if (!p.capacity) throw conflict('no capacity rule applies to this time');
     await takeCapacity(
-      em,
+      ctx,
       { companyId: row.companyId, serviceId: row.serviceId, resourceId: row.resourceId, start: row.start },
       row.spots,
       p.ticketCounts,

@@ -1,5 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Ctx } from '../../kernel/context';
 import { requireClient } from '../../kernel/access';
 import { companyForClientInterface, companyForMerchant } from '../company/company.access';
 import { invalid, unauthorized, notFound } from '../../shared/errors';
@@ -30,6 +28,7 @@ import { Booking } from './booking.entity';
 import { BOOKINGS_MAX_LIMIT } from './booking-query.service';
 import { transition } from './booking.status';
 import { applyCodes, checkCodes, followCodes, resolveCodes, type BookingCode } from './booking-codes.service';
+import type { Ctx } from '../../kernel/context';
 
 /**
  * Client booking requests. The single request and the batch share every rule here: the
@@ -130,11 +129,11 @@ async function book(ctx: Ctx, who: Caller, req: ParsedRequest, idem: Idempotency
 
 function commitBooking(ctx: Ctx, who: Caller, b: PreparedBooking, idem: Idempotency | undefined): Promise<ClientBookingJson> {
   const single = !needsTransaction(b.row.type, b.placement) && !who.guest && b.row.price <= 0 && !b.codes.length;
-  return commitCreation(ctx, who.company.id, idem, single, async (em) => {
-    const client = await payerOf(ctx, em, who);
-    await applyBookingCodes(ctx, em, b, client);
-    const payment = b.due > 0 ? await startBookingPayment(ctx, em, paymentFor(who.company.id, [b], client)) : null;
-    return writeClientBooking(ctx, em, b, client, payment);
+  return commitCreation(ctx, who.company.id, idem, single, async (tx) => {
+    const client = await payerOf(tx, who);
+    await applyBookingCodes(tx, b, client);
+    const payment = b.due > 0 ? await startBookingPayment(tx, paymentFor(who.company.id, [b], client)) : null;
+    return writeClientBooking(tx, b, client, payment);
   });
 }
 
@@ -246,16 +245,16 @@ async function clientBookingOf(
  * Applies a prepared booking's codes in its transaction, with the paying client: the price
  * and what is due are what the codes' locked records allow now (the pre-check may be stale).
  */
-export async function applyBookingCodes(ctx: Ctx, em: EntityManager, b: PreparedBooking, client: Client | null): Promise<void> {
+export async function applyBookingCodes(ctx: Ctx, b: PreparedBooking, client: Client | null): Promise<void> {
   if (!b.codes.length) return;
-  const priced = await applyCodes(ctx, em, b.codes, b.row, b.basePrice, client?.id ?? null, b.timeZone);
+  const priced = await applyCodes(ctx, b.codes, b.row, b.basePrice, client?.id ?? null, b.timeZone);
   b.row.price = priced.price;
   b.due = priced.due;
 }
 
 /** The paying client: the token's client, or the guest, found or created in the booking's transaction. */
-export async function payerOf(ctx: Ctx, em: EntityManager, who: Caller): Promise<Client | null> {
-  return who.guest ? upsertGuestClient({ ...ctx, em }, who.company.id, who.guest) : who.client;
+export async function payerOf(ctx: Ctx, who: Caller): Promise<Client | null> {
+  return who.guest ? upsertGuestClient(ctx, who.company.id, who.guest) : who.client;
 }
 
 const MAX_DESCRIPTION = 1000;
@@ -284,13 +283,12 @@ export function paymentFor(companyId: string, bookings: PreparedBooking[], clien
 }
 
 /**
- * Writes one prepared client booking with `em` (in a transaction unless the booking is a
+ * Writes one prepared client booking with `ctx` (in a transaction unless the booking is a
  * single statement) and returns its client form. With a `payment` covering it the booking is
  * `pending` until that payment settles; without one its status follows the bookingPolicy.
  */
 export async function writeClientBooking(
   ctx: Ctx,
-  em: EntityManager,
   b: PreparedBooking,
   client: Client | null,
   payment: StartedPayment | null,
@@ -298,10 +296,10 @@ export async function writeClientBooking(
   const { row } = b;
   row.clientId = client?.id ?? null;
   if (payment) Object.assign(row, { status: 'pending', paymentUrl: payment.paymentURL, paymentTransactionId: payment.transactionId });
-  await writeBooking(em, row, b.placement, ctx.deps.jwtKey, b.catalogVersion);
+  await writeBooking(ctx, row, b.placement, ctx.deps.jwtKey, b.catalogVersion);
   // Usages start reserved; a booking confirmed at once uses them at once.
   if (b.codes.length)
-    await followCodes(ctx.deps.codes, em, row.companyId, [{ id: row.id, code: row.code, from: null, to: row.status }], ctx.now);
+    await followCodes(ctx.deps.codes, ctx, row.companyId, [{ id: row.id, code: row.code, from: null, to: row.status }], ctx.now);
   return clientBookingJson(bookingOf(row), ctx.deps.jwtKey);
 }
 

@@ -1,4 +1,3 @@
-import type { Ctx } from '../../kernel/context';
 import { companyForClientInterface } from '../company/company.access';
 import { getClientInCompany } from '../client/client.lookup';
 import { invalid } from '../../shared/errors';
@@ -6,6 +5,7 @@ import { Check } from '../../shared/validate';
 import { checkPlacement } from './booking.checks';
 import { findCode, targetOf } from './booking-codes.service';
 import { prepareClientBooking, type Caller } from './client-booking.service';
+import type { Ctx } from '../../kernel/context';
 
 /** Client interface: what a code would do to a booking before it is requested. */
 
@@ -67,7 +67,7 @@ export async function validateClientCode(
   const hit = await findCode(ctx, company.id, code);
   if (!hit) return unknown;
   const checked = await hit.handler.check(
-    ctx.em,
+    ctx,
     hit.found,
     targetOf(b.row, client?.id ?? null, { price, due: price }, company.timeZone),
     ctx.now,

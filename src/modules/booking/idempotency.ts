@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, invalid } from '../../shared/errors';
+import { type AppDeps, type Ctx, systemCtx } from '../../kernel/context';
 
 /**
  * `Idempotency-Key` on booking-creating requests. The first successful response is stored in
@@ -64,8 +64,8 @@ function replay(row: { request_hash: string; status: number; response: unknown }
 }
 
 /** The stored response for the key (a 409 when it belongs to another request), or null. */
-export async function storedResponse(em: EntityManager, companyId: string, idem: Idempotency, now: Date): Promise<StoredResponse | null> {
-  const rows = await em.execute<{ request_hash: string; status: number; response: unknown }[]>(
+export async function storedResponse(ctx: Ctx, companyId: string, idem: Idempotency, now: Date): Promise<StoredResponse | null> {
+  const rows = await ctx.em.execute<{ request_hash: string; status: number; response: unknown }[]>(
     'select request_hash, status, response from idempotency_key where company_id = ? and key = ? and created_at > ?::timestamptz',
     [companyId, idem.key, new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString()],
   );
@@ -77,8 +77,8 @@ export async function storedResponse(em: EntityManager, companyId: string, idem:
  * waits on the row until this transaction ends, then finds it taken (KeyTaken), so one key
  * makes one booking. An expired row is taken over.
  */
-export async function claimKey(em: EntityManager, companyId: string, idem: Idempotency, now: Date): Promise<void> {
-  const rows = await em.execute<{ key: string }[]>(
+export async function claimKey(ctx: Ctx, companyId: string, idem: Idempotency, now: Date): Promise<void> {
+  const rows = await ctx.em.execute<{ key: string }[]>(
     `insert into idempotency_key (company_id, key, request_hash, status, response, created_at) values (?, ?, ?, 0, 'null'::jsonb, ?::timestamptz)
      on conflict (company_id, key) do update set request_hash = excluded.request_hash, status = 0, response = 'null'::jsonb, created_at = excluded.created_at
      where idempotency_key.created_at <= ?::timestamptz
@@ -89,8 +89,8 @@ export async function claimKey(em: EntityManager, companyId: string, idem: Idemp
 }
 
 /** Stores the response of the request that claimed the key (same transaction). */
-export async function storeResponse(em: EntityManager, companyId: string, idem: Idempotency, res: StoredResponse): Promise<void> {
-  await em.execute(
+export async function storeResponse(ctx: Ctx, companyId: string, idem: Idempotency, res: StoredResponse): Promise<void> {
+  await ctx.em.execute(
     'update idempotency_key set status = ?, response = ?::jsonb where company_id = ? and key = ?',
     [res.status, JSON.stringify(res.body), companyId, idem.key],
     'run',
@@ -98,8 +98,8 @@ export async function storeResponse(em: EntityManager, companyId: string, idem: 
 }
 
 /** Deletes keys past their 24 hours (any process may run it; the delete is idempotent). Returns how many went. */
-export async function purgeIdempotencyKeys(em: EntityManager, now: Date): Promise<number> {
-  const res = await em.execute<{ affectedRows?: number }>(
+export async function purgeIdempotencyKeys(ctx: Ctx, now: Date): Promise<number> {
+  const res = await ctx.em.execute<{ affectedRows?: number }>(
     'delete from idempotency_key where created_at <= ?::timestamptz',
     [new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString()],
     'run',
@@ -108,14 +108,11 @@ export async function purgeIdempotencyKeys(em: EntityManager, now: Date): Promis
 }
 
 /** Purges expired keys every hour; the returned function stops it. */
-export function startIdempotencyPurge(
-  deps: { orm: { em: { fork(): unknown } }; clock: { now(): number }; log: { error(o: object, m: string): void } },
-  intervalMs = 3600_000,
-): () => Promise<void> {
+export function startIdempotencyPurge(deps: AppDeps, intervalMs = 3600_000): () => Promise<void> {
   let running: Promise<unknown> | null = null;
   const timer = setInterval(() => {
     if (running) return;
-    running = purgeIdempotencyKeys(deps.orm.em.fork() as EntityManager, new Date(deps.clock.now()))
+    running = purgeIdempotencyKeys(systemCtx(deps, 'booking'), new Date(deps.clock.now()))
       .catch((err) => deps.log.error({ err }, 'idempotency key purge failed'))
       .finally(() => {
         running = null;

@@ -6,6 +6,7 @@ import { invalid, notFound } from '../../shared/errors';
 import { newId } from '../../shared/ids';
 import { CalendarFeed } from './calendar.entity';
 import { renderFeed, type FeedEvent } from './ics';
+import { inTransaction } from '../../kernel/transaction';
 
 /**
  * Calendar feeds: issuing and revoking a feed's secret URL (bookings.write: a new URL hands
@@ -34,14 +35,14 @@ export async function createCalendarFeed(ctx: Ctx, companyId: string, resourceId
   const company = await companyForMerchant(ctx, companyId, FEED_PERMISSION);
   const resource = resourceId === null ? null : await getResourceInCompany(ctx, company.id, resourceId, 'resource_id');
   const token = randomBytes(32).toString('base64url');
-  await ctx.em.transactional(async (em) => {
-    const old = await em.findOne(CalendarFeed, { companyId: company.id, resourceId: resource?.id ?? null });
+  await inTransaction(ctx, async (tx) => {
+    const old = await tx.em.findOne(CalendarFeed, { companyId: company.id, resourceId: resource?.id ?? null });
     if (old) {
-      em.remove(old);
+      tx.em.remove(old);
       // the unique index on the scope sees the delete first
-      await em.flush();
+      await tx.em.flush();
     }
-    em.persist(
+    tx.em.persist(
       Object.assign(new CalendarFeed(), {
         id: newId(),
         companyId: company.id,
@@ -50,7 +51,7 @@ export async function createCalendarFeed(ctx: Ctx, companyId: string, resourceId
         createdAt: ctx.now,
       }),
     );
-    await em.flush();
+    await tx.em.flush();
   });
   return { url: feedUrl(ctx, token) };
 }

@@ -1,5 +1,4 @@
 import { LockMode } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppDeps, ClientActor, Ctx } from '../../kernel/context';
 import { requireClient, requireMerchant } from '../../kernel/access';
 import { companyForMerchant } from '../company/company.access';
@@ -13,6 +12,7 @@ import { ensureClient } from './client.lookup';
 import { clientJson, type ClientJson } from './client.service';
 import { revokeRefreshTokens } from './refresh-tokens';
 import { REFRESH_TTL_SEC, hashToken, newRefreshToken, signAccessToken, verifyAccessToken } from './client-token';
+import { inTransaction } from '../../kernel/transaction';
 
 export interface TokenPairJson {
   accessToken: string;
@@ -32,9 +32,9 @@ export interface ClientLoginInput {
 }
 
 /** Stores a new refresh token of `familyId` and signs an access token, both issued at `ctx.now`. */
-async function issuePair(ctx: Ctx, em: EntityManager, client: Client, familyId: string): Promise<TokenPairJson> {
+async function issuePair(ctx: Ctx, client: Client, familyId: string): Promise<TokenPairJson> {
   const refreshToken = newRefreshToken();
-  em.create(ClientRefreshToken, {
+  ctx.em.create(ClientRefreshToken, {
     companyId: client.companyId,
     clientId: client.id,
     familyId,
@@ -45,7 +45,7 @@ async function issuePair(ctx: Ctx, em: EntityManager, client: Client, familyId: 
     createdAt: ctx.now,
     updatedAt: ctx.now,
   });
-  await em.flush();
+  await ctx.em.flush();
   const ttl = ctx.deps.config.accessTokenTtlSec;
   const { token, expiresAtMs } = await signAccessToken(
     ctx.deps.jwtKey,
@@ -76,7 +76,7 @@ export async function clientLogin(ctx: Ctx, input: ClientLoginInput): Promise<To
   c.done('invalid client authorization');
   const company = await companyForMerchant(ctx, companyId!, 'client.login');
   const { client, created } = await ensureClient(
-    ctx.em,
+    ctx,
     company.id,
     { externalUserId: externalUserId!, email: email!, firstName, lastName, language, metaData },
     ctx.now,
@@ -88,7 +88,7 @@ export async function clientLogin(ctx: Ctx, input: ClientLoginInput): Promise<To
     if (lastName !== undefined) client.lastName = lastName;
     if (language !== undefined) client.language = language;
   }
-  return issuePair(ctx, ctx.em, client, newId());
+  return issuePair(ctx, client, newId());
 }
 
 /**
@@ -100,19 +100,19 @@ export async function refreshClientTokens(ctx: Ctx, refreshToken: string | undef
   if (!refreshToken || refreshToken.length > 200) throw unauthorized('missing or invalid refresh token');
   const tokenHash = hashToken(refreshToken);
   // The revocation must commit even though the caller gets a 401, so errors are returned, not thrown, inside the transaction.
-  const outcome = await ctx.em.transactional(async (em): Promise<TokenPairJson | DomainError> => {
-    const row = await em.findOne(ClientRefreshToken, { tokenHash }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  const outcome = await inTransaction(ctx, async (tx): Promise<TokenPairJson | DomainError> => {
+    const row = await tx.em.findOne(ClientRefreshToken, { tokenHash }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!row || row.revokedAt) return unauthorized('invalid or revoked refresh token');
     if (row.usedAt) {
-      await revokeRefreshTokens(em as EntityManager, row.companyId, { familyId: row.familyId }, ctx.now);
+      await revokeRefreshTokens(tx, row.companyId, { familyId: row.familyId }, ctx.now);
       return unauthorized('the refresh token was already used; the session is revoked');
     }
     if (row.expiresAt.getTime() <= ctx.now.getTime()) return unauthorized('the refresh token has expired');
-    const client = await em.findOne(Client, { id: row.clientId, companyId: row.companyId });
+    const client = await tx.em.findOne(Client, { id: row.clientId, companyId: row.companyId });
     if (!client) return unauthorized('invalid or revoked refresh token');
     if (client.state === 'blocked') return forbidden('the client is blocked');
     row.usedAt = ctx.now;
-    return issuePair(ctx, em, client, row.familyId);
+    return issuePair(tx, client, row.familyId);
   });
   if (outcome instanceof DomainError) throw outcome;
   return outcome;

@@ -1,5 +1,4 @@
 import DataLoader from 'dataloader';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { AUDIT_BEGIN, auditScopeArg } from '../../kernel/audit';
 import { loader, type Ctx } from '../../kernel/context';
 import { forbidden, invalid, notFound } from '../../shared/errors';
@@ -72,14 +71,9 @@ export interface NewClient {
  * ignores a conflict on (company_id, external_user_id), so concurrent first logins or guest
  * requests for the same person converge on one row instead of failing with 409.
  */
-export async function ensureClient(
-  em: EntityManager,
-  companyId: string,
-  data: NewClient,
-  now: Date,
-): Promise<{ client: Client; created: boolean }> {
+export async function ensureClient(ctx: Ctx, companyId: string, data: NewClient, now: Date): Promise<{ client: Client; created: boolean }> {
   // one statement, with the audit scope it is recorded under (it often runs outside a transaction)
-  const inserted = await em.execute<{ id: string }[]>(
+  const inserted = await ctx.em.execute<{ id: string }[]>(
     `insert into client (id, company_id, external_user_id, email, first_name, last_name, language, meta_data, meta_data_version, state, created_at, updated_at)
      select ?, ?, ?, ?, ?, ?, ?, ?::jsonb, 1, 'active', ?::timestamptz, ?::timestamptz from ${AUDIT_BEGIN}
      on conflict (company_id, external_user_id) do nothing returning id`,
@@ -97,7 +91,7 @@ export async function ensureClient(
       auditScopeArg(),
     ],
   );
-  const client = await em.findOneOrFail(Client, { companyId, externalUserId: data.externalUserId });
+  const client = await ctx.em.findOneOrFail(Client, { companyId, externalUserId: data.externalUserId });
   return { client, created: inserted.length > 0 };
 }
 
@@ -132,7 +126,7 @@ export async function upsertGuestClient(ctx: Ctx, companyId: string, guest: Gues
     .limit(1)
     .getSingleResult();
   client ??= (
-    await ensureClient(ctx.em, companyId, { externalUserId: guestExternalUserId(email!), email: email!, firstName, lastName }, ctx.now)
+    await ensureClient(ctx, companyId, { externalUserId: guestExternalUserId(email!), email: email!, firstName, lastName }, ctx.now)
   ).client;
   if (client.state === 'blocked') throw forbidden('the client is blocked');
   return client;

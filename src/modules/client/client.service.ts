@@ -1,5 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Ctx } from '../../kernel/context';
 import { companyForMerchant } from '../company/company.access';
 import { conflict } from '../../shared/errors';
 import { updateRecordMetaData, type MetaData } from '../../shared/metadata';
@@ -12,6 +10,8 @@ import { CLIENT_STATES, Client, type ClientState } from './client.entity';
 import { checkEmail, checkLanguage, checkName, likePattern } from './client.checks';
 import { getClientInCompany } from './client.lookup';
 import { revokeRefreshTokens } from './refresh-tokens';
+import { inTransaction } from '../../kernel/transaction';
+import type { Ctx } from '../../kernel/context';
 
 export const CLIENTS_MAX_LIMIT = 100;
 export const SEARCH_MAX_RESULTS = 100;
@@ -138,7 +138,7 @@ export async function updateClient(ctx: Ctx, companyId: string, id: string, inpu
   if (state !== undefined) client.state = state;
   await ctx.em.flush();
   if (blocking) {
-    await ctx.em.transactional((em) => revokeRefreshTokens(em as EntityManager, company.id, { clientId: client.id }, ctx.now));
+    await inTransaction(ctx, (tx) => revokeRefreshTokens(tx, company.id, { clientId: client.id }, ctx.now));
   }
   return clientJson(client);
 }

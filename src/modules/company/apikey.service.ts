@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppDeps, ChangeFeed, Ctx, MerchantActor, Permissions } from '../../kernel/context';
 import { requireMerchant } from '../../kernel/access';
 import { forbidden, invalid, notFound, type ErrorDetail } from '../../shared/errors';
@@ -8,6 +7,7 @@ import { formatTimestamp } from '../../shared/time';
 import { Check } from '../../shared/validate';
 import { ApiKey, Company, Merchant, type ApiKeyState } from './company.entity';
 import { couldHaveGranted, escalations, grants, isPermission } from '../../kernel/permissions';
+import { inTransaction } from '../../kernel/transaction';
 
 export interface ApiKeyJson {
   id: string;
@@ -57,14 +57,14 @@ export function parsePermissions(raw: unknown): Permissions {
 }
 
 async function insertKey(
-  em: EntityManager,
+  ctx: Ctx,
   merchantId: string,
   name: string,
   permissions: Permissions,
   now: Date,
   secret = newSecret(),
 ): Promise<{ key: ApiKey; secret: string }> {
-  const key = em.create(ApiKey, {
+  const key = ctx.em.create(ApiKey, {
     merchantId,
     name,
     keyHash: hashKey(secret),
@@ -75,7 +75,7 @@ async function insertKey(
     createdAt: now,
     updatedAt: now,
   });
-  await em.flush();
+  await ctx.em.flush();
   return { key, secret };
 }
 
@@ -91,7 +91,7 @@ export async function createApiKey(ctx: Ctx, input: { name?: unknown; permission
   if (!scopes.every((s) => grants(actor.permissions, s, 'apikeys.write'))) throw forbidden('missing permission apikeys.write');
   const over = escalations(actor.permissions, permissions);
   if (over.length) throw forbidden(`a key cannot grant permissions it does not hold: ${over.join(', ')}`);
-  const { key, secret } = await insertKey(ctx.em, actor.merchantId, name!, permissions, ctx.now);
+  const { key, secret } = await insertKey(ctx, actor.merchantId, name!, permissions, ctx.now);
   return apiKeyJson(key, secret);
 }
 
@@ -161,14 +161,14 @@ export function followApiKeyChanges(deps: AppDeps): (() => Promise<void>) | void
  * every authenticated request: a cached active key (see `keyCache`), else one plain indexed
  * statement without entity hydration.
  */
-export async function authenticateKey(em: EntityManager, secret: string, changes?: ChangeFeed): Promise<MerchantActor | null> {
+export async function authenticateKey(ctx: Ctx, secret: string, changes?: ChangeFeed): Promise<MerchantActor | null> {
   if (secret.length < 16 || secret.length > 200) return null;
   const hash = hashKey(secret);
   const trusted = changes?.live === true;
   const cached = trusted ? keyCache.get(hash) : undefined;
   if (cached) return { ...cached };
   const seen = keyGeneration;
-  const rows = await em
+  const rows = await ctx.em
     .getConnection()
     .execute<{ id: string; merchant_id: string; name: string; permissions: Permissions | string; state: string }[]>(
       'select id, merchant_id, name, permissions, state from api_key where key_hash = ?',
@@ -186,10 +186,10 @@ export async function authenticateKey(em: EntityManager, secret: string, changes
 }
 
 /** Creates a merchant with an all-powerful key; used by the CLI. */
-export async function createMerchant(em: EntityManager, name: string, now = new Date()): Promise<{ merchant: Merchant; secret: string }> {
-  const merchant = em.create(Merchant, { name, createdAt: now, updatedAt: now });
-  await em.flush();
-  const { secret } = await insertKey(em, merchant.id, `${name} admin`, { '*': ['*'] }, now);
+export async function createMerchant(ctx: Ctx, name: string, now = new Date()): Promise<{ merchant: Merchant; secret: string }> {
+  const merchant = ctx.em.create(Merchant, { name, createdAt: now, updatedAt: now });
+  await ctx.em.flush();
+  const { secret } = await insertKey(ctx, merchant.id, `${name} admin`, { '*': ['*'] }, now);
   return { merchant, secret };
 }
 
@@ -198,21 +198,21 @@ export async function createMerchant(em: EntityManager, name: string, now = new 
  * start at once on one database take turns (a transaction-scoped advisory lock): one creates
  * the merchant and its key, the others find them.
  */
-export async function bootstrapAdminKey(em: EntityManager, secret: string): Promise<void> {
-  await em.transactional(async (tx) => {
-    await tx.execute(`select pg_advisory_xact_lock(hashtext('api_key:ADMIN_API_KEY'))`);
-    const existing = await tx.findOne(ApiKey, { keyHash: hashKey(secret) });
+export async function bootstrapAdminKey(ctx: Ctx, secret: string): Promise<void> {
+  await inTransaction(ctx, async (tx) => {
+    await tx.em.execute(`select pg_advisory_xact_lock(hashtext('api_key:ADMIN_API_KEY'))`);
+    const existing = await tx.em.findOne(ApiKey, { keyHash: hashKey(secret) });
     if (existing) {
       if (existing.state !== 'active') {
         existing.state = 'active';
         existing.revokedAt = null;
-        await tx.flush();
+        await tx.em.flush();
       }
       return;
     }
     const now = new Date();
-    const merchant = tx.create(Merchant, { name: 'Administrator', createdAt: now, updatedAt: now });
-    await tx.flush();
+    const merchant = tx.em.create(Merchant, { name: 'Administrator', createdAt: now, updatedAt: now });
+    await tx.em.flush();
     await insertKey(tx, merchant.id, 'ADMIN_API_KEY', { '*': ['*'] }, now, secret);
   });
 }
@@ -229,13 +229,13 @@ export interface ApiKeyListing {
 }
 
 /** Every API key of every merchant, oldest first, for the operator's command line; never a secret. */
-export async function listAllApiKeys(em: EntityManager): Promise<ApiKeyListing[]> {
-  const keys = await em.find(ApiKey, {}, { orderBy: { createdAt: 'asc', id: 'asc' } });
+export async function listAllApiKeys(ctx: Ctx): Promise<ApiKeyListing[]> {
+  const keys = await ctx.em.find(ApiKey, {}, { orderBy: { createdAt: 'asc', id: 'asc' } });
   const merchants = new Map(
-    (await em.find(Merchant, { id: { $in: [...new Set(keys.map((k) => k.merchantId))] } })).map((m) => [m.id, m.name]),
+    (await ctx.em.find(Merchant, { id: { $in: [...new Set(keys.map((k) => k.merchantId))] } })).map((m) => [m.id, m.name]),
   );
   const scoped = [...new Set(keys.flatMap((k) => Object.keys(k.permissions).filter((s) => s !== '*')))];
-  const companies = new Map((await em.find(Company, { id: { $in: scoped } })).map((c) => [c.id, c.name]));
+  const companies = new Map((await ctx.em.find(Company, { id: { $in: scoped } })).map((c) => [c.id, c.name]));
   return keys.map((k) => ({
     id: k.id,
     keyPrefix: k.keyPrefix,
@@ -251,14 +251,14 @@ export async function listAllApiKeys(em: EntityManager): Promise<ApiKeyListing[]
  * Revokes any key by id, for the operator's command line: every process refuses it from its
  * next request on (the database announces the change, see `keyCache`). Null: no such key.
  */
-export async function revokeApiKeyById(em: EntityManager, id: string, now = new Date()): Promise<ApiKeyListing | null> {
+export async function revokeApiKeyById(ctx: Ctx, id: string, now = new Date()): Promise<ApiKeyListing | null> {
   if (!isUuid(id)) throw invalid('id must be a UUID', [{ path: 'id', message: 'must be a UUID' }]);
-  const key = await em.findOne(ApiKey, { id: id.toLowerCase() });
+  const key = await ctx.em.findOne(ApiKey, { id: id.toLowerCase() });
   if (!key) return null;
   if (key.state !== 'revoked') {
     key.state = 'revoked';
     key.revokedAt = now;
-    await em.flush();
+    await ctx.em.flush();
   }
-  return (await listAllApiKeys(em)).find((k) => k.id === key.id) ?? null;
+  return (await listAllApiKeys(ctx)).find((k) => k.id === key.id) ?? null;
 }

@@ -1,4 +1,3 @@
-import type { AppDeps, Ctx } from '../../kernel/context';
 import type { PrintedPdf } from '../../kernel/documents';
 import { requireClient } from '../../kernel/access';
 import { companyForMerchant, findCompany } from '../company/company.access';
@@ -7,6 +6,7 @@ import { conflict, invalid, notFound } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
 import { printItem, printReceipt, type PrintingCompany } from './print';
 import { templateKey } from './template.service';
+import type { AppDeps, Ctx } from '../../kernel/context';
 
 function uuidParam(v: unknown, path: string): string {
   if (!isUuid(v)) throw invalid(`${path} must be a UUID`, [{ path, message: 'must be a UUID' }]);
@@ -25,7 +25,7 @@ export async function entityPdf(ctx: Ctx, companyId: string, entityType: unknown
   const company = await companyForMerchant(ctx, companyId, 'pdf.read');
   const key = templateKey(entityType, entityId);
   const id = uuidParam(itemId, 'item_id');
-  const pdf = await printItem(ctx.deps, ctx.em, company, key.entityType, id, key.entityId);
+  const pdf = await printItem(ctx, company, key.entityType, id, key.entityId);
   if (!pdf) throw notFound(key.entityType === 'gift_card' ? 'gift card purchase' : 'membership');
   return pdf;
 }
@@ -40,7 +40,7 @@ async function receiptOf(deps: AppDeps, facts: ReceiptFacts | null, company: Pri
 export async function merchantReceipt(ctx: Ctx, companyId: string, transactionId: unknown): Promise<PrintedPdf> {
   const company = await companyForMerchant(ctx, companyId, 'payments.read');
   const id = uuidParam(transactionId, 'transaction_id');
-  return receiptOf(ctx.deps, await receiptFacts(ctx.em, company.id, id), company);
+  return receiptOf(ctx.deps, await receiptFacts(ctx, company.id, id), company);
 }
 
 /** The receipt of one of the calling client's own paid transactions; another client's is 404. */
@@ -48,5 +48,5 @@ export async function clientReceipt(ctx: Ctx, transactionId: unknown): Promise<P
   const actor = requireClient(ctx);
   const id = uuidParam(transactionId, 'transaction_id');
   const company = await findCompany(ctx, actor.companyId);
-  return receiptOf(ctx.deps, await receiptFacts(ctx.em, company.id, id, actor.clientId), company);
+  return receiptOf(ctx.deps, await receiptFacts(ctx, company.id, id, actor.clientId), company);
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../shared/ids';
+import type { Ctx } from '../../kernel/context';
 
 /**
  * Where template files live: PostgreSQL (`pdf_file`, bytea), written with the caller's
@@ -13,10 +13,10 @@ export const PDF_BUCKET = 'postgresql:pdf_file';
 export const storageKeyOf = (fileId: string) => `${fileId}.pdf`;
 
 /** Stores a file; returns its id. */
-export async function putPdf(em: EntityManager, companyId: string, bytes: Uint8Array): Promise<string> {
+export async function putPdf(ctx: Ctx, companyId: string, bytes: Uint8Array): Promise<string> {
   const id = newId();
   const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  await em.execute(`insert into pdf_file (id, company_id, content, byte_size, sha256) values (?, ?, ?, ?, ?)`, [
+  await ctx.em.execute(`insert into pdf_file (id, company_id, content, byte_size, sha256) values (?, ?, ?, ?, ?)`, [
     id,
     companyId,
     buf,
@@ -27,11 +27,14 @@ export async function putPdf(em: EntityManager, companyId: string, bytes: Uint8A
 }
 
 /** A stored file's bytes, or null. */
-export async function getPdf(em: EntityManager, companyId: string, fileId: string): Promise<Buffer | null> {
-  const rows = await em.execute<{ content: Buffer }[]>(`select content from pdf_file where company_id = ? and id = ?`, [companyId, fileId]);
+export async function getPdf(ctx: Ctx, companyId: string, fileId: string): Promise<Buffer | null> {
+  const rows = await ctx.em.execute<{ content: Buffer }[]>(`select content from pdf_file where company_id = ? and id = ?`, [
+    companyId,
+    fileId,
+  ]);
   return rows.length ? rows[0].content : null;
 }
 
-export async function removePdf(em: EntityManager, companyId: string, fileId: string): Promise<void> {
-  await em.execute(`delete from pdf_file where company_id = ? and id = ?`, [companyId, fileId]);
+export async function removePdf(ctx: Ctx, companyId: string, fileId: string): Promise<void> {
+  await ctx.em.execute(`delete from pdf_file where company_id = ? and id = ?`, [companyId, fileId]);
 }

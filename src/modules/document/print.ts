@@ -1,11 +1,10 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AppDeps } from '../../kernel/context';
 import type { DocumentEntityType, DocumentPrinter, PrintedPdf } from '../../kernel/documents';
 import { Company } from '../company/company.entity';
 import { RECEIPT_STATUSES, receiptFacts, type ReceiptFacts } from '../payment/payment.api';
 import { formatValue } from './format';
 import { renderDefaultOffThread, renderReceiptOffThread, renderTemplateOffThread } from './pdf-threads';
 import { templateFor } from './template.service';
+import type { AppDeps, Ctx } from '../../kernel/context';
 
 /**
  * Printing, one way for the downloads and for e-mail attachments: a receipt of a paid
@@ -23,23 +22,22 @@ export interface PrintingCompany {
 
 /** The PDF of one item of `entityType`, or null when the company has no such item (or, with `entityId`, none of that entity). */
 export async function printItem(
-  deps: AppDeps,
-  em: EntityManager,
+  ctx: Ctx,
   company: PrintingCompany,
   entityType: DocumentEntityType,
   itemId: string,
   entityId?: string,
 ): Promise<PrintedPdf | null> {
-  const source = deps.documents.get(entityType);
-  const item = source ? await source(em, company.id, itemId) : null;
+  const source = ctx.deps.documents.get(entityType);
+  const item = source ? await source(ctx, company.id, itemId) : null;
   const owner = item?.entityID.toLowerCase();
   if (!item || !owner || (entityId !== undefined && owner !== entityId)) return null;
   const values: Record<string, string> = {};
   for (const [name, value] of Object.entries(item.values)) values[name] = formatValue(value, company.timeZone);
-  const stored = await templateFor(em, company.id, { entityType, entityId: owner });
+  const stored = await templateFor(ctx, company.id, { entityType, entityId: owner });
   const bytes = stored
-    ? await renderTemplateOffThread(deps, stored.file, stored.template.fields, values)
-    : await renderDefaultOffThread(deps, { entityType, companyName: company.name, values });
+    ? await renderTemplateOffThread(ctx.deps, stored.file, stored.template.fields, values)
+    : await renderDefaultOffThread(ctx.deps, { entityType, companyName: company.name, values });
   return { bytes, filename: `${entityType}-${itemId}.pdf` };
 }
 
@@ -66,12 +64,12 @@ export async function printReceipt(deps: AppDeps, facts: ReceiptFacts, company: 
 }
 
 /** The server's printer (`deps.print`): what the e-mail notifications attach. */
-export function documentPrinter(deps: AppDeps): DocumentPrinter {
-  return async (em, companyId, document, itemId) => {
-    const company = await em.findOne(Company, { id: companyId }, { fields: ['id', 'name', 'timeZone'], disableIdentityMap: true });
+export function documentPrinter(deps: AppDeps): DocumentPrinter<Ctx> {
+  return async (ctx, companyId, document, itemId) => {
+    const company = await ctx.em.findOne(Company, { id: companyId }, { fields: ['id', 'name', 'timeZone'], disableIdentityMap: true });
     if (!company) return null;
-    if (document !== 'receipt') return printItem(deps, em, company, document, itemId);
-    const facts = await receiptFacts(em, company.id, itemId);
+    if (document !== 'receipt') return printItem(ctx, company, document, itemId);
+    const facts = await receiptFacts(ctx, company.id, itemId);
     return facts && RECEIPT_STATUSES.includes(facts.status) ? printReceipt(deps, facts, company) : null;
   };
 }

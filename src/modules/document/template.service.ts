@@ -1,5 +1,4 @@
 import { LockMode } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../kernel/context';
 import { DOCUMENT_ENTITY_TYPES, type DocumentEntityType } from '../../kernel/documents';
 import { companyForMerchant } from '../company/company.access';
@@ -15,6 +14,7 @@ import { getPdf, putPdf, removePdf } from './pdf-file.store';
 import { checkOnPage, parseFields } from './template.checks';
 import { listSpec, ORM_ORDERS, type ConnectionArgs, type ConnectionJson } from '../../kernel/connection';
 import { connectionFrom, ormSource } from '../../kernel/keyset';
+import { inTransaction } from '../../kernel/transaction';
 
 /** A template upload: the file's bytes and the `fields` part as sent (text or an array); either may be absent. */
 export interface TemplateUpload {
@@ -62,9 +62,9 @@ export async function createTemplate(ctx: Ctx, companyId: string, entityType: un
   // A friendly answer for the usual case; the unique constraint decides between concurrent uploads.
   if (await ctx.em.count(PdfTemplate, { companyId: company.id, ...key }))
     throw conflict(`a template for this ${key.entityType} already exists; update it instead`);
-  const created = await ctx.em.transactional(async (em) => {
-    const fileId = await putPdf(em, company.id, file);
-    const t = em.create(PdfTemplate, {
+  const created = await inTransaction(ctx, async (tx) => {
+    const fileId = await putPdf(tx, company.id, file);
+    const t = tx.em.create(PdfTemplate, {
       companyId: company.id,
       ...key,
       fields,
@@ -74,7 +74,7 @@ export async function createTemplate(ctx: Ctx, companyId: string, entityType: un
       createdAt: ctx.now,
       updatedAt: ctx.now,
     });
-    await em.flush();
+    await tx.em.flush();
     return t;
   });
   return templateJson(created);
@@ -144,8 +144,8 @@ export async function updateTemplate(
   if (!upload.file && upload.fields === undefined)
     throw invalid('send a file part, a fields part or both', [{ path: 'file', message: 'or fields is required' }]);
   const facts = upload.file ? await checkUpload(ctx, upload.file) : null;
-  const updated = await ctx.em.transactional(async (em) => {
-    const t = await em.findOne(
+  const updated = await inTransaction(ctx, async (tx) => {
+    const t = await tx.em.findOne(
       PdfTemplate,
       { companyId: company.id, entityType: key.entityType, entityId: key.entityId },
       { lockMode: LockMode.PESSIMISTIC_WRITE },
@@ -156,15 +156,15 @@ export async function updateTemplate(
     else checkOnPage(t.fields, page);
     if (upload.file && facts) {
       const old = t.fileId;
-      t.fileId = await putPdf(em, company.id, upload.file);
+      t.fileId = await putPdf(tx, company.id, upload.file);
       t.pageWidth = facts.pageWidth;
       t.pageHeight = facts.pageHeight;
       t.updatedAt = ctx.now;
-      await em.flush();
-      await removePdf(em, company.id, old);
+      await tx.em.flush();
+      await removePdf(tx, company.id, old);
     } else {
       t.updatedAt = ctx.now;
-      await em.flush();
+      await tx.em.flush();
     }
     return t;
   });
@@ -175,17 +175,17 @@ export async function updateTemplate(
 export async function deleteTemplate(ctx: Ctx, companyId: string, entityType: unknown, entityId: unknown): Promise<void> {
   const company = await companyForMerchant(ctx, companyId, 'pdf.write');
   const key = templateKey(entityType, entityId);
-  await ctx.em.transactional(async (em) => {
-    const t = await em.findOne(
+  await inTransaction(ctx, async (tx) => {
+    const t = await tx.em.findOne(
       PdfTemplate,
       { companyId: company.id, entityType: key.entityType, entityId: key.entityId },
       { lockMode: LockMode.PESSIMISTIC_WRITE },
     );
     if (!t) throw notFound('PDF template');
     const fileId = t.fileId;
-    em.remove(t);
-    await em.flush();
-    await removePdf(em, company.id, fileId);
+    tx.em.remove(t);
+    await tx.em.flush();
+    await removePdf(tx, company.id, fileId);
   });
 }
 
@@ -193,19 +193,15 @@ export async function deleteTemplate(ctx: Ctx, companyId: string, entityType: un
 export async function templateFile(ctx: Ctx, companyId: string, entityType: unknown, entityId: unknown): Promise<Uint8Array> {
   const company = await companyForMerchant(ctx, companyId, 'pdf.read');
   const t = await findTemplate(ctx, company.id, templateKey(entityType, entityId));
-  const bytes = await getPdf(ctx.em, company.id, t.fileId);
+  const bytes = await getPdf(ctx, company.id, t.fileId);
   if (!bytes) throw notFound('PDF template file');
   return bytes;
 }
 
 /** The template of an entity, or null (no access checks: the caller has made them). */
-export async function templateFor(
-  em: EntityManager,
-  companyId: string,
-  key: TemplateKey,
-): Promise<{ template: PdfTemplate; file: Buffer } | null> {
-  const template = await em.findOne(PdfTemplate, { companyId, entityType: key.entityType, entityId: key.entityId });
+export async function templateFor(ctx: Ctx, companyId: string, key: TemplateKey): Promise<{ template: PdfTemplate; file: Buffer } | null> {
+  const template = await ctx.em.findOne(PdfTemplate, { companyId, entityType: key.entityType, entityId: key.entityId });
   if (!template) return null;
-  const file = await getPdf(em, companyId, template.fileId);
+  const file = await getPdf(ctx, companyId, template.fileId);
   return file ? { template, file } : null;
 }

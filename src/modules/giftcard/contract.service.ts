@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { AUDIT_BEGIN, auditScopeArg } from '../../kernel/audit';
 import type { Ctx } from '../../kernel/context';
 import { companyForMerchant } from '../company/company.access';
@@ -34,7 +33,7 @@ export interface NewContract {
  * Inserts a contract with a new random code. A code already taken in the company (about one
  * chance in 10^17 per existing card) is drawn again, without aborting the caller's transaction.
  */
-export async function insertContract(em: EntityManager, n: NewContract): Promise<GiftCardContract> {
+export async function insertContract(ctx: Ctx, n: NewContract): Promise<GiftCardContract> {
   for (let attempt = 0; attempt < CODE_ATTEMPTS; attempt++) {
     const c = new GiftCardContract();
     Object.assign(c, {
@@ -56,7 +55,7 @@ export async function insertContract(em: EntityManager, n: NewContract): Promise
       updatedAt: n.now,
     });
     // one statement, with the audit scope it is recorded under (a merchant's issue runs outside a transaction)
-    const rows = await em.execute(
+    const rows = await ctx.em.execute(
       `insert into gift_card_contract (id, company_id, gift_card_id, client_id, code, amount, currency, balance, status, expires_at, meta_data, created_at, updated_at)
        select ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::timestamptz, ?::jsonb, ?::timestamptz, ?::timestamptz from ${AUDIT_BEGIN}
        on conflict (company_id, code) do nothing returning id`,
@@ -121,7 +120,7 @@ export async function createContract(ctx: Ctx, companyId: string, input: CreateC
   const card = await getGiftCardInCompany(ctx, company.id, cardId);
   if (card.archivedAt) throw invalid('the gift card is archived', [{ path: 'giftCardID', message: 'is archived' }]);
   if (clientId) await getClientInCompany(ctx, company.id, clientId);
-  const contract = await insertContract(ctx.em, {
+  const contract = await insertContract(ctx, {
     companyId: company.id,
     card,
     clientId: clientId ?? null,

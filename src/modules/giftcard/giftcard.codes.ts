@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CodeCheck, CodeEffect, CodeHandler, CodeTarget, FoundCode } from '../../kernel/codes';
 import { DomainError, invalid } from '../../shared/errors';
 import { formatTimestamp } from '../../shared/time';
@@ -7,6 +6,7 @@ import type { GiftCardContract } from './giftcard.entity';
 import { effectiveStatus } from './giftcard.status';
 import { cancelBookingUsages, contractByCode, insertUsage, lockContract, takeBalance } from './giftcard.store';
 import { GIFT_CARD_NAMESPACE } from './giftcard.payable';
+import type { Ctx } from '../../kernel/context';
 
 /**
  * Gift cards on booking requests: the card pays the price (after discounts) up to its
@@ -44,18 +44,18 @@ const responseOf = (card: GiftCardContract, covered: number | null, balanceAfter
   errorMessage: error,
 });
 
-export const giftCardHandler: CodeHandler = {
+export const giftCardHandler: CodeHandler<Ctx> = {
   namespace: GIFT_CARD_NAMESPACE,
 
-  async find(em, companyId, code): Promise<FoundCode | null> {
+  async find(ctx, companyId, code): Promise<FoundCode | null> {
     const normal = normaliseGiftCode(code);
     if (!normal) return null;
-    const card = await contractByCode(em, companyId, normal);
+    const card = await contractByCode(ctx, companyId, normal);
     return card ? { namespace: GIFT_CARD_NAMESPACE, ref: card.id, code: card.code } : null;
   },
 
-  async check(em, found, target, now): Promise<CodeCheck> {
-    const card = await contractByCode(em, target.companyId, found.code);
+  async check(ctx, found, target, now): Promise<CodeCheck> {
+    const card = await contractByCode(ctx, target.companyId, found.code);
     if (!card) return { ok: false, error: invalid('unknown code', at('unknown code')), response: {} };
     const error = refusal(card, target, now);
     if (error) return { ok: false, error, response: responseOf(card, null, null, error.message) };
@@ -63,18 +63,18 @@ export const giftCardHandler: CodeHandler = {
     return { ok: true, discount: 0, covered, response: responseOf(card, covered, card.balance - covered, null) };
   },
 
-  async apply(em, found, target, now): Promise<CodeEffect> {
+  async apply(ctx, found, target, now): Promise<CodeEffect> {
     // The card's row lock queues every booking paying with it: each sees the balance the previous one left.
-    const card = await lockContract(em, target.companyId, found.ref);
+    const card = await lockContract(ctx, target.companyId, found.ref);
     if (!card) throw invalid('unknown code', at('unknown code'));
     const error = refusal(card, target, now);
     if (error) throw error;
     const covered = Math.min(card.balance, target.due);
     if (covered <= 0) return { discount: 0, covered: 0, response: responseOf(card, 0, card.balance, null) };
-    const balance = await takeBalance(em, target.companyId, card.id, covered, now);
+    const balance = await takeBalance(ctx, target.companyId, card.id, covered, now);
     if (balance === null)
       throw new DomainError('insufficient_balance', 'the gift card has no balance left', at('the gift card has no balance left'));
-    await insertUsage(em, {
+    await insertUsage(ctx, {
       companyId: target.companyId,
       contract: card,
       clientId: target.clientId ?? card.clientId,
@@ -85,8 +85,8 @@ export const giftCardHandler: CodeHandler = {
     return { discount: 0, covered, response: responseOf(card, covered, balance, null) };
   },
 
-  async bookingsChanged(em: EntityManager, companyId, bookingIds, event, now): Promise<void> {
+  async bookingsChanged(ctx: Ctx, companyId, bookingIds, event, now): Promise<void> {
     // A usage is spent when the booking is made; only a booking that is undone gives it back.
-    if (event === 'released') await cancelBookingUsages(em, companyId, bookingIds, now);
+    if (event === 'released') await cancelBookingUsages(ctx, companyId, bookingIds, now);
   },
 };

@@ -1,5 +1,6 @@
 import type { DocumentItem, DocumentSource } from '../../kernel/documents';
 import { isUuid } from '../../shared/ids';
+import type { Ctx } from '../../kernel/context';
 
 interface Row {
   gift_card_id: string;
@@ -18,9 +19,9 @@ interface Row {
  * A gift card purchase (contract) as its voucher prints it (kernel/documents.ts). The code is
  * left out while the purchase waits for its payment, as the client's own view leaves it out.
  */
-export const giftCardVoucher: DocumentSource = async (em, companyId, itemId): Promise<DocumentItem | null> => {
+export const giftCardVoucher: DocumentSource<Ctx> = async (ctx, companyId, itemId): Promise<DocumentItem | null> => {
   if (!isUuid(itemId)) return null;
-  const [row] = await em.execute<Row[]>(
+  const [row] = await ctx.em.execute<Row[]>(
     `select c.gift_card_id, c.code, g.title, c.amount, c.currency, c.status, c.expires_at, cl.first_name, cl.last_name, cl.email
        from gift_card_contract c
        join gift_card g on g.company_id = c.company_id and g.id = c.gift_card_id

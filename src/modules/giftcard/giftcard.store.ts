@@ -1,7 +1,7 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../shared/ids';
 import { GiftCardContract, GiftCardUsage } from './giftcard.entity';
 import { BALANCE_STATUS_SQL } from './giftcard.status';
+import type { Ctx } from '../../kernel/context';
 
 /**
  * The SQL that moves balances. A balance only changes together with a usage, in one
@@ -13,21 +13,21 @@ import { BALANCE_STATUS_SQL } from './giftcard.status';
 const iso = (d: Date) => d.toISOString();
 
 /** The contract's row locked until the transaction ends; null when it is not in the company. */
-export async function lockContract(em: EntityManager, companyId: string, id: string): Promise<GiftCardContract | null> {
-  const rows = await em.execute<Record<string, unknown>[]>('select * from gift_card_contract where company_id = ? and id = ? for update', [
-    companyId,
-    id,
-  ]);
-  return rows.length ? em.map(GiftCardContract, rows[0]) : null;
+export async function lockContract(ctx: Ctx, companyId: string, id: string): Promise<GiftCardContract | null> {
+  const rows = await ctx.em.execute<Record<string, unknown>[]>(
+    'select * from gift_card_contract where company_id = ? and id = ? for update',
+    [companyId, id],
+  );
+  return rows.length ? ctx.em.map(GiftCardContract, rows[0]) : null;
 }
 
 /** The company's contract with this (normalised) code, or null. */
-export async function contractByCode(em: EntityManager, companyId: string, code: string): Promise<GiftCardContract | null> {
-  const rows = await em.execute<Record<string, unknown>[]>('select * from gift_card_contract where company_id = ? and code = ?', [
+export async function contractByCode(ctx: Ctx, companyId: string, code: string): Promise<GiftCardContract | null> {
+  const rows = await ctx.em.execute<Record<string, unknown>[]>('select * from gift_card_contract where company_id = ? and code = ?', [
     companyId,
     code,
   ]);
-  return rows.length ? em.map(GiftCardContract, rows[0]) : null;
+  return rows.length ? ctx.em.map(GiftCardContract, rows[0]) : null;
 }
 
 /**
@@ -35,8 +35,8 @@ export async function contractByCode(em: EntityManager, companyId: string, code:
  * reaching zero becomes redeemed in the same statement. Returns the new balance, or null when
  * the card cannot pay that amount (nothing changed).
  */
-export async function takeBalance(em: EntityManager, companyId: string, id: string, amount: number, now: Date): Promise<number | null> {
-  const rows = await em.execute<{ balance: number }[]>(
+export async function takeBalance(ctx: Ctx, companyId: string, id: string, amount: number, now: Date): Promise<number | null> {
+  const rows = await ctx.em.execute<{ balance: number }[]>(
     `update gift_card_contract
         set balance = balance - x.amount, status = ${BALANCE_STATUS_SQL('(balance - x.amount)')}, updated_at = ?::timestamptz
        from (select ?::integer as amount) x
@@ -48,8 +48,8 @@ export async function takeBalance(em: EntityManager, companyId: string, id: stri
 }
 
 /** Gives `amount` back to a card (a redeemed card with money again is active; other statuses stay). */
-export async function giveBalance(em: EntityManager, companyId: string, id: string, amount: number, now: Date): Promise<void> {
-  await em.execute(
+export async function giveBalance(ctx: Ctx, companyId: string, id: string, amount: number, now: Date): Promise<void> {
+  await ctx.em.execute(
     `update gift_card_contract
         set balance = balance + x.amount, status = ${BALANCE_STATUS_SQL('(balance + x.amount)')}, updated_at = ?::timestamptz
        from (select ?::integer as amount) x
@@ -70,7 +70,7 @@ export interface NewUsage {
 }
 
 /** Records a `used` usage (after its amount was taken from the balance). */
-export async function insertUsage(em: EntityManager, u: NewUsage): Promise<GiftCardUsage> {
+export async function insertUsage(ctx: Ctx, u: NewUsage): Promise<GiftCardUsage> {
   const usage = new GiftCardUsage();
   Object.assign(usage, {
     id: newId(),
@@ -87,7 +87,7 @@ export async function insertUsage(em: EntityManager, u: NewUsage): Promise<GiftC
     createdAt: u.now,
     updatedAt: u.now,
   });
-  await em.execute(
+  await ctx.em.execute(
     `insert into gift_card_usage (id, company_id, contract_id, gift_card_id, client_id, reservation_id, amount, currency, status, meta_data, created_at, updated_at)
      values (?, ?, ?, ?, ?, ?, ?, ?, 'used', ?::jsonb, ?::timestamptz, ?::timestamptz)`,
     [
@@ -113,9 +113,9 @@ export async function insertUsage(em: EntityManager, u: NewUsage): Promise<GiftC
  * statement. Cards are locked in id order, so two releases touching the same cards cannot
  * deadlock.
  */
-export async function cancelBookingUsages(em: EntityManager, companyId: string, bookingIds: readonly string[], now: Date): Promise<void> {
+export async function cancelBookingUsages(ctx: Ctx, companyId: string, bookingIds: readonly string[], now: Date): Promise<void> {
   if (!bookingIds.length) return;
-  await em.execute(
+  await ctx.em.execute(
     `with moved as (
        update gift_card_usage set status = 'cancelled', updated_at = ?::timestamptz
         where company_id = ? and reservation_id = any(?::uuid[]) and status = 'used'

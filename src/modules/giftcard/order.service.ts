@@ -1,5 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Ctx } from '../../kernel/context';
 import { requireClient } from '../../kernel/access';
 import { recordEvent } from '../../kernel/events';
 import { companyForClientInterface, companyForMerchant } from '../company/company.access';
@@ -19,6 +17,8 @@ import { GiftCard, GiftCardContract, GiftCardUsage } from './giftcard.entity';
 import { clientContractJson, contractJson, type ClientGiftCardContractJson, type GiftCardCheckoutResultJson } from './giftcard.json';
 import { GIFT_CARD_ITEM, GIFT_CARD_NAMESPACE } from './giftcard.payable';
 import { getGiftCardInCompany, onSale } from './giftcard.service';
+import { inTransaction } from '../../kernel/transaction';
+import type { Ctx } from '../../kernel/context';
 
 /** Client interface: buying gift cards (`.../client/orders`) and reading one's own purchases. */
 
@@ -70,11 +70,10 @@ export async function purchaseGiftCard(ctx: Ctx, companyId: string, input: Purch
   }
   const card = await getGiftCardInCompany(ctx, company.id, cardId);
   if (!onSale(card, ctx.now)) throw invalid('the gift card is not on sale', [{ path: 'giftCardID', message: 'is not on sale' }]);
-  if (!(await takesPayments(ctx.em, company.id))) throw conflict('the company takes no payments, so it sells no gift cards');
-  const { contract, payment } = await ctx.em.transactional(async (tx) => {
-    const em = tx as EntityManager;
-    const payer = guest ? await upsertGuestClient({ ...ctx, em }, company.id, guest) : client!;
-    const created = await insertContract(em, {
+  if (!(await takesPayments(ctx, company.id))) throw conflict('the company takes no payments, so it sells no gift cards');
+  const { contract, payment } = await inTransaction(ctx, async (tx) => {
+    const payer = guest ? await upsertGuestClient(tx, company.id, guest) : client!;
+    const created = await insertContract(tx, {
       companyId: company.id,
       card,
       clientId: payer.id,
@@ -83,7 +82,7 @@ export async function purchaseGiftCard(ctx: Ctx, companyId: string, input: Purch
       metaData: metaData ?? {},
       now: ctx.now,
     });
-    const payment = await startPayment(ctx, em, {
+    const payment = await startPayment(tx, {
       companyId: company.id,
       clientId: payer.id,
       email: payer.email,
@@ -101,12 +100,12 @@ export async function purchaseGiftCard(ctx: Ctx, companyId: string, input: Purch
     if (!payment) throw conflict('the company takes no payments, so it sells no gift cards');
     created.paymentTransactionId = payment.transactionId;
     created.paymentUrl = payment.paymentURL;
-    await em.execute(
+    await tx.em.execute(
       'update gift_card_contract set payment_transaction_id = ?, payment_url = ? where company_id = ? and id = ?',
       [payment.transactionId, payment.paymentURL, company.id, created.id],
       'run',
     );
-    await recordEvent(em, { companyId: company.id, type: 'giftcard.purchased', payload: contractJson(created, ctx.now), at: ctx.now });
+    await recordEvent(tx, { companyId: company.id, type: 'giftcard.purchased', payload: contractJson(created, ctx.now), at: ctx.now });
     return { contract: created, payment };
   });
   const price = contract.amount;

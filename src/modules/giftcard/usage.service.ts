@@ -1,5 +1,4 @@
 import { LockMode } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../kernel/context';
 import { companyForMerchant } from '../company/company.access';
 import { conflict, DomainError, invalid, notFound } from '../../shared/errors';
@@ -15,6 +14,7 @@ import { usageJson, type GiftCardUsageJson } from './giftcard.json';
 import { getContractInCompany } from './contract.service';
 import { effectiveStatus, transitionUsage, USAGE_STATUSES, type UsageStatus } from './giftcard.status';
 import { giveBalance, insertUsage, lockContract, takeBalance } from './giftcard.store';
+import { inTransaction } from '../../kernel/transaction';
 
 /** Merchant: what was paid with a card (permissions `giftcards.read` / `giftcards.write`). */
 
@@ -30,8 +30,8 @@ export interface UsagePageJson {
  * cannot pay (unpaid, cancelled, expired) is 409 conflict, a short balance 409
  * insufficient_balance.
  */
-export async function refusalOf(em: EntityManager, companyId: string, contractId: string, amount: number, now: Date): Promise<DomainError> {
-  const card = await lockContract(em, companyId, contractId);
+export async function refusalOf(ctx: Ctx, companyId: string, contractId: string, amount: number, now: Date): Promise<DomainError> {
+  const card = await lockContract(ctx, companyId, contractId);
   if (!card) return notFound('gift card contract');
   const status = effectiveStatus(card.status, card.expiresAt, now);
   if (status !== 'active' && !(status === 'redeemed' && card.balance === 0))
@@ -41,8 +41,8 @@ export async function refusalOf(em: EntityManager, companyId: string, contractId
   ]);
 }
 
-async function take(em: EntityManager, companyId: string, contractId: string, amount: number, now: Date): Promise<void> {
-  if ((await takeBalance(em, companyId, contractId, amount, now)) === null) throw await refusalOf(em, companyId, contractId, amount, now);
+async function take(ctx: Ctx, companyId: string, contractId: string, amount: number, now: Date): Promise<void> {
+  if ((await takeBalance(ctx, companyId, contractId, amount, now)) === null) throw await refusalOf(ctx, companyId, contractId, amount, now);
 }
 
 export async function listUsages(
@@ -106,10 +106,9 @@ export async function createUsage(ctx: Ctx, companyId: string, contractId: unkno
   const metaData = c.metaData('metaData', body.metaData);
   c.done('invalid gift card usage');
   const contract = await getContractInCompany(ctx, company.id, contractId);
-  const usage = await ctx.em.transactional(async (tx) => {
-    const em = tx as EntityManager;
-    await take(em, company.id, contract.id, amount!, ctx.now);
-    return insertUsage(em, {
+  const usage = await inTransaction(ctx, async (tx) => {
+    await take(tx, company.id, contract.id, amount!, ctx.now);
+    return insertUsage(tx, {
       companyId: company.id,
       contract,
       clientId: contract.clientId,
@@ -153,9 +152,8 @@ export async function updateUsage(
   c.done('invalid gift card usage');
   if (!isUuid(usageId)) throw invalid('usage id must be a UUID', [{ path: 'usageID', message: 'must be a UUID' }]);
   const contract = await getContractInCompany(ctx, company.id, contractId);
-  const updated = await ctx.em.transactional(async (tx) => {
-    const em = tx as EntityManager;
-    const usage = await em.findOne(
+  const updated = await inTransaction(ctx, async (tx) => {
+    const usage = await tx.em.findOne(
       GiftCardUsage,
       { companyId: company.id, contractId: contract.id, id: usageId.toLowerCase() },
       { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
@@ -165,8 +163,8 @@ export async function updateUsage(
     const nextStatus = status === undefined ? usage.status : transitionUsage(usage.status, status);
     const nextAmount = amount ?? usage.amount;
     const delta = (nextStatus === 'used' ? nextAmount : 0) - (before.used ? before.amount : 0);
-    if (delta > 0) await take(em, company.id, contract.id, delta, ctx.now);
-    else if (delta < 0) await giveBalance(em, company.id, contract.id, -delta, ctx.now);
+    if (delta > 0) await take(tx, company.id, contract.id, delta, ctx.now);
+    else if (delta < 0) await giveBalance(tx, company.id, contract.id, -delta, ctx.now);
     // The flush at commit writes the usage, claiming its metadata version (MetaEntity).
     updateRecordMetaData(usage, body.metaDataUpdate);
     Object.assign(usage, {

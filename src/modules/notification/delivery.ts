@@ -1,7 +1,6 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
 import { AUDIT_BEGIN, auditScopeArg } from '../../kernel/audit';
-import type { AppDeps } from '../../kernel/context';
+import { type AppDeps, type Ctx, systemCtx } from '../../kernel/context';
 import { drainDue, startPolling } from '../../kernel/outbox-worker';
 import { displayName, isAddress } from './address';
 import { fromAddress, renderMessage, UnrenderableMessage, type MessageContent, type MessageRow } from './message-content';
@@ -26,9 +25,9 @@ const ERROR_CHARS = 500;
 
 type Claimed = MessageRow & { attempts: number };
 
-async function claim(em: EntityManager, now: Date, lease: number, limit: number): Promise<Claimed[]> {
+async function claim(ctx: Ctx, now: Date, lease: number, limit: number): Promise<Claimed[]> {
   const at = now.toISOString();
-  return em.execute<Claimed[]>(
+  return ctx.em.execute<Claimed[]>(
     `update notification_message m set attempts = m.attempts + 1, next_attempt_at = ?::timestamptz, updated_at = ?::timestamptz
       from (
         select id from notification_message where status = 'queued' and next_attempt_at <= ?::timestamptz
@@ -62,8 +61,8 @@ export const notificationStats = {
   },
 };
 
-async function record(em: EntityManager, m: Claimed, o: Outcome, now: Date): Promise<void> {
-  const res = await em.execute<{ affectedRows: number }>(
+async function record(ctx: Ctx, m: Claimed, o: Outcome, now: Date): Promise<void> {
+  const res = await ctx.em.execute<{ affectedRows: number }>(
     `update notification_message set status = ?, last_error = ?, subject = coalesce(?, subject), language = coalesce(?, language),
         next_attempt_at = ?::timestamptz, sent_at = case when ? = 'sent' then ?::timestamptz else sent_at end, updated_at = ?::timestamptz
       from ${AUDIT_BEGIN}
@@ -161,14 +160,14 @@ function failureText(deps: AppDeps, m: Claimed, err: unknown, sending: boolean):
 }
 
 async function attempt(deps: AppDeps, mailer: Mailer, m: Claimed, random: () => number): Promise<void> {
-  const em = deps.orm.em.fork() as EntityManager;
+  const ctx = systemCtx(deps, 'notification');
   let o: Outcome;
   let sending = false;
   try {
     if (!isAddress(m.to_address)) {
       o = { status: 'skipped', error: 'no valid e-mail address' };
     } else {
-      const content = await renderMessage(em, deps, m);
+      const content = await renderMessage(ctx, m);
       if (!mailer.configured) {
         o = { status: 'not_sent', error: NOT_CONFIGURED, content };
       } else {
@@ -194,7 +193,7 @@ async function attempt(deps: AppDeps, mailer: Mailer, m: Claimed, random: () => 
     const error = failureText(deps, m, err, sending);
     o = delay === null ? { status: 'failed', error } : { status: 'queued', error, retryAt: new Date(deps.clock.now() + delay) };
   }
-  await record(em, m, o, new Date(deps.clock.now()));
+  await record(ctx, m, o, new Date(deps.clock.now()));
 }
 
 /**
@@ -210,7 +209,7 @@ export function deliverDueMessages(
   const lease = leaseMs(deps.config.smtpTimeoutMs);
   return drainDue<Claimed>({
     clock: deps.clock,
-    claim: (now, limit) => claim(deps.orm.em.fork() as EntityManager, now, lease, limit),
+    claim: (now, limit) => claim(systemCtx(deps, 'notification'), now, lease, limit),
     attempt: (m) => attempt(deps, mailer, m, random),
     batch: BATCH,
     unrecorded: (err) => deps.log.error({ err }, 'a notification attempt could not be recorded'),

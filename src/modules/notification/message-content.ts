@@ -1,6 +1,5 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { DateTime } from 'luxon';
-import type { AppDeps } from '../../kernel/context';
+import type { AppDeps, Ctx } from '../../kernel/context';
 import type { PrintedDocument } from '../../kernel/documents';
 import { renderFeed } from '../../kernel/ics';
 import { DomainError } from '../../shared/errors';
@@ -55,8 +54,8 @@ export interface CompanyNotice {
 }
 
 /** The company's name, zone and notification settings (the defaults without a row). */
-export async function companyNotice(em: EntityManager, companyId: string): Promise<CompanyNotice> {
-  const [r] = await em.execute<
+export async function companyNotice(ctx: Ctx, companyId: string): Promise<CompanyNotice> {
+  const [r] = await ctx.em.execute<
     {
       name: string;
       time_zone: string;
@@ -81,8 +80,8 @@ export async function companyNotice(em: EntityManager, companyId: string): Promi
 }
 
 /** The company's own templates of `event`, by language. */
-export async function ownTemplates(em: EntityManager, companyId: string, event: string): Promise<Map<string, TemplateParts>> {
-  const rows = await em.execute<(TemplateParts & { language: string })[]>(
+export async function ownTemplates(ctx: Ctx, companyId: string, event: string): Promise<Map<string, TemplateParts>> {
+  const rows = await ctx.em.execute<(TemplateParts & { language: string })[]>(
     'select language, subject, text, html from notification_template where company_id = ? and event = ?',
     [companyId, event],
   );
@@ -252,14 +251,14 @@ const PRINTED: Partial<Record<NotificationEvent, { document: PrintedDocument; fi
  * cannot be drawn (a template beyond the bounds of an upload, threads too busy), fails the
  * attempt with the reason: it is tried again like a send that failed.
  */
-async function printedAttachment(em: EntityManager, deps: AppDeps, m: MessageRow): Promise<Attachment | null> {
+async function printedAttachment(ctx: Ctx, m: MessageRow): Promise<Attachment | null> {
   const printed = PRINTED[m.event];
-  if (!printed || !m.item_id || !deps.print) return null;
+  if (!printed || !m.item_id || !ctx.deps.print) return null;
   let pdf;
   try {
-    pdf = await deps.print(em, m.company_id, printed.document, m.item_id);
+    pdf = await ctx.deps.print(ctx, m.company_id, printed.document, m.item_id);
   } catch (err) {
-    deps.log.warn({ err, messageId: m.id }, `the ${printed.what} of a message could not be printed`);
+    ctx.deps.log.warn({ err, messageId: m.id }, `the ${printed.what} of a message could not be printed`);
     const why = err instanceof DomainError ? err.message : 'the server log has the details';
     throw new UnrenderableMessage(`the ${printed.what} PDF could not be made: ${why}`);
   }
@@ -271,20 +270,20 @@ async function printedAttachment(em: EntityManager, deps: AppDeps, m: MessageRow
  * The record's data as its message reads it. A subscription contract's event data names no
  * subscription: its title is read through the membership card's document source.
  */
-async function recordData(em: EntityManager, deps: AppDeps, m: MessageRow): Promise<Record<string, unknown> | null> {
+async function recordData(ctx: Ctx, m: MessageRow): Promise<Record<string, unknown> | null> {
   if (m.event !== 'subscription.activated' || !m.item_id) return m.data;
-  const item = await deps.documents.get('membership')?.(em, m.company_id, m.item_id);
+  const item = await ctx.deps.documents.get('membership')?.(ctx, m.company_id, m.item_id);
   const title = item?.values.title;
   return title?.kind === 'text' ? { ...m.data, title: title.text } : m.data;
 }
 
 /** Reads what a message needs and renders it. */
-export async function renderMessage(em: EntityManager, deps: AppDeps, m: MessageRow): Promise<MessageContent> {
-  const company = await companyNotice(em, m.company_id);
-  const own = await ownTemplates(em, m.company_id, m.event);
+export async function renderMessage(ctx: Ctx, m: MessageRow): Promise<MessageContent> {
+  const company = await companyNotice(ctx, m.company_id);
+  const own = await ownTemplates(ctx, m.company_id, m.event);
   const client = m.client_id
     ? ((
-        await em.execute<ClientRow[]>('select first_name, last_name, email, language from client where company_id = ? and id = ?', [
+        await ctx.em.execute<ClientRow[]>('select first_name, last_name, email, language from client where company_id = ? and id = ?', [
           m.company_id,
           m.client_id,
         ])
@@ -297,7 +296,7 @@ export async function renderMessage(em: EntityManager, deps: AppDeps, m: Message
   };
   const attachments: Attachment[] = [];
   if (m.booking_id) {
-    const [b] = await em.execute<BookingRow[]>(
+    const [b] = await ctx.em.execute<BookingRow[]>(
       `select b.id, b.status, b.start_time, b.end_time, b.price, b.currency, b.spots, b.ical_sequence, b.created_at, b.updated_at,
               s.name as service_name, r.name as resource_name
          from booking b
@@ -315,7 +314,7 @@ export async function renderMessage(em: EntityManager, deps: AppDeps, m: Message
       const ics = renderFeed({
         name: company.name,
         timeZone: company.timeZone,
-        host: new URL(deps.config.publicUrl).hostname,
+        host: new URL(ctx.deps.config.publicUrl).hostname,
         events: [
           {
             bookingId: b.id,
@@ -332,7 +331,7 @@ export async function renderMessage(em: EntityManager, deps: AppDeps, m: Message
         ],
         itip: {
           method,
-          organizer: { name: company.senderName, email: fromAddress(deps) },
+          organizer: { name: company.senderName, email: fromAddress(ctx.deps) },
           attendee: m.to_address ? { name: clientVars(client).name || m.to_address, email: m.to_address } : null,
         },
       });
@@ -343,8 +342,8 @@ export async function renderMessage(em: EntityManager, deps: AppDeps, m: Message
       });
     }
   } else {
-    Object.assign(vars, recordVars(m.event, await recordData(em, deps, m), company.timeZone, language));
-    const pdf = await printedAttachment(em, deps, m);
+    Object.assign(vars, recordVars(m.event, await recordData(ctx, m), company.timeZone, language));
+    const pdf = await printedAttachment(ctx, m);
     if (pdf) attachments.push(pdf);
   }
   const parts = renderTemplate(templateFor(m.event, language, own), vars);

@@ -244,8 +244,8 @@ export async function previewNotificationTemplate(
   const k = eventAndLanguage(event, language);
   const parts = readParts(input ?? {}, false);
   checkParts(k.event, parts);
-  const base = templateFor(k.event, k.language, await ownTemplates(ctx.em, company.id, k.event));
-  const notice = await companyNotice(ctx.em, company.id);
+  const base = templateFor(k.event, k.language, await ownTemplates(ctx, company.id, k.event));
+  const notice = await companyNotice(ctx, company.id);
   return renderTemplate({ ...base, ...parts }, sampleVars(k.event, notice.timeZone, k.language, notice.name));
 }
 

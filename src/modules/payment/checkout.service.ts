@@ -1,5 +1,4 @@
 import { LockMode } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../kernel/context';
 import { conflict, invalid, notFound } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
@@ -11,6 +10,7 @@ import { renderFor } from './redirects';
 import { endPayment, reportPaid } from './settlement';
 import { loadRedirectSettings } from './settings.service';
 import { isHeaderSafeUrl } from './redirect/ascii';
+import { inTransaction } from '../../kernel/transaction';
 
 export type CheckoutAnswer = { kind: 'redirect'; location: string } | { kind: 'page'; html: string };
 
@@ -19,9 +19,9 @@ function view(tx: PaymentTransaction): CheckoutView {
 }
 
 /** A transaction of the test provider by id; the id is the capability, so nothing else is checked. */
-async function testTransaction(em: EntityManager, id: string, lock: boolean): Promise<PaymentTransaction> {
+async function testTransaction(ctx: Ctx, id: string, lock: boolean): Promise<PaymentTransaction> {
   if (!isUuid(id)) throw invalid('transaction id must be a UUID', [{ path: 'transactionID', message: 'must be a UUID' }]);
-  const tx = await em.findOne(
+  const tx = await ctx.em.findOne(
     PaymentTransaction,
     { id: id.toLowerCase() },
     lock ? { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true } : {},
@@ -32,7 +32,7 @@ async function testTransaction(em: EntityManager, id: string, lock: boolean): Pr
 
 /** The hosted checkout page of a test-provider transaction. */
 export async function testCheckoutPage(ctx: Ctx, id: string): Promise<string> {
-  const tx = await testTransaction(ctx.em, id, false);
+  const tx = await testTransaction(ctx, id, false);
   // Relative to the page itself, so it also works behind a proxy that adds a path prefix.
   return checkoutPage(view(tx), `${tx.id}/complete`);
 }
@@ -49,25 +49,24 @@ export async function completeTestCheckout(ctx: Ctx, id: string, input: { outcom
   const outcome = c.oneOf<CheckoutOutcome>('outcome', input?.outcome, CHECKOUT_OUTCOMES, true);
   c.done('invalid checkout outcome');
   const now = ctx.now;
-  const settled = await ctx.em.transactional(async (tem) => {
-    const em = tem as EntityManager;
-    const tx = await testTransaction(em, id, true);
+  const settled = await inTransaction(ctx, async (trx) => {
+    const tx = await testTransaction(trx, id, true);
     if (tx.status !== 'pending') return { tx, refused: `the payment is already ${tx.status.replace('_', ' ')}`, location: null };
     if (tx.expiresAt && tx.expiresAt.getTime() <= now.getTime()) {
       // The sweeper had not reached it yet; expiring it here keeps the bookings' outcome the same.
-      await endPayment(ctx.deps, em, tx, 'expire', now);
+      await endPayment(trx, tx, 'expire', now);
       return { tx, refused: 'the payment has expired', location: null };
     }
     // Built before settling: once the payment is settled, nothing may fail any more, or the
     // customer is stranded on an error while a retry answers 409.
-    const location = await redirectLocation(ctx, em, tx, outcome!, now);
+    const location = await redirectLocation(trx, tx, outcome!, now);
     if (outcome !== 'success') {
-      await endPayment(ctx.deps, em, tx, OUTCOME_EVENT[outcome!], now);
+      await endPayment(trx, tx, OUTCOME_EVENT[outcome!], now);
       return { tx, refused: null, location };
     }
     // As a real provider's report: a payment nobody wants any more goes back, and so does the customer, to the failure redirect.
-    if ((await reportPaid(ctx.deps, em, tx, now)) === 'paid') return { tx, refused: null, location };
-    return { tx, refused: null, location: await redirectLocation(ctx, em, tx, 'failure', now) };
+    if ((await reportPaid(trx, tx, now)) === 'paid') return { tx, refused: null, location };
+    return { tx, refused: null, location: await redirectLocation(trx, tx, 'failure', now) };
   });
   if (settled.refused) throw conflict(settled.refused);
   if (settled.location !== null) return { kind: 'redirect', location: settled.location };
@@ -79,14 +78,8 @@ export async function completeTestCheckout(ctx: Ctx, id: string, input: { outcom
  * or one that cannot be rendered or sent as a header: the payment is settled either way, and a
  * broken redirect must not hide that from the client).
  */
-export async function redirectLocation(
-  ctx: Ctx,
-  em: EntityManager,
-  tx: PaymentTransaction,
-  outcome: CheckoutOutcome,
-  now: Date,
-): Promise<string | null> {
-  const { provider } = await loadRedirectSettings(em, tx.companyId);
+export async function redirectLocation(ctx: Ctx, tx: PaymentTransaction, outcome: CheckoutOutcome, now: Date): Promise<string | null> {
+  const { provider } = await loadRedirectSettings(ctx, tx.companyId);
   if (!provider) return null;
   let rendered;
   try {

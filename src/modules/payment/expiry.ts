@@ -1,9 +1,9 @@
 import { LockMode } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AppDeps, Ctx } from '../../kernel/context';
+import { type AppDeps, type Ctx, systemCtx } from '../../kernel/context';
 import { PaymentTransaction } from './payment.entity';
 import { endPayment } from './settlement';
 import { sweepStripe } from './stripe-sweep';
+import { inTransaction } from '../../kernel/transaction';
 
 export const SWEEP_BATCH = 100;
 export const SWEEP_INTERVAL_MS = 5000;
@@ -13,14 +13,14 @@ export const SWEEP_INTERVAL_MS = 5000;
  * sweep at once without waiting on or double-settling each other's rows (a row being completed
  * at the checkout is skipped too; the checkout sees its expiry itself).
  */
-async function sweepBatch(deps: AppDeps, em: EntityManager, now: Date, limit: number, id?: string): Promise<number> {
-  return em.transactional(async (tem) => {
-    const due = await tem.find(
+async function sweepBatch(ctx: Ctx, now: Date, limit: number, id?: string): Promise<number> {
+  return inTransaction(ctx, async (trx) => {
+    const due = await trx.em.find(
       PaymentTransaction,
       { status: 'pending', expiresAt: { $lte: now }, providerType: { $ne: 'stripe' }, ...(id ? { id } : {}) },
       { orderBy: { expiresAt: 'asc', id: 'asc' }, limit, lockMode: LockMode.PESSIMISTIC_PARTIAL_WRITE, refresh: true },
     );
-    for (const tx of due) await endPayment(deps, tem as EntityManager, tx, 'expire', now);
+    for (const tx of due) await endPayment(trx, tx, 'expire', now);
     return due.length;
   });
 }
@@ -41,10 +41,10 @@ export async function sweepExpiredPayments(source: AppDeps | Ctx, now?: Date): P
     deps.log.error({ err }, 'the Stripe part of the payment sweep failed');
   }
   for (;;) {
-    const em = deps.orm.em.fork() as EntityManager;
+    const ctx = systemCtx(deps, 'payment');
     let n: number;
     try {
-      n = await sweepBatch(deps, em, at, SWEEP_BATCH);
+      n = await sweepBatch(ctx, at, SWEEP_BATCH);
     } catch (err) {
       deps.log.error({ err }, 'payment expiry batch failed; retrying its rows one by one');
       return total + (await sweepOneByOne(deps, at));
@@ -55,7 +55,7 @@ export async function sweepExpiredPayments(source: AppDeps | Ctx, now?: Date): P
 }
 
 async function sweepOneByOne(deps: AppDeps, now: Date): Promise<number> {
-  const due = await (deps.orm.em.fork() as EntityManager).find(
+  const due = await systemCtx(deps, 'payment').em.find(
     PaymentTransaction,
     { status: 'pending', expiresAt: { $lte: now }, providerType: { $ne: 'stripe' } },
     { orderBy: { expiresAt: 'asc', id: 'asc' }, limit: SWEEP_BATCH, fields: ['id'] },
@@ -63,7 +63,7 @@ async function sweepOneByOne(deps: AppDeps, now: Date): Promise<number> {
   let done = 0;
   for (const { id } of due) {
     try {
-      done += await sweepBatch(deps, deps.orm.em.fork() as EntityManager, now, 1, id);
+      done += await sweepBatch(systemCtx(deps, 'payment'), now, 1, id);
     } catch (err) {
       // The row stays pending (its transaction rolled back) and is tried again next sweep.
       deps.log.error({ err, transactionId: id }, 'a payment could not be expired');

@@ -4,7 +4,6 @@
  * caller's whole change back.
  */
 
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../kernel/context';
 import { PaymentSettings, PaymentTransaction, Refund } from './payment.entity';
 import type { PaymentStatus, RefundStatus } from './payment.status';
@@ -55,14 +54,14 @@ export interface StartedPayment {
  * Throws 400 when the provider is not available here or the redirect settings cannot produce
  * valid redirect URLs for this transaction.
  */
-export async function startPayment(ctx: Ctx, em: EntityManager, input: StartPaymentInput): Promise<StartedPayment | null> {
+export async function startPayment(ctx: Ctx, input: StartPaymentInput): Promise<StartedPayment | null> {
   if (!(input.amount > 0)) return null;
   if (!input.itemIDs.length) throw new Error('startPayment needs at least one item id');
   if (!Number.isSafeInteger(input.amount)) throw new Error('startPayment amount must be an integer');
   // Refunds are computed per item; every item needs its share.
   if (input.itemIDs.some((id) => !Number.isSafeInteger(input.perItemAmounts[id]) || input.perItemAmounts[id] < 0))
     throw new Error('startPayment needs a non-negative integer perItemAmounts entry for every item');
-  const { settings, provider: providerSettings } = await loadRedirectSettings(em, input.companyId);
+  const { settings, provider: providerSettings } = await loadRedirectSettings(ctx, input.companyId);
   if (!settings) return null;
   const provider = providerFor(settings.preferredProvider);
   requireAvailable(provider);
@@ -95,30 +94,30 @@ export async function startPayment(ctx: Ctx, em: EntityManager, input: StartPaym
   // A provider with its own checkout (Stripe) is called here, inside the caller's database
   // transaction: should it fail, nothing of the purchase is stored. Should the transaction fail
   // after it, the checkout is left unpaid (nobody got its URL) and expires on its own.
-  const checkout = await provider.createCheckout(tx, { publicUrl: ctx.deps.config.publicUrl, deps: ctx.deps, em }, input.itemNames ?? {});
+  const checkout = await provider.createCheckout(tx, { publicUrl: ctx.deps.config.publicUrl, ctx }, input.itemNames ?? {});
   if (checkout.expiresAt) tx.expiresAt = checkout.expiresAt;
   if (checkout.referenceId !== undefined && checkout.referenceId !== tx.referenceId) {
     tx.referenceId = checkout.referenceId;
     // {{.ReferenceID}} is now the provider's reference: the redirects must still fit.
     if (providerSettings) checkRedirects(ctx.deps, providerSettings, tx, now);
   }
-  em.persist(tx);
-  await em.flush();
+  ctx.em.persist(tx);
+  await ctx.em.flush();
   return { transactionId: tx.id, paymentURL: checkout.url, expiresAt: tx.expiresAt };
 }
 
 /** Whether the company takes payments (has payment settings); a priced client booking then waits for its payment. */
-export async function takesPayments(em: EntityManager, companyId: string): Promise<boolean> {
-  return (await em.count(PaymentSettings, { companyId })) > 0;
+export async function takesPayments(ctx: Ctx, companyId: string): Promise<boolean> {
+  return (await ctx.em.count(PaymentSettings, { companyId })) > 0;
 }
 
 /** The latest transaction covering `itemId` in the company (any status), or null. */
-export async function transactionForItem(em: EntityManager, companyId: string, itemId: string): Promise<PaymentTransaction | null> {
-  const rows = await em.execute<{ id: string }[]>(
+export async function transactionForItem(ctx: Ctx, companyId: string, itemId: string): Promise<PaymentTransaction | null> {
+  const rows = await ctx.em.execute<{ id: string }[]>(
     `select id from payment_transaction where company_id = ? and item_ids @> ?::jsonb order by created_at desc, id desc limit 1`,
     [companyId, JSON.stringify([itemId])],
   );
-  return rows.length ? em.findOne(PaymentTransaction, { id: rows[0].id, companyId }) : null;
+  return rows.length ? ctx.em.findOne(PaymentTransaction, { id: rows[0].id, companyId }) : null;
 }
 
 /** What a receipt shows of a transaction: the transaction, its items and its refunds. */
@@ -150,14 +149,14 @@ export { RECEIPT_STATUSES } from './payment.status';
  * given and the transaction is not that client's.
  */
 export async function receiptFacts(
-  em: EntityManager,
+  ctx: Ctx,
   companyId: string,
   transactionId: string,
   clientId: string | null = null,
 ): Promise<ReceiptFacts | null> {
-  const t = await em.findOne(PaymentTransaction, { id: transactionId, companyId, ...(clientId ? { clientId } : {}) });
+  const t = await ctx.em.findOne(PaymentTransaction, { id: transactionId, companyId, ...(clientId ? { clientId } : {}) });
   if (!t) return null;
-  const refunds = await em.find(Refund, { companyId, transactionId: t.id }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  const refunds = await ctx.em.find(Refund, { companyId, transactionId: t.id }, { orderBy: { createdAt: 'asc', id: 'asc' } });
   return {
     id: t.id,
     companyId: t.companyId,

@@ -1,8 +1,8 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent, type EventType } from '../../kernel/events';
 import type { PaymentTransaction } from './payment.entity';
 import type { PaymentStatus } from './payment.status';
 import { paymentJson } from './transaction.service';
+import type { Ctx } from '../../kernel/context';
 
 /**
  * The events of payment transactions in the outbox (kernel/events.ts), with the transaction's
@@ -21,7 +21,7 @@ const EVENT_OF: Record<PaymentStatus, EventType | null> = {
 export const paymentEventType = (status: PaymentStatus): EventType | null => EVENT_OF[status];
 
 /** Records the event of the transaction's new status, in the caller's transaction (none for pending). */
-export async function recordPaymentEvent(em: EntityManager, tx: PaymentTransaction, at: Date): Promise<void> {
+export async function recordPaymentEvent(ctx: Ctx, tx: PaymentTransaction, at: Date): Promise<void> {
   const type = EVENT_OF[tx.status];
-  if (type) await recordEvent(em, { companyId: tx.companyId, type, payload: paymentJson(tx), at });
+  if (type) await recordEvent(ctx, { companyId: tx.companyId, type, payload: paymentJson(tx), at });
 }

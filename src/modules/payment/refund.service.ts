@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AppDeps, Ctx } from '../../kernel/context';
+import type { Ctx } from '../../kernel/context';
 import { requireMerchant } from '../../kernel/access';
 import { companyForMerchant } from '../company/company.access';
 import { conflict, forbidden, invalid, notFound } from '../../shared/errors';
@@ -13,6 +12,7 @@ import { PaymentTransaction, Refund } from './payment.entity';
 import { refundEvent, transitionPayment } from './payment.status';
 import { recordPaymentEvent } from './payment.events';
 import { providerFor } from './providers/registry';
+import { inTransaction } from '../../kernel/transaction';
 
 export interface RefundJson {
   ID: string;
@@ -65,21 +65,21 @@ export interface RefundItemInput {
 const REFUNDABLE = new Set(['paid', 'partially_refunded']);
 
 async function lockTransaction(
-  em: EntityManager,
+  ctx: Ctx,
   companyId: string,
   transactionId: string | null | undefined,
   itemId: string,
 ): Promise<PaymentTransaction | null> {
   let id = transactionId ?? null;
   if (!id) {
-    const rows = await em.execute<{ id: string }[]>(
+    const rows = await ctx.em.execute<{ id: string }[]>(
       `select id from payment_transaction where company_id = ? and item_ids @> ?::jsonb and status in ('paid', 'partially_refunded') order by created_at desc, id desc limit 1`,
       [companyId, JSON.stringify([itemId])],
     );
     id = rows[0]?.id ?? null;
   }
   if (!id) return null;
-  return em.findOne(PaymentTransaction, { id, companyId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  return ctx.em.findOne(PaymentTransaction, { id, companyId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
 }
 
 /** What was paid for one item of `tx` (a one-item transaction without shares: the whole amount). */
@@ -87,8 +87,8 @@ export const paidFor = (tx: PaymentTransaction, itemId: string): number =>
   tx.perItemAmounts[itemId] ?? (tx.itemIds.length === 1 ? tx.amount : 0);
 
 /** Pending and succeeded refunds of one item of `tx` so far (failed ones gave nothing back). */
-export async function refundedFor(em: EntityManager, tx: PaymentTransaction, itemId: string): Promise<number> {
-  const rows = await em.execute<{ total: string | number }[]>(
+export async function refundedFor(ctx: Ctx, tx: PaymentTransaction, itemId: string): Promise<number> {
+  const rows = await ctx.em.execute<{ total: string | number }[]>(
     `select coalesce(sum(amount), 0) as total from refund where company_id = ? and transaction_id = ? and item_id = ? and status in ('pending', 'succeeded')`,
     [tx.companyId, tx.id, itemId],
   );
@@ -108,10 +108,10 @@ export interface PaidShare {
  * transaction, read under that transaction's row lock, which the caller's database
  * transaction keeps until it ends; null when no such transaction covers the item.
  */
-export async function paidShare(em: EntityManager, companyId: string, itemId: string): Promise<PaidShare | null> {
-  const tx = await lockTransaction(em, companyId, null, itemId);
+export async function paidShare(ctx: Ctx, companyId: string, itemId: string): Promise<PaidShare | null> {
+  const tx = await lockTransaction(ctx, companyId, null, itemId);
   if (!tx || !tx.itemIds.includes(itemId) || !REFUNDABLE.has(tx.status)) return null;
-  return { transactionId: tx.id, paid: paidFor(tx, itemId), refunded: await refundedFor(em, tx, itemId) };
+  return { transactionId: tx.id, paid: paidFor(tx, itemId), refunded: await refundedFor(ctx, tx, itemId) };
 }
 
 /**
@@ -123,7 +123,7 @@ export async function paidShare(em: EntityManager, companyId: string, itemId: st
  * returns the refund it created; reused for a different refund it is 409. The transaction
  * becomes `refunded` once everything was refunded, else `partially_refunded`.
  */
-export async function refundItem(ctx: Ctx, em: EntityManager, input: RefundItemInput): Promise<Refund> {
+export async function refundItem(ctx: Ctx, input: RefundItemInput): Promise<Refund> {
   const c = new Check();
   const percent = c.int('percent', input.percent, { min: 1, max: 100 });
   const fixed = c.int('amount', input.amount, { min: 1 });
@@ -133,14 +133,14 @@ export async function refundItem(ctx: Ctx, em: EntityManager, input: RefundItemI
   const key = c.string('idempotencyKey', input.idempotencyKey, { max: 255 }) || null;
   c.done('invalid refund');
 
-  const tx = await lockTransaction(em, input.companyId, input.transactionId, input.itemId);
+  const tx = await lockTransaction(ctx, input.companyId, input.transactionId, input.itemId);
   if (!tx) throw notFound('payment transaction');
   if (!tx.itemIds.includes(input.itemId)) throw notFound('item in the payment transaction');
 
   const paid = paidFor(tx, input.itemId);
   const amount = percent !== undefined ? Math.floor((paid * percent) / 100) : fixed!;
   if (key) {
-    const previous = await em.findOne(Refund, { companyId: tx.companyId, idempotencyKey: key });
+    const previous = await ctx.em.findOne(Refund, { companyId: tx.companyId, idempotencyKey: key });
     if (previous) {
       if (previous.transactionId !== tx.id || previous.itemId !== input.itemId || previous.amount !== amount) {
         throw conflict('the idempotency key was already used for a different refund');
@@ -151,25 +151,19 @@ export async function refundItem(ctx: Ctx, em: EntityManager, input: RefundItemI
   if (!REFUNDABLE.has(tx.status)) throw conflict(`a ${tx.status.replace('_', ' ')} payment cannot be refunded`);
   if (amount < 1)
     throw invalid(`${percent}% of ${paid} rounds down to nothing to refund`, [{ path: 'percent', message: 'gives a refund of 0' }]);
-  const already = await refundedFor(em, tx, input.itemId);
+  const already = await refundedFor(ctx, tx, input.itemId);
   if (already + amount > paid) {
     throw conflict(`refunding ${amount} would exceed the item's paid amount: ${already} of ${paid} is already refunded`);
   }
 
   const now = ctx.now;
-  const refund = await issueRefund(
-    ctx.deps,
-    em,
-    tx,
-    { itemId: input.itemId, amount, reason, idempotencyKey: key, metadata: input.metadata },
-    now,
-  );
+  const refund = await issueRefund(ctx, tx, { itemId: input.itemId, amount, reason, idempotencyKey: key, metadata: input.metadata }, now);
   if (refund.status !== 'failed') {
     tx.status = transitionPayment(tx.status, refundEvent(tx.refundedAmount, tx.amount));
     tx.updatedAt = now;
-    await recordPaymentEvent(em, tx, now);
+    await recordPaymentEvent(ctx, tx, now);
   }
-  await em.flush();
+  await ctx.em.flush();
   return refund;
 }
 
@@ -191,10 +185,10 @@ function uuidOf(name: string): string {
  * follows from its key; one the payment issues by itself, from its transaction, its item and
  * how many refunds the item has on record; only a merchant's refund without a key is random.
  */
-async function refundId(em: EntityManager, tx: PaymentTransaction, itemId: string, key: string | null, own: boolean): Promise<string> {
+async function refundId(ctx: Ctx, tx: PaymentTransaction, itemId: string, key: string | null, own: boolean): Promise<string> {
   if (key) return uuidOf(`refund\n${tx.companyId}\n${key}`);
   if (!own) return newId();
-  const [row] = await em.execute<{ n: number }[]>(
+  const [row] = await ctx.em.execute<{ n: number }[]>(
     'select count(*)::int as n from refund where company_id = ? and transaction_id = ? and item_id = ?',
     [tx.companyId, tx.id, itemId],
   );
@@ -208,8 +202,7 @@ async function refundId(em: EntityManager, tx: PaymentTransaction, itemId: strin
  * its own account (a payment for what is no longer wanted), not at a merchant's request.
  */
 export async function issueRefund(
-  deps: AppDeps,
-  em: EntityManager,
+  ctx: Ctx,
   tx: PaymentTransaction,
   r: {
     itemId: string;
@@ -223,7 +216,7 @@ export async function issueRefund(
 ): Promise<Refund> {
   const refund = new Refund();
   Object.assign(refund, {
-    id: await refundId(em, tx, r.itemId, r.idempotencyKey ?? null, r.own ?? false),
+    id: await refundId(ctx, tx, r.itemId, r.idempotencyKey ?? null, r.own ?? false),
     companyId: tx.companyId,
     transactionId: tx.id,
     itemId: r.itemId,
@@ -236,11 +229,14 @@ export async function issueRefund(
     createdAt: now,
     updatedAt: now,
   });
-  const result = await providerFor(tx.providerType).refund(tx, refund, { publicUrl: deps.config.publicUrl, deps, em });
+  const result = await providerFor(tx.providerType).refund(tx, refund, {
+    publicUrl: ctx.deps.config.publicUrl,
+    ctx,
+  });
   refund.status = result.status;
   refund.providerRefundId = result.providerRefundId;
   if (refund.status !== 'failed') tx.refundedAmount += r.amount;
-  em.persist(refund);
+  ctx.em.persist(refund);
   return refund;
 }
 
@@ -274,8 +270,8 @@ export async function createRefund(
   const itemId = c.uuid('itemID', input?.itemID, true);
   const metadata = stringMap(c, 'metadata', input?.metadata);
   c.done('invalid refund');
-  const refund = await ctx.em.transactional((em) =>
-    refundItem(ctx, em as EntityManager, {
+  const refund = await inTransaction(ctx, (tx) =>
+    refundItem(tx, {
       companyId: company.id,
       transactionId: transactionId.toLowerCase(),
       itemId: itemId!,

@@ -1,6 +1,6 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { decryptSecret } from './redirect/secret-box';
 import { secretContext } from './settings.service';
+import type { Ctx } from '../../kernel/context';
 
 /** Rows looked at: enough to tell which key the stored secrets were encrypted with. */
 const SAMPLE = 50;
@@ -10,11 +10,8 @@ const SAMPLE = 50;
  * The start-up uses it to tell an installation whose secrets were encrypted with the old
  * built-in development key from a new one (see app/encryption-key.ts).
  */
-export async function storedSecretsReadableWith(
-  em: EntityManager,
-  key: Buffer,
-): Promise<{ total: number; sampled: number; readable: number }> {
-  const conn = em.getConnection();
+export async function storedSecretsReadableWith(ctx: Ctx, key: Buffer): Promise<{ total: number; sampled: number; readable: number }> {
+  const conn = ctx.em.getConnection();
   const [{ n }] = await conn.execute<{ n: string | number }[]>(
     'select count(*) as n from payment_provider_settings where signing_secret_enc is not null',
   );

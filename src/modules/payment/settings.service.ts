@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/core';
 import type { AppDeps, Ctx } from '../../kernel/context';
 import { companyForMerchant } from '../company/company.access';
@@ -13,6 +12,7 @@ import { validateTemplate } from './redirect/template';
 import { toAsciiUrl } from './redirect/ascii';
 import { providerFor, requireAvailable } from './providers/registry';
 import { secretKeyContext, webhookSecretContext } from './providers/stripe-client';
+import { inTransaction } from '../../kernel/transaction';
 
 /** Shortest accepted signing secret (characters). */
 export const MIN_SECRET_LENGTH = 32;
@@ -99,12 +99,12 @@ function providerParam(provider: string): ProviderName {
 
 /** The company's payment settings and the preferred provider's settings, as stored. */
 export async function loadRedirectSettings(
-  em: EntityManager,
+  ctx: Ctx,
   companyId: string,
 ): Promise<{ settings: PaymentSettings | null; provider: PaymentProviderSettings | null }> {
-  const settings = await em.findOne(PaymentSettings, { companyId });
+  const settings = await ctx.em.findOne(PaymentSettings, { companyId });
   if (!settings) return { settings: null, provider: null };
-  const provider = await em.findOne(PaymentProviderSettings, { companyId, provider: settings.preferredProvider });
+  const provider = await ctx.em.findOne(PaymentProviderSettings, { companyId, provider: settings.preferredProvider });
   return { settings, provider };
 }
 
@@ -129,8 +129,8 @@ export async function updatePaymentSettings(
   requireAvailable(providerFor(preferred!));
   // An upsert, so that two first saves racing each other both succeed; in a transaction, so the audit
   // log records it under the request's scope.
-  const rows = await ctx.em.transactional((em) =>
-    em.execute<Record<string, unknown>[]>(
+  const rows = await inTransaction(ctx, (tx) =>
+    tx.em.execute<Record<string, unknown>[]>(
       `insert into payment_settings (id, company_id, preferred_provider, created_at, updated_at) values (?, ?, ?, ?, ?)
        on conflict (company_id) do update set preferred_provider = excluded.preferred_provider, updated_at = excluded.updated_at
        returning id, company_id, preferred_provider, created_at, updated_at`,
@@ -235,8 +235,12 @@ export async function updateProviderSettings(
   };
   c.done('invalid provider settings');
 
-  return ctx.em.transactional(async (em) => {
-    let p = await em.findOne(PaymentProviderSettings, { companyId: company.id, provider: name }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  return inTransaction(ctx, async (tx) => {
+    let p = await tx.em.findOne(
+      PaymentProviderSettings,
+      { companyId: company.id, provider: name },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
     const keepsSecret = secret === undefined && !!p?.signingSecretEnc;
     if (templating && !secret && !keepsSecret) {
       throw invalid(
@@ -245,7 +249,7 @@ export async function updateProviderSettings(
       );
     }
     if (!p) {
-      p = em.create(PaymentProviderSettings, {
+      p = tx.em.create(PaymentProviderSettings, {
         id: newId(),
         companyId: company.id,
         provider: name,
@@ -263,7 +267,7 @@ export async function updateProviderSettings(
     if (stripeKeys.webhookSecretEnc !== undefined)
       p.webhookSecretEnc =
         stripeKeys.webhookSecretEnc && encryptSecret(stripeKeys.webhookSecretEnc, ctx.deps.encryptionKey, webhookSecretContext(company.id));
-    await em.flush();
+    await tx.em.flush();
     return providerSettingsJson(p);
   });
 }

@@ -1,13 +1,12 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Ctx } from '../../kernel/context';
 import { LockMode } from '@mikro-orm/core';
 import { PaymentTransaction, Refund } from './payment.entity';
 import type { RefundStatus } from './payment.status';
 import { refundStatusOf } from './providers/stripe-provider';
+import type { Ctx } from '../../kernel/context';
 
 /** Locks a transaction by id in any company (the caller checks the company). */
-export async function lockTransaction(em: EntityManager, id: string): Promise<PaymentTransaction | null> {
-  return em.findOne(PaymentTransaction, { id: id.toLowerCase() }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+export async function lockTransaction(ctx: Ctx, id: string): Promise<PaymentTransaction | null> {
+  return ctx.em.findOne(PaymentTransaction, { id: id.toLowerCase() }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
 }
 
 /**
@@ -17,18 +16,12 @@ export async function lockTransaction(em: EntityManager, id: string): Promise<Pa
  * reverses a refund): a late event never moves a refund back. A failed refund gives its amount
  * back to what may still be refunded. Refunds this server did not create are not recorded.
  */
-export async function applyRefundUpdate(
-  ctx: Ctx,
-  em: EntityManager,
-  companyId: string,
-  providerRefundId: string,
-  stripeStatus: string | null,
-): Promise<void> {
-  const known = await em.findOne(Refund, { companyId, providerRefundId });
+export async function applyRefundUpdate(ctx: Ctx, companyId: string, providerRefundId: string, stripeStatus: string | null): Promise<void> {
+  const known = await ctx.em.findOne(Refund, { companyId, providerRefundId });
   if (!known) return;
-  const tx = await lockTransaction(em, known.transactionId);
+  const tx = await lockTransaction(ctx, known.transactionId);
   if (!tx || tx.companyId !== companyId) return;
-  const refund = (await em.findOne(Refund, { id: known.id, companyId }, { refresh: true }))!;
+  const refund = (await ctx.em.findOne(Refund, { id: known.id, companyId }, { refresh: true }))!;
   const next: RefundStatus = refundStatusOf(stripeStatus);
   if (next === refund.status || refund.status === 'failed' || next === 'pending') return;
   const was = refund.status;
@@ -42,5 +35,5 @@ export async function applyRefundUpdate(
       'Stripe reports a refund failed; its amount may be refunded again (the transaction keeps its status)',
     );
   }
-  await em.flush();
+  await ctx.em.flush();
 }

@@ -1,10 +1,10 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { AUDIT_BEGIN, auditScopeArg } from '../../kernel/audit';
-import type { AppDeps } from '../../kernel/context';
+import { type AppDeps, systemCtx } from '../../kernel/context';
 import { companyStripe, type CheckoutSession } from './providers/stripe-client';
 import { isPaid, retrieveSession } from './providers/stripe-provider';
 import { endWithSession, expireSession, settlePaidSession } from './stripe.service';
 import { lockTransaction } from './stripe-refunds';
+import { inTransaction } from '../../kernel/transaction';
 
 /**
  * The sweeper's part for Stripe, run with the payment expiry sweep:
@@ -40,9 +40,9 @@ async function claim(
   params: unknown[],
   now: Date,
 ): Promise<Claimed[]> {
-  const em = deps.orm.em.fork() as EntityManager;
+  const ctx = systemCtx(deps, 'payment');
   // one statement outside a transaction: it opens the sweeper's audit scope itself (kernel/audit.ts)
-  return em.execute<Claimed[]>(
+  return ctx.em.execute<Claimed[]>(
     `update payment_transaction set ${column} = ? from ${AUDIT_BEGIN} where id in (
        select id from payment_transaction where provider_type = 'stripe' and ${where}
        order by id limit ${BATCH} for update skip locked)
@@ -81,51 +81,51 @@ export async function sweepStripe(deps: AppDeps, now: Date): Promise<number> {
 
 /** Reads the session, expires it when it is still open, and settles the transaction by what it became. */
 async function reconcile(deps: AppDeps, row: Claimed, now: Date): Promise<boolean> {
-  const em = deps.orm.em.fork() as EntityManager;
+  const ctx = systemCtx(deps, 'payment');
   if (!row.reference_id) return endUnopened(deps, row.id, now);
-  const stripe = await companyStripe(deps, em, row.company_id);
+  const stripe = await companyStripe(ctx, row.company_id);
   let session = await retrieveSession(stripe, row.reference_id);
   if (!isPaid(session) && session.status === 'open') session = await expireSession(stripe, row.reference_id);
-  return em.transactional(async (tem) => {
-    const tx = await lockTransaction(tem as EntityManager, row.id);
+  return inTransaction(ctx, async (trx) => {
+    const tx = await lockTransaction(trx, row.id);
     if (!tx || tx.status !== 'pending') return false;
     if (isPaid(session)) {
-      await settlePaidSession(deps, tem as EntityManager, tx, session, now);
+      await settlePaidSession(trx, tx, session, now);
       return true;
     }
     if (session.status === 'expired') {
-      await endWithSession(deps, tem as EntityManager, tx, 'expire', now);
+      await endWithSession(trx, tx, 'expire', now);
       return true;
     }
     tx.providerCheckAt = new Date(now.getTime() + ASYNC_RECHECK_MS);
-    await tem.flush();
+    await trx.em.flush();
     return false;
   });
 }
 
 /** A Stripe transaction without a session cannot have been paid: it expires as any other. */
 async function endUnopened(deps: AppDeps, id: string, now: Date): Promise<boolean> {
-  return (deps.orm.em.fork() as EntityManager).transactional(async (tem) => {
-    const tx = await lockTransaction(tem as EntityManager, id);
+  return inTransaction(systemCtx(deps, 'payment'), async (trx) => {
+    const tx = await lockTransaction(trx, id);
     if (!tx || tx.status !== 'pending') return false;
-    await endWithSession(deps, tem as EntityManager, tx, 'expire', now);
+    await endWithSession(trx, tx, 'expire', now);
     return true;
   });
 }
 
 /** Expires the session of an ended transaction; a payment that slipped in before is refunded. */
 async function close(deps: AppDeps, row: Claimed, now: Date): Promise<void> {
-  const em = deps.orm.em.fork() as EntityManager;
+  const ctx = systemCtx(deps, 'payment');
   let session: CheckoutSession | null = null;
   if (row.reference_id) {
-    const stripe = await companyStripe(deps, em, row.company_id);
+    const stripe = await companyStripe(ctx, row.company_id);
     session = await expireSession(stripe, row.reference_id);
   }
-  await em.transactional(async (tem) => {
-    const tx = await lockTransaction(tem as EntityManager, row.id);
+  await inTransaction(ctx, async (trx) => {
+    const tx = await lockTransaction(trx, row.id);
     if (!tx) return;
-    if (session && isPaid(session)) await settlePaidSession(deps, tem as EntityManager, tx, session, now);
+    if (session && isPaid(session)) await settlePaidSession(trx, tx, session, now);
     tx.checkoutCloseAt = null;
-    await tem.flush();
+    await trx.em.flush();
   });
 }

@@ -1,5 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AppDeps, Ctx } from '../../kernel/context';
 import { invalid, notFound } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
 import { Check } from '../../shared/validate';
@@ -22,6 +20,8 @@ import {
 } from './providers/stripe-client';
 import { isPaid, paymentIntentOf, retrieveSession } from './providers/stripe-provider';
 import { applyRefundUpdate, lockTransaction } from './stripe-refunds';
+import { inTransaction } from '../../kernel/transaction';
+import type { Ctx } from '../../kernel/context';
 
 /**
  * What Stripe tells about a transaction, from its webhook, the customer's return and the
@@ -38,35 +38,23 @@ export const SIGNATURE_TOLERANCE_SEC = 300;
  * A paid session's report on the locked transaction: the payment intent is kept (refunds go
  * to it) and the payment settles. The session is complete, so nothing is left to close.
  */
-export async function settlePaidSession(
-  deps: AppDeps,
-  em: EntityManager,
-  tx: PaymentTransaction,
-  session: CheckoutSession,
-  now: Date,
-): Promise<PaidReport> {
+export async function settlePaidSession(ctx: Ctx, tx: PaymentTransaction, session: CheckoutSession, now: Date): Promise<PaidReport> {
   tx.providerPaymentId ??= paymentIntentOf(session);
-  const report = await reportPaid(deps, em, tx, now);
+  const report = await reportPaid(ctx, tx, now);
   tx.checkoutCloseAt = null;
   tx.providerCheckAt = null;
-  await em.flush();
+  await ctx.em.flush();
   return report;
 }
 
 /** Ends the locked pending transaction because Stripe ended its session (expired, or its payment failed). */
-export async function endWithSession(
-  deps: AppDeps,
-  em: EntityManager,
-  tx: PaymentTransaction,
-  event: 'cancel' | 'fail' | 'expire',
-  now: Date,
-): Promise<void> {
+export async function endWithSession(ctx: Ctx, tx: PaymentTransaction, event: 'cancel' | 'fail' | 'expire', now: Date): Promise<void> {
   if (tx.status !== 'pending') return;
-  await endPayment(deps, em, tx, event, now);
+  await endPayment(ctx, tx, event, now);
   // Stripe closed the session itself: there is nothing left to expire there.
   tx.checkoutCloseAt = null;
   tx.providerCheckAt = null;
-  await em.flush();
+  await ctx.em.flush();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -103,7 +91,7 @@ export async function handleStripeWebhook(
   const cid = companyId.toLowerCase();
   const [company] = await ctx.em.execute<{ id: string }[]>('select id from company where id = ?', [cid]);
   if (!company) throw notFound('company');
-  const secret = webhookSecretOf(ctx.deps, await stripeSettings(ctx.em, cid));
+  const secret = webhookSecretOf(ctx.deps, await stripeSettings(ctx, cid));
   if (!secret)
     throw invalid('the company has no Stripe webhook secret to verify events with', [
       { path: 'Stripe-Signature', message: 'cannot be verified' },
@@ -122,17 +110,16 @@ export async function handleStripeWebhook(
   const object = (event.data?.object ?? null) as unknown as Record<string, unknown> | null;
   if (!object || typeof object !== 'object') throw refusedEvent('no data.object');
 
-  await ctx.em.transactional(async (tem) => {
-    const em = tem as EntityManager;
+  await inTransaction(ctx, async (tx) => {
     const txId = transactionIdOf(object);
-    const fresh = await em.execute<{ event_id: string }[]>(
+    const fresh = await tx.em.execute<{ event_id: string }[]>(
       `insert into stripe_event (company_id, event_id, type, transaction_id, received_at) values (?, ?, ?, ?, ?)
        on conflict (company_id, event_id) do nothing returning event_id`,
       [cid, event.id, event.type, txId, ctx.now],
     );
     if (!fresh.length) return;
-    if (SESSION_EVENTS.has(event.type)) await applySessionEvent(ctx, em, cid, event.type as SessionEventType, object as never);
-    else await applyRefundEvent(ctx, em, cid, event.type, object);
+    if (SESSION_EVENTS.has(event.type)) await applySessionEvent(tx, cid, event.type as SessionEventType, object as never);
+    else await applyRefundEvent(tx, cid, event.type, object);
   });
   return { received: true };
 }
@@ -149,13 +136,13 @@ function metadataCompany(object: Record<string, unknown>): string | null {
   return typeof v === 'string' ? v.toLowerCase() : null;
 }
 
-async function applySessionEvent(ctx: Ctx, em: EntityManager, companyId: string, type: SessionEventType, session: CheckoutSession) {
+async function applySessionEvent(ctx: Ctx, companyId: string, type: SessionEventType, session: CheckoutSession) {
   const named = metadataCompany(session as never);
   if (named && named !== companyId) throw refusedEvent('the session belongs to another company');
   const txId = transactionIdOf(session as never);
   // A session this installation did not open (another integration on the same Stripe account).
   if (!txId) return;
-  const tx = await lockTransaction(em, txId);
+  const tx = await lockTransaction(ctx, txId);
   if (!tx) {
     ctx.log.warn({ transactionId: txId }, 'a Stripe event names a transaction that does not exist');
     return;
@@ -167,16 +154,16 @@ async function applySessionEvent(ctx: Ctx, em: EntityManager, companyId: string,
     case 'checkout.session.completed':
     case 'checkout.session.async_payment_succeeded':
       // Completed but unpaid: an asynchronous payment method, settled by its own later event.
-      if (isPaid(session)) await settlePaidSession(ctx.deps, em, tx, session, now);
+      if (isPaid(session)) await settlePaidSession(ctx, tx, session, now);
       return;
     case 'checkout.session.async_payment_failed':
-      return endWithSession(ctx.deps, em, tx, 'fail', now);
+      return endWithSession(ctx, tx, 'fail', now);
     case 'checkout.session.expired':
-      return endWithSession(ctx.deps, em, tx, 'cancel', now);
+      return endWithSession(ctx, tx, 'cancel', now);
   }
 }
 
-async function applyRefundEvent(ctx: Ctx, em: EntityManager, companyId: string, type: string, object: Record<string, unknown>) {
+async function applyRefundEvent(ctx: Ctx, companyId: string, type: string, object: Record<string, unknown>) {
   const named = metadataCompany(object);
   if (named && named !== companyId) throw refusedEvent('the refund belongs to another company');
   const refunds: StripeRefund[] =
@@ -188,10 +175,10 @@ async function applyRefundEvent(ctx: Ctx, em: EntityManager, companyId: string, 
     if (rNamed && rNamed !== companyId) throw refusedEvent('the refund belongs to another company');
     const txId = transactionIdOf(r as never) ?? transactionIdOf(object);
     if (txId) {
-      const [owner] = await em.execute<{ company_id: string }[]>('select company_id from payment_transaction where id = ?', [txId]);
+      const [owner] = await ctx.em.execute<{ company_id: string }[]>('select company_id from payment_transaction where id = ?', [txId]);
       if (owner && owner.company_id !== companyId) throw refusedEvent('the refund belongs to another company');
     }
-    if (typeof r?.id === 'string') await applyRefundUpdate(ctx, em, companyId, r.id, r.status ?? null);
+    if (typeof r?.id === 'string') await applyRefundUpdate(ctx, companyId, r.id, r.status ?? null);
   }
 }
 
@@ -222,22 +209,21 @@ export async function stripeReturn(ctx: Ctx, transactionId: string, query: Retur
   const found = await ctx.em.findOne(PaymentTransaction, { id: transactionId.toLowerCase() });
   if (!found || found.providerType !== 'stripe' || !found.referenceId || found.referenceId !== sessionId)
     throw notFound('payment transaction');
-  const stripe = await companyStripe(ctx.deps, ctx.em, found.companyId);
+  const stripe = await companyStripe(ctx, found.companyId);
   let session = await read(stripe, found.referenceId);
   if (outcome === 'cancel' && found.status === 'pending' && !isPaid(session) && session.status === 'open')
     session = await expireSession(stripe, found.referenceId);
 
   const now = ctx.now;
-  const answer = await ctx.em.transactional(async (tem) => {
-    const em = tem as EntityManager;
-    const tx = (await lockTransaction(em, found.id))!;
+  const answer = await inTransaction(ctx, async (trx) => {
+    const tx = (await lockTransaction(trx, found.id))!;
     let kind: CheckoutOutcome;
     if (isPaid(session)) {
-      const report = await settlePaidSession(ctx.deps, em, tx, session, now);
+      const report = await settlePaidSession(trx, tx, session, now);
       kind =
         report === 'refunded' || tx.status === 'refunded' || tx.status === 'failed' || tx.status === 'cancelled' ? 'failure' : 'success';
     } else if (session.status === 'expired') {
-      await endWithSession(ctx.deps, em, tx, 'cancel', now);
+      await endWithSession(trx, tx, 'cancel', now);
       kind = outcome === 'cancel' ? 'cancel' : 'failure';
     } else if (tx.status === 'failed' || tx.status === 'cancelled') {
       kind = outcome === 'cancel' ? 'cancel' : 'failure';
@@ -248,7 +234,7 @@ export async function stripeReturn(ctx: Ctx, transactionId: string, query: Retur
       // Still open: nothing was paid; the session stays payable until it expires.
       kind = 'cancel';
     }
-    return { tx, location: await redirectLocation(ctx, em, tx, kind, now) };
+    return { tx, location: await redirectLocation(trx, tx, kind, now) };
   });
   if (answer.location !== null) return { kind: 'redirect', location: answer.location };
   return {

@@ -1,5 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Ctx } from '../../kernel/context';
 import { requireClient } from '../../kernel/access';
 import { companyForMerchant } from '../company/company.access';
 import { invalid, notFound } from '../../shared/errors';
@@ -12,6 +10,7 @@ import { Check } from '../../shared/validate';
 import { PaymentTransaction } from './payment.entity';
 import { PAYMENT_STATUSES } from './payment.status';
 import { PROVIDER_NAMES } from './providers/provider-names';
+import type { Ctx } from '../../kernel/context';
 
 export const PAYMENTS_MAX_LIMIT = 100;
 
@@ -131,15 +130,18 @@ function parseFilter(input: PaymentFilterInput | null | undefined): PaymentFilte
 }
 
 /** One page of transactions matching `where` (raw SQL with `?` bindings), newest first. */
-async function page(em: EntityManager, where: string[], params: unknown[], p: Page): Promise<PaymentPageJson> {
+async function page(ctx: Ctx, where: string[], params: unknown[], p: Page): Promise<PaymentPageJson> {
   const sql = where.join(' and ');
-  const [count] = await em.execute<{ total: string | number }[]>(`select count(*) as total from payment_transaction where ${sql}`, params);
-  const rows = await em.execute<Record<string, unknown>[]>(
+  const [count] = await ctx.em.execute<{ total: string | number }[]>(
+    `select count(*) as total from payment_transaction where ${sql}`,
+    params,
+  );
+  const rows = await ctx.em.execute<Record<string, unknown>[]>(
     `select * from payment_transaction where ${sql} order by created_at desc, id desc limit ? offset ?`,
     [...params, p.limit, p.offset],
   );
   return {
-    transactions: rows.map((r) => paymentJson(em.map(PaymentTransaction, r))),
+    transactions: rows.map((r) => paymentJson(ctx.em.map(PaymentTransaction, r))),
     limit: p.limit,
     offset: p.offset,
     total: Number(count.total),
@@ -161,7 +163,7 @@ export async function listPayments(
 ): Promise<PaymentPageJson> {
   const f = await paymentFilter(ctx, companyId, filter);
   const pg = parsePage(raw, PAYMENTS_MAX_LIMIT);
-  return page(ctx.em, f.where, f.params, pg);
+  return page(ctx, f.where, f.params, pg);
 }
 
 /** The company checked and the filter of its transactions as SQL. */
@@ -202,7 +204,7 @@ async function paymentFilter(
 export async function listClientPayments(ctx: Ctx, raw: { limit?: unknown; offset?: unknown }): Promise<PaymentPageJson> {
   const actor = requireClient(ctx);
   const pg = parsePage(raw, PAYMENTS_MAX_LIMIT);
-  return page(ctx.em, ['company_id = ?', 'client_id = ?'], [actor.companyId, actor.clientId], pg);
+  return page(ctx, ['company_id = ?', 'client_id = ?'], [actor.companyId, actor.clientId], pg);
 }
 
 const PAYMENT_KEYS: SortKey<PaymentTransactionJson>[] = [

@@ -1,7 +1,7 @@
-import type { Ctx } from '../../kernel/context';
 import { companyForMerchant } from '../company/company.access';
 import { readSigningSecret, loadRedirectSettings } from './settings.service';
 import { checkRedirectEnvelope, verifyRedirect, type RedirectQuery, type VerifyResult } from './redirect/verify';
+import type { Ctx } from '../../kernel/context';
 
 /** Query values as a query-string parser yields them; GraphQL's JSON numbers count as their text. */
 function asQuery(raw: unknown): RedirectQuery {
@@ -35,7 +35,7 @@ export async function verifyRedirectSignature(ctx: Ctx, companyId: string, rawQu
   if (!envelope.ok) return { valid: false, reason: envelope.reason };
   let loaded;
   try {
-    loaded = await loadRedirectSettings(ctx.em, company.id);
+    loaded = await loadRedirectSettings(ctx, company.id);
   } catch (err) {
     ctx.log.error({ err }, 'loading payment settings for signature verification failed');
     return { valid: false, reason: 'internal_error' };

@@ -1,10 +1,10 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CodeCheck, CodeEffect, CodeHandler, CodeTarget, FoundCode } from '../../kernel/codes';
 import { conflict, DomainError, invalid } from '../../shared/errors';
 import { evaluatePromo, isUsageRefusal, REFUSAL_MESSAGES, type PromoOutcome, type PromoRefusal } from './discount';
 import type { PromoCode } from './promocode.entity';
 import { ruleOf } from './promocode.json';
 import { clientHasUsage, findPromoByCode, lockPromo, moveUsages, takeUsage } from './promocode.store';
+import type { Ctx } from '../../kernel/context';
 
 /**
  * Promo codes on booking requests: the discount lowers the booking's price, and a usage
@@ -20,10 +20,10 @@ export function refusalError(reason: PromoRefusal): DomainError {
   return isUsageRefusal(reason) ? conflict(message, [{ path: 'code', message }]) : invalid(message, [{ path: 'code', message }]);
 }
 
-async function outcomeFor(em: EntityManager, promo: PromoCode, target: CodeTarget, now: Date): Promise<PromoOutcome> {
+async function outcomeFor(ctx: Ctx, promo: PromoCode, target: CodeTarget, now: Date): Promise<PromoOutcome> {
   const used =
     target.clientId !== null && promo.usageType === 'one_per_customer'
-      ? await clientHasUsage(em, target.companyId, promo.id, target.clientId)
+      ? await clientHasUsage(ctx, target.companyId, promo.id, target.clientId)
       : false;
   return evaluatePromo(ruleOf(promo), {
     now: now.getTime(),
@@ -43,31 +43,31 @@ const responseOf = (promo: PromoCode, discount: number | null, error: string | n
   errorMessage: error,
 });
 
-export const promoCodeHandler: CodeHandler = {
+export const promoCodeHandler: CodeHandler<Ctx> = {
   namespace: PROMO_NAMESPACE,
 
-  async find(em, companyId, code): Promise<FoundCode | null> {
-    const promo = await findPromoByCode(em, companyId, code);
+  async find(ctx, companyId, code): Promise<FoundCode | null> {
+    const promo = await findPromoByCode(ctx, companyId, code);
     return promo ? { namespace: PROMO_NAMESPACE, ref: promo.id, code: promo.code } : null;
   },
 
-  async check(em, found, target, now): Promise<CodeCheck> {
-    const promo = await findPromoByCode(em, target.companyId, found.code);
+  async check(ctx, found, target, now): Promise<CodeCheck> {
+    const promo = await findPromoByCode(ctx, target.companyId, found.code);
     if (!promo) return { ok: false, error: invalid('unknown code', [{ path: 'code', message: 'unknown code' }]), response: {} };
-    const outcome = await outcomeFor(em, promo, target, now);
+    const outcome = await outcomeFor(ctx, promo, target, now);
     if (!outcome.ok)
       return { ok: false, error: refusalError(outcome.reason), response: responseOf(promo, null, REFUSAL_MESSAGES[outcome.reason]) };
     return { ok: true, discount: outcome.discount, covered: 0, response: responseOf(promo, outcome.discount, null) };
   },
 
-  async apply(em, found, target, now): Promise<CodeEffect> {
+  async apply(ctx, found, target, now): Promise<CodeEffect> {
     // The lock queues every booking that uses this code; the rule then sees the count and the
     // client's usages as the previous booking left them.
-    const promo = await lockPromo(em, target.companyId, found.ref);
+    const promo = await lockPromo(ctx, target.companyId, found.ref);
     if (!promo) throw invalid('unknown code', [{ path: 'code', message: 'unknown code' }]);
-    const outcome = await outcomeFor(em, promo, target, now);
+    const outcome = await outcomeFor(ctx, promo, target, now);
     if (!outcome.ok) throw refusalError(outcome.reason);
-    const taken = await takeUsage(em, {
+    const taken = await takeUsage(ctx, {
       companyId: target.companyId,
       promo,
       clientId: target.clientId,
@@ -80,8 +80,8 @@ export const promoCodeHandler: CodeHandler = {
     return { discount: outcome.discount, covered: 0, response: responseOf(promo, outcome.discount, null) };
   },
 
-  async bookingsChanged(em, companyId, bookingIds, event, now): Promise<void> {
+  async bookingsChanged(ctx, companyId, bookingIds, event, now): Promise<void> {
     if (!bookingIds.length) return;
-    await moveUsages(em, companyId, bookingIds, event === 'confirmed' ? 'used' : 'released', now);
+    await moveUsages(ctx, companyId, bookingIds, event === 'confirmed' ? 'used' : 'released', now);
   },
 };

@@ -1,4 +1,3 @@
-import type { Ctx } from '../../kernel/context';
 import { companyForMerchant } from '../company/company.access';
 import { unknownServices } from '../catalog/catalog.lookup';
 import { getClientInCompany } from '../client/client.lookup';
@@ -21,6 +20,7 @@ import {
 } from './promocode.checks';
 import { promoCodeJson, promoUsageJson, ruleOf, type PromoCodeJson, type PromoUsageJson } from './promocode.json';
 import { clientHasUsage, findPromoByCode } from './promocode.store';
+import type { Ctx } from '../../kernel/context';
 
 /** Admin operations on promo codes (permissions `promocodes.read` / `promocodes.write`). */
 
@@ -70,7 +70,7 @@ function assign(p: PromoCode, f: PromoFields): void {
 
 /** 409 when another code of the company has the same text in any case (the unique index decides races). */
 async function requireFreeCode(ctx: Ctx, companyId: string, code: string, except?: string): Promise<void> {
-  const other = await findPromoByCode(ctx.em, companyId, code);
+  const other = await findPromoByCode(ctx, companyId, code);
   if (other && other.id !== except)
     throw conflict('a promo code with this code already exists in the company', [
       { path: 'code', message: 'is already used (codes ignore case)' },
@@ -244,10 +244,10 @@ export async function validatePromoCode(ctx: Ctx, companyId: string, input: Vali
   const serviceIds = c.uuids('serviceIDs', body.serviceIDs) ?? [];
   c.done('invalid promo code validation');
   if (clientId) await getClientInCompany(ctx, company.id, clientId);
-  const p = await findPromoByCode(ctx.em, company.id, code!);
+  const p = await findPromoByCode(ctx, company.id, code!);
   if (!p) return { valid: false, discountAmount: null, errorMessage: 'unknown promo code', promoCode: null };
   const rule = ruleOf(p);
-  const used = clientId && p.usageType === 'one_per_customer' ? await clientHasUsage(ctx.em, company.id, p.id, clientId) : false;
+  const used = clientId && p.usageType === 'one_per_customer' ? await clientHasUsage(ctx, company.id, p.id, clientId) : false;
   const outcome = evaluatePromo(rule, {
     now: ctx.now.getTime(),
     price: amount ?? 0,

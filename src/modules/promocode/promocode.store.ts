@@ -1,8 +1,8 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../shared/ids';
 import { totalLimitOf } from './discount';
 import { PromoCode } from './promocode.entity';
 import { countsAsUsage, PROMO_USAGE_STATUSES, usageStatusesBefore, type PromoUsageStatus } from './promo-usage.status';
+import type { Ctx } from '../../kernel/context';
 
 /**
  * The SQL that changes usages and counts, run inside a booking's transaction. A code's count
@@ -14,26 +14,26 @@ const LIVE = PROMO_USAGE_STATUSES.filter(countsAsUsage);
 const list = (values: readonly string[]) => `{${values.join(',')}}`;
 
 /** The company's code matching `code` in any case (the unique index on lower(code)), or null. */
-export async function findPromoByCode(em: EntityManager, companyId: string, code: string): Promise<PromoCode | null> {
-  const rows = await em.execute<Record<string, unknown>[]>('select * from promo_code where company_id = ? and lower(code) = lower(?)', [
+export async function findPromoByCode(ctx: Ctx, companyId: string, code: string): Promise<PromoCode | null> {
+  const rows = await ctx.em.execute<Record<string, unknown>[]>('select * from promo_code where company_id = ? and lower(code) = lower(?)', [
     companyId,
     code,
   ]);
-  return rows.length ? em.map(PromoCode, rows[0]) : null;
+  return rows.length ? ctx.em.map(PromoCode, rows[0]) : null;
 }
 
 /** The code's row, locked until the transaction ends; null when it is not in the company. */
-export async function lockPromo(em: EntityManager, companyId: string, id: string): Promise<PromoCode | null> {
-  const rows = await em.execute<Record<string, unknown>[]>('select * from promo_code where company_id = ? and id = ? for update', [
+export async function lockPromo(ctx: Ctx, companyId: string, id: string): Promise<PromoCode | null> {
+  const rows = await ctx.em.execute<Record<string, unknown>[]>('select * from promo_code where company_id = ? and id = ? for update', [
     companyId,
     id,
   ]);
-  return rows.length ? em.map(PromoCode, rows[0]) : null;
+  return rows.length ? ctx.em.map(PromoCode, rows[0]) : null;
 }
 
 /** True when the client holds a reserved or used usage of the code. */
-export async function clientHasUsage(em: EntityManager, companyId: string, promoCodeId: string, clientId: string): Promise<boolean> {
-  const rows = await em.execute(
+export async function clientHasUsage(ctx: Ctx, companyId: string, promoCodeId: string, clientId: string): Promise<boolean> {
+  const rows = await ctx.em.execute(
     'select 1 from promo_usage where company_id = ? and promo_code_id = ? and client_id = ? and status = any(?::text[]) limit 1',
     [companyId, promoCodeId, clientId, list(LIVE)],
   );
@@ -55,9 +55,9 @@ export interface NewUsage {
  * condition (and a CHECK constraint repeats it again), so even a caller that skipped the
  * lock could not exceed it; returns false when the limit is reached.
  */
-export async function takeUsage(em: EntityManager, u: NewUsage): Promise<boolean> {
+export async function takeUsage(ctx: Ctx, u: NewUsage): Promise<boolean> {
   const limit = totalLimitOf(u.promo);
-  const counted = await em.execute<{ id: string }[]>(
+  const counted = await ctx.em.execute<{ id: string }[]>(
     `update promo_code set current_usage_count = current_usage_count + 1
       where company_id = ? and id = ? and (?::integer is null or current_usage_count < ?::integer)
       returning id`,
@@ -65,7 +65,7 @@ export async function takeUsage(em: EntityManager, u: NewUsage): Promise<boolean
   );
   if (counted.length !== 1) return false;
   const usageId = newId();
-  await em.execute(
+  await ctx.em.execute(
     `insert into promo_usage (id, company_id, promo_code_id, client_id, reservation_id, usage_type, discount_amount, currency, status, created_at, updated_at)
      values (?, ?, ?, ?, ?, ?, ?, ?, 'reserved', ?::timestamptz, ?::timestamptz)`,
     [
@@ -90,7 +90,7 @@ export async function takeUsage(em: EntityManager, u: NewUsage): Promise<boolean
  * counting gives its use back to its code, in the same statement.
  */
 export async function moveUsages(
-  em: EntityManager,
+  ctx: Ctx,
   companyId: string,
   bookingIds: readonly string[],
   to: PromoUsageStatus,
@@ -103,12 +103,12 @@ export async function moveUsages(
         where company_id = ? and reservation_id = any(?::uuid[]) and status = any(?::text[])
         returning id, promo_code_id`;
   if (countsAsUsage(to)) {
-    await em.execute(moved, [to, now.toISOString(), companyId, ids, list(from)], 'run');
+    await ctx.em.execute(moved, [to, now.toISOString(), companyId, ids, list(from)], 'run');
     return;
   }
   // Every usage that stops counting gives one use back. Codes are locked in id order, so two
   // releases touching the same codes cannot deadlock.
-  await em.execute(
+  await ctx.em.execute(
     `with moved as (${moved}
      ), per_code as (
        select promo_code_id, count(*) as n from moved group by promo_code_id

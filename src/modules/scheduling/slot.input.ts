@@ -1,5 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Ctx } from '../../kernel/context';
 import { invalid, notFound } from '../../shared/errors';
 import { formatDuration, parseDuration } from '../../shared/duration';
 import { formatTimestamp } from '../../shared/time';
@@ -8,6 +6,7 @@ import { Resource, ServiceResourceLink, type Service } from '../catalog/catalog.
 import { parseRepeat, type RepeatSpec } from './recurrence';
 import type { Slot } from './scheduling.entity';
 import { MAX_SLOT_DURATION_SEC, type SlotSeries } from './slot-expand';
+import type { Ctx } from '../../kernel/context';
 
 /** Whether a slot is one occurrence or a series (an RRULE). */
 export const SLOT_TYPES = ['single', 'recurring'] as const;
@@ -98,8 +97,8 @@ export function checkRepeat(c: Check, path: string, raw: unknown, zone: string, 
 }
 
 /** True when the resource is linked to the service. */
-export async function isLinked(em: EntityManager, companyId: string, serviceId: string, resourceId: string): Promise<boolean> {
-  return (await em.count(ServiceResourceLink, { companyId, serviceId, resourceId })) > 0;
+export async function isLinked(ctx: Ctx, companyId: string, serviceId: string, resourceId: string): Promise<boolean> {
+  return (await ctx.em.count(ServiceResourceLink, { companyId, serviceId, resourceId })) > 0;
 }
 
 /**
@@ -108,7 +107,7 @@ export async function isLinked(em: EntityManager, companyId: string, serviceId: 
  */
 export async function linkedResourceOf(ctx: Ctx, companyId: string, serviceId: string, resourceId: string, path: string): Promise<string> {
   if (!(await ctx.em.count(Resource, { companyId, id: resourceId }))) throw notFound('resource');
-  if (!(await isLinked(ctx.em, companyId, serviceId, resourceId))) {
+  if (!(await isLinked(ctx, companyId, serviceId, resourceId))) {
     throw invalid('the resource is not linked to the service', [{ path, message: 'is not linked to this service' }]);
   }
   return resourceId;

@@ -1,5 +1,4 @@
 import { LockMode } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../kernel/context';
 import { companyForMerchant } from '../company/company.access';
 import { invalid, notFound } from '../../shared/errors';
@@ -19,6 +18,7 @@ import {
   slotJson,
   type SlotJson,
 } from './slot.input';
+import { inTransaction } from '../../kernel/transaction';
 
 export interface CreateSlotInput {
   startTime?: unknown;
@@ -77,15 +77,9 @@ type Strategy = (typeof UPDATE_STRATEGIES)[number];
  * resource wins over one shared by all linked resources (whose occurrence is then changed for
  * every resource, as it is one record). Without `resourceId` the occurrence must be unambiguous.
  */
-async function findOccurrence(
-  em: EntityManager,
-  company: Company,
-  serviceId: string,
-  resourceId: string | undefined,
-  at: number,
-): Promise<Slot> {
+async function findOccurrence(ctx: Ctx, company: Company, serviceId: string, resourceId: string | undefined, at: number): Promise<Slot> {
   const where = { companyId: company.id, serviceId, startTime: { $lte: new Date(at) } };
-  const candidates = await em.find(Slot, resourceId ? { ...where, $or: [{ resourceId }, { resourceId: null }] } : where, {
+  const candidates = await ctx.em.find(Slot, resourceId ? { ...where, $or: [{ resourceId }, { resourceId: null }] } : where, {
     orderBy: { createdAt: 'asc', id: 'asc' },
     lockMode: LockMode.PESSIMISTIC_WRITE,
   });
@@ -94,7 +88,7 @@ async function findOccurrence(
     const own = hits.find((s) => s.resourceId === resourceId);
     if (own) return own;
     const shared = hits.find((s) => s.resourceId === null);
-    if (shared && (await isLinked(em, company.id, serviceId, resourceId))) return shared;
+    if (shared && (await isLinked(ctx, company.id, serviceId, resourceId))) return shared;
     throw notFound('slot occurrence');
   }
   if (hits.length > 1)
@@ -138,8 +132,8 @@ export async function updateSlot(ctx: Ctx, companyId: string, serviceId: string,
   c.done('invalid slot update');
   if (newResourceId) await linkedResourceOf(ctx, company.id, service.id, newResourceId, 'newResourceID');
 
-  const result = await ctx.em.transactional(async (em) => {
-    const slot = await findOccurrence(em as EntityManager, company, service.id, resourceId, at!);
+  const result = await inTransaction(ctx, async (tx) => {
+    const slot = await findOccurrence(tx, company, service.id, resourceId, at!);
     const start = newStart ?? at!;
     const zone = slot.timeZone ?? company.timeZone;
     const rc = new Check();
@@ -152,13 +146,13 @@ export async function updateSlot(ctx: Ctx, companyId: string, serviceId: string,
       updatedAt: ctx.now,
     };
     if (!slot.rrule) {
-      em.assign(slot, { ...values, ...(newRepeat ? repeatFields(newRepeat) : {}) });
+      tx.em.assign(slot, { ...values, ...(newRepeat ? repeatFields(newRepeat) : {}) });
       return slot;
     }
     const spec = seriesSpec(seriesOf(slot));
     if (strategy === 'single') {
-      em.assign(slot, { exdates: excludeOccurrence(spec, at!)!.exdates as number[], updatedAt: ctx.now });
-      return em.create(Slot, {
+      tx.em.assign(slot, { exdates: excludeOccurrence(spec, at!)!.exdates as number[], updatedAt: ctx.now });
+      return tx.em.create(Slot, {
         companyId: company.id,
         serviceId: service.id,
         ...values,
@@ -179,11 +173,11 @@ export async function updateSlot(ctx: Ctx, companyId: string, serviceId: string,
           exdates: shiftExdates(slot.timeZone!, split.after.exdates ?? [], at!, start).filter((t) => t > start),
         };
     if (!split.before) {
-      em.assign(slot, { ...values, ...next });
+      tx.em.assign(slot, { ...values, ...next });
       return slot;
     }
-    em.assign(slot, { rrule: split.before.rrule, exdates: [...(split.before.exdates ?? [])], updatedAt: ctx.now });
-    return em.create(Slot, { companyId: company.id, serviceId: service.id, ...values, ...next, createdAt: ctx.now });
+    tx.em.assign(slot, { rrule: split.before.rrule, exdates: [...(split.before.exdates ?? [])], updatedAt: ctx.now });
+    return tx.em.create(Slot, { companyId: company.id, serviceId: service.id, ...values, ...next, createdAt: ctx.now });
   });
   return slotJson(result);
 }
@@ -203,16 +197,16 @@ export async function deleteSlot(ctx: Ctx, companyId: string, serviceId: string,
   const resourceId = c.uuid('resourceID', input.resourceID);
   const strategy = c.oneOf('deleteStrategy', input.deleteStrategy ?? 'single', UPDATE_STRATEGIES);
   c.done('invalid slot deletion');
-  await ctx.em.transactional(async (em) => {
-    const slot = await findOccurrence(em as EntityManager, company, service.id, resourceId, at!);
-    if (!slot.rrule) return em.remove(slot);
+  await inTransaction(ctx, async (tx) => {
+    const slot = await findOccurrence(tx, company, service.id, resourceId, at!);
+    if (!slot.rrule) return tx.em.remove(slot);
     const spec = seriesSpec(seriesOf(slot));
     if (strategy === 'single') {
-      em.assign(slot, { exdates: excludeOccurrence(spec, at!)!.exdates as number[], updatedAt: ctx.now });
+      tx.em.assign(slot, { exdates: excludeOccurrence(spec, at!)!.exdates as number[], updatedAt: ctx.now });
       return;
     }
     const rest = truncateBefore(spec, at!);
-    if (!rest) return em.remove(slot);
-    em.assign(slot, { rrule: rest.rrule, exdates: [...(rest.exdates ?? [])], updatedAt: ctx.now });
+    if (!rest) return tx.em.remove(slot);
+    tx.em.assign(slot, { rrule: rest.rrule, exdates: [...(rest.exdates ?? [])], updatedAt: ctx.now });
   });
 }

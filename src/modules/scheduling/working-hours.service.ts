@@ -1,5 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Ctx } from '../../kernel/context';
 import { companyForMerchant } from '../company/company.access';
 import { conflict, notFound } from '../../shared/errors';
 import { formatTimestamp } from '../../shared/time';
@@ -8,6 +6,8 @@ import { checkPriority } from '../../shared/rule-checks';
 import { requireServices, getResourceInCompany } from '../catalog/catalog.lookup';
 import { WorkingHoursRule, type StoredWorkingDay } from './scheduling.entity';
 import { checkWorkingHours } from './working-hours.checks';
+import { inTransaction } from '../../kernel/transaction';
+import type { Ctx } from '../../kernel/context';
 
 export interface WorkingHoursRuleJson {
   id: string;
@@ -81,8 +81,8 @@ function competes(a: ParsedRule, b: WorkingHoursRule): boolean {
 }
 
 /** Serialises rule writes of one resource for the rest of the transaction. */
-async function lockResource(em: EntityManager, companyId: string, resourceId: string): Promise<void> {
-  await em.execute('select id from resource where company_id = ? and id = ? for update', [companyId, resourceId]);
+async function lockResource(ctx: Ctx, companyId: string, resourceId: string): Promise<void> {
+  await ctx.em.execute('select id from resource where company_id = ? and id = ? for update', [companyId, resourceId]);
 }
 
 /**
@@ -90,14 +90,8 @@ async function lockResource(em: EntityManager, companyId: string, resourceId: st
  * window and scope. Callers hold the resource lock, so two concurrent writes of the same
  * resource are serialised and cannot both pass the check.
  */
-async function assertNoCompetitor(
-  em: EntityManager,
-  companyId: string,
-  resourceId: string,
-  rule: ParsedRule,
-  selfId: string | null,
-): Promise<void> {
-  const peers = await em.find(WorkingHoursRule, { companyId, resourceId, priority: rule.priority });
+async function assertNoCompetitor(ctx: Ctx, companyId: string, resourceId: string, rule: ParsedRule, selfId: string | null): Promise<void> {
+  const peers = await ctx.em.find(WorkingHoursRule, { companyId, resourceId, priority: rule.priority });
   const clash = peers.find((p) => p.id !== selfId && competes(rule, p));
   if (clash) {
     throw conflict('another working hours rule of this resource has the same priority for an overlapping period and services', [
@@ -116,10 +110,16 @@ export async function createWorkingHours(
   const company = await companyForMerchant(ctx, companyId, 'rules.write');
   const resource = await getResourceInCompany(ctx, company.id, resourceId);
   const rule = await parseRule(ctx, company.id, input);
-  const created = await ctx.em.transactional(async (em) => {
-    await lockResource(em as EntityManager, company.id, resource.id);
-    await assertNoCompetitor(em as EntityManager, company.id, resource.id, rule, null);
-    return em.create(WorkingHoursRule, { companyId: company.id, resourceId: resource.id, ...rule, createdAt: ctx.now, updatedAt: ctx.now });
+  const created = await inTransaction(ctx, async (tx) => {
+    await lockResource(tx, company.id, resource.id);
+    await assertNoCompetitor(tx, company.id, resource.id, rule, null);
+    return tx.em.create(WorkingHoursRule, {
+      companyId: company.id,
+      resourceId: resource.id,
+      ...rule,
+      createdAt: ctx.now,
+      updatedAt: ctx.now,
+    });
   });
   return workingHoursJson(created);
 }
@@ -150,12 +150,12 @@ export async function updateWorkingHours(
   const id = c.uuid('ruleID', ruleId, true);
   c.done('invalid working hours rule id');
   const rule = await parseRule(ctx, company.id, input);
-  const updated = await ctx.em.transactional(async (em) => {
-    await lockResource(em as EntityManager, company.id, resource.id);
-    const existing = await em.findOne(WorkingHoursRule, { id: id!, companyId: company.id, resourceId: resource.id });
+  const updated = await inTransaction(ctx, async (tx) => {
+    await lockResource(tx, company.id, resource.id);
+    const existing = await tx.em.findOne(WorkingHoursRule, { id: id!, companyId: company.id, resourceId: resource.id });
     if (!existing) throw notFound('working hours rule');
-    await assertNoCompetitor(em as EntityManager, company.id, resource.id, rule, existing.id);
-    em.assign(existing, { ...rule, updatedAt: ctx.now });
+    await assertNoCompetitor(tx, company.id, resource.id, rule, existing.id);
+    tx.em.assign(existing, { ...rule, updatedAt: ctx.now });
     return existing;
   });
   return workingHoursJson(updated);
@@ -175,11 +175,11 @@ export async function deleteWorkingHours(
   c.done('invalid working hours deletion');
   const where = { companyId: company.id, resourceId: resource.id };
   if (ids?.length === 0) return;
-  await ctx.em.transactional(async (em) => {
-    const found = await em.find(WorkingHoursRule, ids === undefined ? where : { ...where, id: { $in: ids } });
+  await inTransaction(ctx, async (tx) => {
+    const found = await tx.em.find(WorkingHoursRule, ids === undefined ? where : { ...where, id: { $in: ids } });
     // All or nothing: an id that is not a rule of this resource deletes nothing.
     if (ids !== undefined && found.length !== ids.length) throw notFound('working hours rule');
     // through the unit of work, so that the audit log records every deleted rule
-    em.remove(found);
+    tx.em.remove(found);
   });
 }

@@ -1,5 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Ctx } from '../../kernel/context';
 import { requireClient } from '../../kernel/access';
 import { companyForClientInterface } from '../company/company.access';
 import { getClientInCompany } from '../client/client.lookup';
@@ -16,6 +14,8 @@ import { Subscription, SubscriptionContract } from './subscription.entity';
 import { contractJson, type ContractJson } from './subscription.json';
 import { cancelPending } from './subscription.payable';
 import { fromStatusesSql } from './subscription.status';
+import { inTransaction } from '../../kernel/transaction';
+import type { Ctx } from '../../kernel/context';
 
 /**
  * The client's subscription cart: its `pending_payment` contracts with `in_cart`, each holding
@@ -74,9 +74,9 @@ export interface NewContracts {
  * row locked, then active + pending contracts counted against the capacity rule applying now),
  * subscriptions in id order so that two carts cannot deadlock; over capacity is `409 conflict`.
  */
-export async function createPendingContracts(em: EntityManager, n: NewContracts): Promise<SubscriptionContract[]> {
+export async function createPendingContracts(ctx: Ctx, n: NewContracts): Promise<SubscriptionContract[]> {
   const ids = [...new Set(n.items.map((i) => i.subscriptionId))];
-  const subs = await em.find(Subscription, { companyId: n.companyId, id: { $in: ids } });
+  const subs = await ctx.em.find(Subscription, { companyId: n.companyId, id: { $in: ids } });
   const byId = new Map(subs.map((s) => [s.id, s]));
   n.items.forEach((item, i) => {
     const s = byId.get(item.subscriptionId);
@@ -84,12 +84,12 @@ export async function createPendingContracts(em: EntityManager, n: NewContracts)
     const onSale = !s.archivedAt && (!s.availableFrom || s.availableFrom <= n.now) && (!s.availableTo || s.availableTo > n.now);
     if (!onSale) throw invalid('the subscription is not on sale', [{ path: `items[${i}].subscriptionID`, message: 'is not on sale' }]);
   });
-  const prices = await activeRules(em, 'price', n.companyId, ids, n.now);
+  const prices = await activeRules(ctx, 'price', n.companyId, ids, n.now);
   n.items.forEach((item, i) => {
     if (!prices.has(item.subscriptionId))
       throw invalid('the subscription has no price now', [{ path: `items[${i}].subscriptionID`, message: 'has no active price rule' }]);
   });
-  const settings = await settingsOf(em, n.companyId);
+  const settings = await settingsOf(ctx, n.companyId);
   const holdSec = parseDuration(settings.cartExpiration) ?? 900;
   const pendingExpiresAt = new Date(n.now.getTime() + holdSec * 1000);
   const order = n.items
@@ -98,8 +98,8 @@ export async function createPendingContracts(em: EntityManager, n: NewContracts)
   const out: SubscriptionContract[] = [];
   for (const { item, i } of order) {
     const subscription = byId.get(item.subscriptionId)!;
-    await reserveCapacity(em, n.companyId, subscription.id, n.now);
-    out[i] = await insertContract(em, {
+    await reserveCapacity(ctx, n.companyId, subscription.id, n.now);
+    out[i] = await insertContract(ctx, {
       companyId: n.companyId,
       subscription,
       clientId: n.clientId,
@@ -128,14 +128,9 @@ export async function ownCompany(ctx: Ctx, companyId: string) {
 }
 
 /** The client forms of contracts, with their usages in one more query. */
-export async function contractForms(
-  em: EntityManager,
-  companyId: string,
-  contracts: SubscriptionContract[],
-  now: Date,
-): Promise<ContractJson[]> {
+export async function contractForms(ctx: Ctx, companyId: string, contracts: SubscriptionContract[], now: Date): Promise<ContractJson[]> {
   const usages = await usagesOf(
-    em,
+    ctx,
     companyId,
     contracts.map((c) => c.id),
   );
@@ -144,35 +139,35 @@ export async function contractForms(
 
 /** The client's cart items now, oldest first; with `lock` their rows are locked for the transaction. */
 export async function cartContracts(
-  em: EntityManager,
+  ctx: Ctx,
   companyId: string,
   clientId: string,
   now: Date,
   lock = false,
 ): Promise<SubscriptionContract[]> {
-  const rows = await em.execute<Record<string, unknown>[]>(
+  const rows = await ctx.em.execute<Record<string, unknown>[]>(
     `select * from subscription_contract
       where company_id = ? and client_id = ? and status = 'pending_payment' and in_cart and pending_expires_at > ?::timestamptz
       order by ${lock ? 'id for update' : 'created_at, id'}`,
     [companyId, clientId, now.toISOString()],
   );
-  const out = rows.map((r) => em.map(SubscriptionContract, r));
+  const out = rows.map((r) => ctx.em.map(SubscriptionContract, r));
   return lock ? out.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id)) : out;
 }
 
-async function cartOf(em: EntityManager, companyId: string, clientId: string, now: Date): Promise<CartJson> {
-  const items = await cartContracts(em, companyId, clientId, now);
+async function cartOf(ctx: Ctx, companyId: string, clientId: string, now: Date): Promise<CartJson> {
+  const items = await cartContracts(ctx, companyId, clientId, now);
   const earliest = items.reduce<Date | null>(
     (m, c) => (c.pendingExpiresAt && (!m || c.pendingExpiresAt < m) ? c.pendingExpiresAt : m),
     null,
   );
-  return { expiresAt: formatTimestamp(earliest), items: await contractForms(em, companyId, items, now) };
+  return { expiresAt: formatTimestamp(earliest), items: await contractForms(ctx, companyId, items, now) };
 }
 
 /** Client: the cart. */
 export async function getCart(ctx: Ctx, companyId: string): Promise<CartJson> {
   const { company, clientId } = await ownCompany(ctx, companyId);
-  return cartOf(ctx.em, company.id, clientId, ctx.now);
+  return cartOf(ctx, company.id, clientId, ctx.now);
 }
 
 /** Client: adds subscriptions to the cart (all or none); the answer is the whole cart. */
@@ -183,25 +178,22 @@ export async function addToCart(ctx: Ctx, companyId: string, input: { items?: un
   const items = parseItems(c, input?.items);
   c.done('invalid cart items');
   await getClientInCompany(ctx, company.id, clientId, { requireActive: true });
-  await ctx.em.transactional((tx) =>
-    createPendingContracts(tx as EntityManager, { companyId: company.id, clientId, items, inCart: true, now: ctx.now }),
-  );
-  return cartOf(ctx.em, company.id, clientId, ctx.now);
+  await inTransaction(ctx, (tx) => createPendingContracts(tx, { companyId: company.id, clientId, items, inCart: true, now: ctx.now }));
+  return cartOf(ctx, company.id, clientId, ctx.now);
 }
 
 /** Client: takes one item out of the cart (cancelled: its capacity comes back). Anything but an item of this cart is 404. */
 export async function removeFromCart(ctx: Ctx, companyId: string, itemId: unknown): Promise<CartJson> {
   const { company, clientId } = await ownCompany(ctx, companyId);
   if (!isUuid(itemId)) throw invalid('item id must be a UUID', [{ path: 'itemID', message: 'must be a UUID' }]);
-  await ctx.em.transactional(async (tx) => {
-    const em = tx as EntityManager;
-    const rows = await em.execute<{ id: string }[]>(
+  await inTransaction(ctx, async (tx) => {
+    const rows = await tx.em.execute<{ id: string }[]>(
       `select id from subscription_contract where company_id = ? and client_id = ? and id = ? and ${fromStatusesSql('remove')} and in_cart
           and pending_expires_at > ?::timestamptz for update`,
       [company.id, clientId, itemId.toLowerCase(), ctx.now.toISOString()],
     );
     if (!rows.length) throw notFound('cart item');
-    await cancelPending(em, company.id, [rows[0].id], ctx.now, 'remove');
+    await cancelPending(tx, company.id, [rows[0].id], ctx.now, 'remove');
   });
-  return cartOf(ctx.em, company.id, clientId, ctx.now);
+  return cartOf(ctx, company.id, clientId, ctx.now);
 }

@@ -1,5 +1,4 @@
 import { recordContractEvents } from './subscription.events';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../kernel/context';
 import { companyForClientInterface } from '../company/company.access';
 import { getClientInCompany, upsertGuestClient, type GuestClientInput } from '../client/client.lookup';
@@ -21,6 +20,7 @@ import { activateContract, extendContract, RENEWAL_ITEM, SUBSCRIPTION_ITEM } fro
 import { SUBSCRIPTION_NAMESPACE } from './subscription.codes';
 import { taxLine } from './tax';
 import { effectiveStatus, RUNNING } from './subscription.status';
+import { inTransaction } from '../../kernel/transaction';
 
 /**
  * Paying for subscriptions: the cart's checkout, a purchase in one step, and renewals. Each is
@@ -74,8 +74,8 @@ interface Payer {
 const noPayments = () => conflict('the company takes no payments, so it sells no subscriptions');
 
 /** Who sells: a company without payment settings sells no subscriptions (409, before anything changes). */
-async function requireSales(em: EntityManager, companyId: string): Promise<void> {
-  if (!(await takesPayments(em, companyId))) throw noPayments();
+async function requireSales(ctx: Ctx, companyId: string): Promise<void> {
+  if (!(await takesPayments(ctx, companyId))) throw noPayments();
 }
 
 /** Lines of the contracts at their stored price and tax; the contracts must be locked. */
@@ -89,16 +89,16 @@ function totals(
 }
 
 async function answer(
-  em: EntityManager,
+  ctx: Ctx,
   companyId: string,
   ids: string[],
   now: Date,
   due: Due,
   payment: StartedPayment | null,
 ): Promise<CheckoutResultJson> {
-  const found = await em.find(SubscriptionContract, { companyId, id: { $in: ids } }, { refresh: true });
+  const found = await ctx.em.find(SubscriptionContract, { companyId, id: { $in: ids } }, { refresh: true });
   const rows = ids.flatMap((id) => found.filter((c) => c.id === id));
-  const items = await contractForms(em, companyId, rows, now);
+  const items = await contractForms(ctx, companyId, rows, now);
   return {
     items,
     item: items[0],
@@ -111,7 +111,7 @@ async function answer(
 }
 
 /** Starts the one payment for locked pending contracts, or activates them when nothing is due. */
-async function payFor(ctx: Ctx, em: EntityManager, payer: Payer, contracts: SubscriptionContract[]): Promise<CheckoutResultJson> {
+async function payFor(ctx: Ctx, payer: Payer, contracts: SubscriptionContract[]): Promise<CheckoutResultJson> {
   const { lines, total, tax } = totals(
     contracts,
     (c) => c.price,
@@ -122,17 +122,17 @@ async function payFor(ctx: Ctx, em: EntityManager, payer: Payer, contracts: Subs
   const ids = contracts.map((c) => c.id);
   const now = ctx.now;
   for (const l of lines)
-    await em.execute(
+    await ctx.em.execute(
       'update subscription_contract set tax_amount = ?, in_cart = false, updated_at = ?::timestamptz where company_id = ? and id = ?',
       [l.tax, now.toISOString(), payer.companyId, l.c.id],
       'run',
     );
   if (total === 0) {
-    for (const c of contracts) await activateContract(em, c, now);
-    return answer(em, payer.companyId, ids, now, due, null);
+    for (const c of contracts) await activateContract(ctx, c, now);
+    return answer(ctx, payer.companyId, ids, now, due, null);
   }
   if (!currency) throw conflict('the subscription settings have no currency, so priced subscriptions cannot be paid');
-  const payment = await startPayment(ctx, em, {
+  const payment = await startPayment(ctx, {
     companyId: payer.companyId,
     clientId: payer.client.id,
     email: payer.client.email,
@@ -144,22 +144,22 @@ async function payFor(ctx: Ctx, em: EntityManager, payer: Payer, contracts: Subs
     taxInclusive: due.taxInclusive,
     taxRate: due.taxRate,
     pluginNamespace: SUBSCRIPTION_NAMESPACE,
-    description: await titles(em, payer.companyId, contracts),
+    description: await titles(ctx, payer.companyId, contracts),
   });
   if (!payment) throw noPayments();
   // The payment's own expiry now decides: a failed, cancelled or expired payment cancels the contracts.
-  await em.execute(
+  await ctx.em.execute(
     `update subscription_contract set payment_transaction_id = ?, payment_url = ?, pending_expires_at = null, updated_at = ?::timestamptz
       where company_id = ? and id = any(?::uuid[])`,
     [payment.transactionId, payment.paymentURL, now.toISOString(), payer.companyId, `{${ids.join(',')}}`],
     'run',
   );
-  await recordContractEvents(em, payer.companyId, ids, 'subscription.purchased', now);
-  return answer(em, payer.companyId, ids, now, due, payment);
+  await recordContractEvents(ctx, payer.companyId, ids, 'subscription.purchased', now);
+  return answer(ctx, payer.companyId, ids, now, due, payment);
 }
 
-async function titles(em: EntityManager, companyId: string, contracts: SubscriptionContract[]): Promise<string> {
-  const rows = await em.execute<{ id: string; title: string }[]>(
+async function titles(ctx: Ctx, companyId: string, contracts: SubscriptionContract[]): Promise<string> {
+  const rows = await ctx.em.execute<{ id: string; title: string }[]>(
     'select id, title from subscription where company_id = ? and id = any(?::uuid[])',
     [companyId, `{${[...new Set(contracts.map((c) => c.subscriptionId))].join(',')}}`],
   );
@@ -172,12 +172,11 @@ async function titles(em: EntityManager, companyId: string, contracts: Subscript
 export async function checkoutCart(ctx: Ctx, companyId: string): Promise<CheckoutResultJson> {
   const { company, clientId } = await ownCompany(ctx, companyId);
   const client = await getClientInCompany(ctx, company.id, clientId, { requireActive: true });
-  await requireSales(ctx.em, company.id);
-  return ctx.em.transactional(async (tx) => {
-    const em = tx as EntityManager;
-    const contracts = await cartContracts(em, company.id, clientId, ctx.now, true);
+  await requireSales(ctx, company.id);
+  return inTransaction(ctx, async (tx) => {
+    const contracts = await cartContracts(tx, company.id, clientId, ctx.now, true);
     if (!contracts.length) throw conflict('the cart is empty');
-    return payFor(ctx, em, { companyId: company.id, client }, contracts);
+    return payFor(tx, { companyId: company.id, client }, contracts);
   });
 }
 
@@ -204,12 +203,11 @@ export async function purchaseSubscriptions(ctx: Ctx, companyId: string, input: 
     throw invalid('a guest purchase needs a client object', [
       { path: 'client', message: 'is required when buying without a client token' },
     ]);
-  await requireSales(ctx.em, company.id);
-  return ctx.em.transactional(async (tx) => {
-    const em = tx as EntityManager;
-    const payer = client ?? (await upsertGuestClient({ ...ctx, em }, company.id, input!.client as GuestClientInput));
-    const contracts = await createPendingContracts(em, { companyId: company.id, clientId: payer.id, items, inCart: false, now: ctx.now });
-    return payFor(ctx, em, { companyId: company.id, client: payer }, contracts);
+  await requireSales(ctx, company.id);
+  return inTransaction(ctx, async (tx) => {
+    const payer = client ?? (await upsertGuestClient(tx, company.id, input!.client as GuestClientInput));
+    const contracts = await createPendingContracts(tx, { companyId: company.id, clientId: payer.id, items, inCart: false, now: ctx.now });
+    return payFor(tx, { companyId: company.id, client: payer }, contracts);
   });
 }
 
@@ -235,21 +233,20 @@ export async function renewSubscriptions(ctx: Ctx, companyId: string, input: Ren
   if (ids && (ids.length === 0 || ids.length > 20)) c.fail('ids', 'must list 1 to 20 contract ids');
   c.done('invalid renewal');
   const client = await getClientInCompany(ctx, company.id, clientId, { requireActive: true });
-  await requireSales(ctx.em, company.id);
+  await requireSales(ctx, company.id);
   const wanted = [...new Set(ids!.map((id) => id.toLowerCase()))];
-  return ctx.em.transactional(async (tx) => {
-    const em = tx as EntityManager;
-    const rows = await em.execute<Record<string, unknown>[]>(
+  return inTransaction(ctx, async (tx) => {
+    const rows = await tx.em.execute<Record<string, unknown>[]>(
       'select * from subscription_contract where company_id = ? and client_id = ? and id = any(?::uuid[]) order by id for update',
       [company.id, clientId, `{${wanted.join(',')}}`],
     );
     if (rows.length !== wanted.length) throw notFound('subscription contract');
-    const contracts = rows.map((r) => em.map(SubscriptionContract, r));
-    const subs = await em.execute<{ id: string; archived_at: Date | null }[]>(
+    const contracts = rows.map((r) => tx.em.map(SubscriptionContract, r));
+    const subs = await tx.em.execute<{ id: string; archived_at: Date | null }[]>(
       'select id, archived_at from subscription where company_id = ? and id = any(?::uuid[])',
       [company.id, `{${[...new Set(contracts.map((x) => x.subscriptionId))].join(',')}}`],
     );
-    const prices = await activeRules(em, 'price', company.id, [...new Set(contracts.map((x) => x.subscriptionId))], ctx.now);
+    const prices = await activeRules(tx, 'price', company.id, [...new Set(contracts.map((x) => x.subscriptionId))], ctx.now);
     const why = (x: SubscriptionContract): string | null => {
       if (!RUNNING.includes(effectiveStatus(x, ctx.now))) return 'is not active';
       if (!x.duration) return 'has no duration to renew by';
@@ -262,7 +259,7 @@ export async function renewSubscriptions(ctx: Ctx, companyId: string, input: Ren
     const renewable = contracts.filter((x) => !why(x));
     const details = refused.map((r) => ({ path: `ids[${wanted.indexOf(r.x.id)}]`, message: `contract ${r.x.id} ${r.reason}` }));
     if ((refused.length && !partial) || !renewable.length) throw conflict('some subscription contracts cannot be renewed', details);
-    const settings = await settingsOf(em, company.id);
+    const settings = await settingsOf(tx, company.id);
     const { lines, total, tax } = totals(
       renewable,
       (x) => prices.get(x.subscriptionId)!.price,
@@ -272,11 +269,11 @@ export async function renewSubscriptions(ctx: Ctx, companyId: string, input: Ren
     const currency = settings.currency;
     const due: Due = { price: total, tax, taxRate: settings.taxRate, taxInclusive: settings.taxInclusive, currency };
     if (total === 0) {
-      for (const x of renewable) await extendContract(em, x, ctx.now);
-      return answer(em, company.id, ids2, ctx.now, due, null);
+      for (const x of renewable) await extendContract(tx, x, ctx.now);
+      return answer(tx, company.id, ids2, ctx.now, due, null);
     }
     if (!currency) throw conflict('the subscription settings have no currency, so priced subscriptions cannot be paid');
-    const payment = await startPayment(ctx, em, {
+    const payment = await startPayment(tx, {
       companyId: company.id,
       clientId: client.id,
       email: client.email,
@@ -288,16 +285,16 @@ export async function renewSubscriptions(ctx: Ctx, companyId: string, input: Ren
       taxInclusive: due.taxInclusive,
       taxRate: due.taxRate,
       pluginNamespace: SUBSCRIPTION_NAMESPACE,
-      description: `Renewal: ${await titles(em, company.id, renewable)}`,
+      description: `Renewal: ${await titles(tx, company.id, renewable)}`,
     });
     if (!payment) throw noPayments();
-    await em.execute(
+    await tx.em.execute(
       `update subscription_contract set renewal_transaction_id = ?, renewal_payment_url = ?, updated_at = ?::timestamptz
         where company_id = ? and id = any(?::uuid[])`,
       [payment.transactionId, payment.paymentURL, ctx.now.toISOString(), company.id, `{${ids2.join(',')}}`],
       'run',
     );
-    return answer(em, company.id, ids2, ctx.now, due, payment);
+    return answer(tx, company.id, ids2, ctx.now, due, payment);
   });
 }
 
@@ -321,7 +318,7 @@ export async function listPurchases(
     { companyId: company.id, clientId, ...PURCHASED },
     { orderBy: { createdAt: 'desc', id: 'desc' }, limit, offset },
   );
-  return { items: await contractForms(ctx.em, company.id, rows, ctx.now), total, limit, offset };
+  return { items: await contractForms(ctx, company.id, rows, ctx.now), total, limit, offset };
 }
 
 /** GraphQL: the same list as a connection (kernel/connection.ts), newest first (then by id, descending). */
@@ -330,7 +327,7 @@ export async function purchasesConnection(ctx: Ctx, companyId: string, args: Con
   const keys = ORM_ORDERS.newest.map((k) => ({ ...k, desc: true }));
   const where = { companyId: company.id, clientId, ...PURCHASED };
   const source = ormSource(ctx.em, SubscriptionContract, where, keys, (rows: SubscriptionContract[]) =>
-    contractForms(ctx.em, company.id, rows, ctx.now),
+    contractForms(ctx, company.id, rows, ctx.now),
   );
   const spec = { ...listSpec(keys, 'subscriptionPurchases', `${company.id}|${clientId}`), max: PURCHASES_MAX_LIMIT };
   return connectionFrom(source, args, spec, 'subscriptionContracts');
@@ -342,5 +339,5 @@ export async function getPurchase(ctx: Ctx, companyId: string, id: unknown): Pro
   if (!isUuid(id)) throw invalid('item id must be a UUID', [{ path: 'itemID', message: 'must be a UUID' }]);
   const row = await ctx.em.findOne(SubscriptionContract, { companyId: company.id, clientId, id: id.toLowerCase(), ...PURCHASED });
   if (!row) throw notFound('subscription purchase');
-  return (await contractForms(ctx.em, company.id, [row], ctx.now))[0];
+  return (await contractForms(ctx, company.id, [row], ctx.now))[0];
 }

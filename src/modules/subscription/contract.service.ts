@@ -1,6 +1,5 @@
 import { randomInt } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../kernel/context';
 import { companyForMerchant } from '../company/company.access';
 import { getClientInCompany } from '../client/client.lookup';
@@ -31,6 +30,7 @@ import {
 import { recordContractEvents } from './subscription.events';
 import { getSubscriptionInCompany } from './subscription.service';
 import { lockPendingPayments } from '../payment/payment.api';
+import { inTransaction } from '../../kernel/transaction';
 
 /** Subscription contracts on the merchant side: create, get, update (status transitions), search; codes; capacity. */
 
@@ -60,9 +60,9 @@ export function normaliseContractCode(text: string): string | null {
  * full: `active + pending >= maxCount`. Everything that adds an active or pending contract
  * calls it in its transaction first, so parallel additions are serialised per subscription.
  */
-export async function reserveCapacity(em: EntityManager, companyId: string, subscriptionId: string, now: Date): Promise<void> {
-  await em.findOne(Subscription, { id: subscriptionId, companyId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-  const [cap] = await capacityOf(em, companyId, [subscriptionId], now);
+export async function reserveCapacity(ctx: Ctx, companyId: string, subscriptionId: string, now: Date): Promise<void> {
+  await ctx.em.findOne(Subscription, { id: subscriptionId, companyId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  const [cap] = await capacityOf(ctx, companyId, [subscriptionId], now);
   if (cap.max !== null && cap.active + cap.pending >= cap.max)
     throw conflict(`the subscription is sold out (${cap.max} contracts at most)`, [
       { path: 'subscriptionID', message: 'no capacity left' },
@@ -94,7 +94,7 @@ export interface NewContract {
  * active one gets its first period (activeFrom .. expiresAt) and its allocation. A code
  * already taken in the company is drawn again without aborting the caller's transaction.
  */
-export async function insertContract(em: EntityManager, n: NewContract): Promise<SubscriptionContract> {
+export async function insertContract(ctx: Ctx, n: NewContract): Promise<SubscriptionContract> {
   const s = n.subscription;
   for (let attempt = 0; attempt < 5; attempt++) {
     const c = new SubscriptionContract();
@@ -129,7 +129,7 @@ export async function insertContract(em: EntityManager, n: NewContract): Promise
     });
     const uuids = (ids: string[]) => `{${ids.join(',')}}`;
     const iso = (d: Date | null) => d?.toISOString() ?? null;
-    const rows = await em.execute(
+    const rows = await ctx.em.execute(
       `insert into subscription_contract (id, company_id, subscription_id, client_id, code, status, active_from, expires_at, pending_expires_at,
          duration, limitations, service_ids, resource_ids, ticket_ids, price, currency, tax_inclusive, tax_rate, tax_amount,
          period_start, period_end, in_cart, meta_data, created_at, updated_at)
@@ -165,7 +165,7 @@ export async function insertContract(em: EntityManager, n: NewContract): Promise
       ],
     );
     if (rows.length) {
-      if (c.status === 'active') await allocatePeriod(em, c, n.now, 'first period');
+      if (c.status === 'active') await allocatePeriod(ctx, c, n.now, 'first period');
       return c;
     }
   }
@@ -173,23 +173,18 @@ export async function insertContract(em: EntityManager, n: NewContract): Promise
 }
 
 /** A contract of the company: 400 for a malformed id, 404 when it is not in the company. */
-export async function getContractInCompany(
-  em: EntityManager,
-  companyId: string,
-  id: unknown,
-  path = 'item_id',
-): Promise<SubscriptionContract> {
+export async function getContractInCompany(ctx: Ctx, companyId: string, id: unknown, path = 'item_id'): Promise<SubscriptionContract> {
   if (!isUuid(id)) throw invalid(`${path} must be a UUID`, [{ path, message: 'must be a UUID' }]);
-  const c = await em.findOne(SubscriptionContract, { id: id.toLowerCase(), companyId });
+  const c = await ctx.em.findOne(SubscriptionContract, { id: id.toLowerCase(), companyId });
   if (!c) throw notFound('subscription contract');
   return c;
 }
 
 /** Usages of the contracts, by contract id, oldest first. */
-export async function usagesOf(em: EntityManager, companyId: string, contractIds: string[]): Promise<Map<string, SubscriptionUsage[]>> {
+export async function usagesOf(ctx: Ctx, companyId: string, contractIds: string[]): Promise<Map<string, SubscriptionUsage[]>> {
   const out = new Map<string, SubscriptionUsage[]>(contractIds.map((id) => [id, []]));
   if (!contractIds.length) return out;
-  const rows = await em.find(
+  const rows = await ctx.em.find(
     SubscriptionUsage,
     { companyId, contractId: { $in: contractIds } },
     { orderBy: { createdAt: 'asc', id: 'asc' } },
@@ -198,8 +193,8 @@ export async function usagesOf(em: EntityManager, companyId: string, contractIds
   return out;
 }
 
-export async function contractWithUsages(em: EntityManager, c: SubscriptionContract, now: Date): Promise<ContractJson> {
-  return contractJson(c, (await usagesOf(em, c.companyId, [c.id])).get(c.id) ?? [], now);
+export async function contractWithUsages(ctx: Ctx, c: SubscriptionContract, now: Date): Promise<ContractJson> {
+  return contractJson(c, (await usagesOf(ctx, c.companyId, [c.id])).get(c.id) ?? [], now);
 }
 
 export interface CreateContractInput {
@@ -240,16 +235,16 @@ export async function createContract(
   if (pendingUntil !== undefined && pendingUntil <= ctx.now.getTime()) c.fail('expiresAt', 'must be in the future');
   const metaData = c.metaData('metaData', body.metaData);
   c.done('invalid subscription contract');
-  const subscription = await getSubscriptionInCompany(ctx.em, company.id, subscriptionId, 'subscription_id');
+  const subscription = await getSubscriptionInCompany(ctx, company.id, subscriptionId, 'subscription_id');
   if (subscription.archivedAt) throw invalid('the subscription is archived', [{ path: 'subscription_id', message: 'is archived' }]);
   if (clientId) await getClientInCompany(ctx, company.id, clientId);
   const length = duration ?? subscription.duration;
   const activeFrom = from !== undefined ? new Date(from) : ctx.now;
   const deadline =
     status === 'pending_payment' ? new Date(pendingUntil ?? ctx.now.getTime() + ctx.deps.config.paymentTimeoutSec * 1000) : null;
-  const contract = await ctx.em.transactional(async (em) => {
-    await reserveCapacity(em, company.id, subscription.id, ctx.now);
-    return insertContract(em, {
+  const contract = await inTransaction(ctx, async (tx) => {
+    await reserveCapacity(tx, company.id, subscription.id, ctx.now);
+    return insertContract(tx, {
       companyId: company.id,
       subscription,
       clientId: clientId ?? null,
@@ -267,7 +262,7 @@ export async function createContract(
 
 export async function getContract(ctx: Ctx, companyId: string, id: unknown): Promise<ContractJson> {
   const company = await companyForMerchant(ctx, companyId, 'subscriptions.read');
-  return contractWithUsages(ctx.em, await getContractInCompany(ctx.em, company.id, id), ctx.now);
+  return contractWithUsages(ctx, await getContractInCompany(ctx, company.id, id), ctx.now);
 }
 
 export interface UpdateContractInput {
@@ -301,12 +296,12 @@ export async function updateContract(ctx: Ctx, companyId: string, id: unknown, i
   const duration = body.duration === null ? undefined : checkIsoDuration(c, 'duration', body.duration);
   const subscriptionId = c.uuid('subscriptionID', body.subscriptionID ?? undefined);
   c.done('invalid subscription contract');
-  const found = await getContractInCompany(ctx.em, company.id, id);
-  const result = await ctx.em.transactional(async (em) => {
+  const found = await getContractInCompany(ctx, company.id, id);
+  const result = await inTransaction(ctx, async (tx) => {
     // A cancelled contract takes its pending payment (purchase or renewal) with it; the payment
     // is locked first, as a checkout locks it.
-    const cancelPayments = await lockPendingPayments(ctx.deps, em as EntityManager, company.id, status === 'cancelled' ? [found.id] : []);
-    const k = (await em.findOne(
+    const cancelPayments = await lockPendingPayments(tx, company.id, status === 'cancelled' ? [found.id] : []);
+    const k = (await tx.em.findOne(
       SubscriptionContract,
       { id: found.id, companyId: company.id },
       { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
@@ -320,9 +315,9 @@ export async function updateContract(ctx: Ctx, companyId: string, id: unknown, i
     if (clientId) await getClientInCompany(ctx, company.id, clientId);
     if (clientId !== undefined) k.clientId = clientId;
     if (subscriptionId !== undefined && subscriptionId !== k.subscriptionId) {
-      const s = await getSubscriptionInCompany(em, company.id, subscriptionId, 'subscriptionID');
+      const s = await getSubscriptionInCompany(tx, company.id, subscriptionId, 'subscriptionID');
       // the contract takes a place of the other subscription's capacity
-      await reserveCapacity(em, company.id, s.id, ctx.now);
+      await reserveCapacity(tx, company.id, s.id, ctx.now);
       Object.assign(k, {
         subscriptionId: s.id,
         limitations: s.limitations,
@@ -345,26 +340,26 @@ export async function updateContract(ctx: Ctx, companyId: string, id: unknown, i
         k.activeFrom = k.activeFrom ?? ctx.now;
         k.expiresAt = k.duration ? addDuration(k.activeFrom, k.duration, company.timeZone) : null;
         Object.assign(k, { status: to, pendingExpiresAt: null, inCart: false, periodStart: k.activeFrom, periodEnd: k.expiresAt });
-        await em.flush();
-        await allocatePeriod(em, k, ctx.now, 'first period');
+        await tx.em.flush();
+        await allocatePeriod(tx, k, ctx.now, 'first period');
       } else {
         Object.assign(k, { status: to, inCart: false, pendingExpiresAt: null });
         if (to === 'cancelled') k.cancelledAt = ctx.now;
-        await expireRemaining(em, k, ctx.now, `contract ${to}`);
+        await expireRemaining(tx, k, ctx.now, `contract ${to}`);
       }
     } else if (due) {
       // the stored status catches up with where the contract already stands, as the sweeper would write it
       Object.assign(k, { status: transitionContract(k.status, due), inCart: false });
       if (due === 'lapse') k.cancelledAt = ctx.now;
-      else await expireRemaining(em, k, ctx.now, 'contract expired');
+      else await expireRemaining(tx, k, ctx.now, 'contract expired');
     }
     k.updatedAt = ctx.now;
-    await em.flush();
+    await tx.em.flush();
     await cancelPayments(ctx.now);
-    if (due === 'expire') await recordContractEvents(em as EntityManager, company.id, [k.id], 'subscription.expired', ctx.now);
+    if (due === 'expire') await recordContractEvents(tx, company.id, [k.id], 'subscription.expired', ctx.now);
     return k;
   });
-  return contractWithUsages(ctx.em, result, ctx.now);
+  return contractWithUsages(ctx, result, ctx.now);
 }
 
 export interface ContractSearchInput {
@@ -461,7 +456,7 @@ export async function contractsConnection(
 
 async function contractsJson(ctx: Ctx, companyId: string, contracts: SubscriptionContract[]): Promise<ContractJson[]> {
   const usages = await usagesOf(
-    ctx.em,
+    ctx,
     companyId,
     contracts.map((k) => k.id),
   );

@@ -1,5 +1,4 @@
 import { LockMode } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../kernel/context';
 import { companyForMerchant } from '../company/company.access';
 import { conflict, DomainError, invalid, notFound } from '../../shared/errors';
@@ -12,6 +11,7 @@ import { Check } from '../../shared/validate';
 import { SubscriptionContract, SubscriptionVisit, VISIT_TRANSACTION_TYPES, type VisitTransactionType } from './subscription.entity';
 import { visitJson, type VisitJson } from './subscription.json';
 import { effectiveStatus, ended } from './subscription.status';
+import { inTransaction } from '../../kernel/transaction';
 
 /**
  * The visit ledger of contracts: the ONE place that writes `subscription_visit`. Entries are
@@ -40,7 +40,7 @@ export interface LedgerEntry {
 }
 
 /** Appends one entry (in the caller's transaction) and returns it. */
-export async function append(em: EntityManager, e: LedgerEntry): Promise<SubscriptionVisit> {
+export async function append(ctx: Ctx, e: LedgerEntry): Promise<SubscriptionVisit> {
   if (!Number.isSafeInteger(e.amount) || e.amount === 0) throw new Error('a ledger entry needs a non-zero whole amount');
   const v = new SubscriptionVisit();
   Object.assign(v, {
@@ -60,7 +60,7 @@ export async function append(em: EntityManager, e: LedgerEntry): Promise<Subscri
     createdAt: e.at,
     updatedAt: e.at,
   });
-  await em.execute(
+  await ctx.em.execute(
     `insert into subscription_visit (id, company_id, contract_id, subscription_id, client_id, amount, transaction_type, expires_at, reason,
        source_allocation_id, usage_id, period_start, meta_data, created_at, updated_at)
      values (?, ?, ?, ?, ?, ?, ?, ?::timestamptz, ?, ?, ?, ?::timestamptz, ?::jsonb, ?::timestamptz, ?::timestamptz)`,
@@ -86,8 +86,8 @@ export async function append(em: EntityManager, e: LedgerEntry): Promise<Subscri
 }
 
 /** Visits left on a contract at `at`: the sum of its entries made at or before `at` (0 without entries). */
-export async function balance(em: EntityManager, companyId: string, contractId: string, at: Date): Promise<number> {
-  const [row] = await em.execute<{ n: string | null }[]>(
+export async function balance(ctx: Ctx, companyId: string, contractId: string, at: Date): Promise<number> {
+  const [row] = await ctx.em.execute<{ n: string | null }[]>(
     `select coalesce(sum(amount), 0) as n from subscription_visit where company_id = ? and contract_id = ? and created_at <= ?::timestamptz`,
     [companyId, contractId, at.toISOString()],
   );
@@ -96,37 +96,37 @@ export async function balance(em: EntityManager, companyId: string, contractId: 
 
 /** A contract's entries, oldest first (in the order they were appended), with the total count. */
 export async function list(
-  em: EntityManager,
+  ctx: Ctx,
   companyId: string,
   contractId: string,
   page: { limit: number; offset: number },
 ): Promise<{ items: SubscriptionVisit[]; total: number }> {
   const [rows, count] = await Promise.all([
-    em.execute<Record<string, unknown>[]>(
+    ctx.em.execute<Record<string, unknown>[]>(
       `select * from subscription_visit where company_id = ? and contract_id = ? order by created_at, seq limit ? offset ?`,
       [companyId, contractId, page.limit, page.offset],
     ),
-    em.execute<{ n: string }[]>(`select count(*) as n from subscription_visit where company_id = ? and contract_id = ?`, [
+    ctx.em.execute<{ n: string }[]>(`select count(*) as n from subscription_visit where company_id = ? and contract_id = ?`, [
       companyId,
       contractId,
     ]),
   ]);
-  return { items: rows.map((r) => em.map(SubscriptionVisit, r)), total: Number(count[0].n) };
+  return { items: rows.map((r) => ctx.em.map(SubscriptionVisit, r)), total: Number(count[0].n) };
 }
 
 /** The contract row, locked for the rest of the caller's transaction (`select ... for update`); null when not in the company. */
-export async function lockContract(em: EntityManager, companyId: string, contractId: string): Promise<SubscriptionContract | null> {
-  return em.findOne(SubscriptionContract, { id: contractId, companyId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+export async function lockContract(ctx: Ctx, companyId: string, contractId: string): Promise<SubscriptionContract | null> {
+  return ctx.em.findOne(SubscriptionContract, { id: contractId, companyId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
 }
 
 /**
  * Grants a period's visits (`ALLOCATION` of `limitations.bookingsCount`, expiring with the
  * period); nothing when the contract has no visit count (unlimited visits).
  */
-export async function allocatePeriod(em: EntityManager, c: SubscriptionContract, at: Date, reason = 'period allocation') {
+export async function allocatePeriod(ctx: Ctx, c: SubscriptionContract, at: Date, reason = 'period allocation') {
   const count = c.limitations?.bookingsCount;
   if (!count) return null;
-  return append(em, {
+  return append(ctx, {
     companyId: c.companyId,
     contractId: c.id,
     subscriptionId: c.subscriptionId,
@@ -141,10 +141,10 @@ export async function allocatePeriod(em: EntityManager, c: SubscriptionContract,
 }
 
 /** Takes what is left (`EXPIRATION`), when a contract ends (cancelled, expired) with visits unused. */
-export async function expireRemaining(em: EntityManager, c: SubscriptionContract, at: Date, reason: string) {
-  const left = await balance(em, c.companyId, c.id, at);
+export async function expireRemaining(ctx: Ctx, c: SubscriptionContract, at: Date, reason: string) {
+  const left = await balance(ctx, c.companyId, c.id, at);
   if (left <= 0) return null;
-  return append(em, {
+  return append(ctx, {
     companyId: c.companyId,
     contractId: c.id,
     subscriptionId: c.subscriptionId,
@@ -174,7 +174,7 @@ export async function listVisits(
   const company = await companyForMerchant(ctx, companyId, 'subscriptions.read');
   const page = parsePage(raw ?? {}, 100);
   const contract = await contractOf(ctx, company.id, contractId);
-  const { items, total } = await list(ctx.em, company.id, contract.id, page);
+  const { items, total } = await list(ctx, company.id, contract.id, page);
   return { items: items.map(visitJson), total, ...page };
 }
 
@@ -253,12 +253,12 @@ export async function addVisit(ctx: Ctx, companyId: string, contractId: unknown,
   const metaData = c.metaData('metaData', body.metaData);
   c.done('invalid visit transaction');
   const found = await contractOf(ctx, company.id, contractId);
-  const entry = await ctx.em.transactional(async (em) => {
-    const contract = (await lockContract(em, company.id, found.id))!;
+  const entry = await inTransaction(ctx, async (tx) => {
+    const contract = (await lockContract(tx, company.id, found.id))!;
     const status = effectiveStatus(contract, ctx.now);
     if (ended(status)) throw conflict(`the contract is ${status}`);
     if (source) {
-      const [alloc] = await em.execute<{ id: string }[]>(
+      const [alloc] = await tx.em.execute<{ id: string }[]>(
         `select id from subscription_visit where company_id = ? and contract_id = ? and id = ? and transaction_type = 'ALLOCATION'`,
         [company.id, contract.id, source],
       );
@@ -267,12 +267,12 @@ export async function addVisit(ctx: Ctx, companyId: string, contractId: unknown,
           { path: 'sourceAllocationID', message: 'is not an allocation of this contract' },
         ]);
     }
-    const left = await balance(em, company.id, contract.id, ctx.now);
+    const left = await balance(tx, company.id, contract.id, ctx.now);
     if (left + amount! < 0)
       throw new DomainError('insufficient_balance', `the contract has ${left} visits left; ${-amount!} cannot be taken`, [
         { path: 'amount', message: `would leave the balance at ${left + amount!}` },
       ]);
-    return append(em, {
+    return append(tx, {
       companyId: company.id,
       contractId: contract.id,
       subscriptionId: contract.subscriptionId,

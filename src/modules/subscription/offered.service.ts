@@ -1,10 +1,10 @@
-import type { Ctx } from '../../kernel/context';
 import { companyForClientInterface } from '../company/company.access';
 import { Check } from '../../shared/validate';
 import { activeRules } from './rules.service';
 import { Subscription } from './subscription.entity';
 import { offeredJson, type OfferedSubscriptionJson } from './subscription.json';
 import { settingsOf } from './subscription.service';
+import type { Ctx } from '../../kernel/context';
 
 /** Subscriptions offered to clients (client interface, API key with `client.read` or a client token). */
 
@@ -59,13 +59,13 @@ export async function offeredSubscriptionsInOrder(
   if (!rows.length) return { offered: [], createdAt };
   const [prices, settings] = await Promise.all([
     activeRules(
-      ctx.em,
+      ctx,
       'price',
       company.id,
       rows.map((s) => s.id),
       now,
     ),
-    settingsOf(ctx.em, company.id),
+    settingsOf(ctx, company.id),
   ]);
   const offered = rows.flatMap((s) => {
     const rule = prices.get(s.id);

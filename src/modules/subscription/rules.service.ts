@@ -1,5 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Ctx } from '../../kernel/context';
 import { companyForMerchant } from '../company/company.access';
 import { invalid, notFound } from '../../shared/errors';
 import { isUuid } from '../../shared/ids';
@@ -8,6 +6,7 @@ import { Check } from '../../shared/validate';
 import { checkRuleFields, readRuleInput, type RuleFields, type RuleInput, type RuleKind } from './subscription.checks';
 import { SubscriptionCapacityRule, SubscriptionPriceRule } from './subscription.entity';
 import { capacityRuleJson, priceRuleJson, type CapacityRuleJson, type PriceRuleJson } from './subscription.json';
+import type { Ctx } from '../../kernel/context';
 
 /**
  * Price and capacity rules of subscriptions. A rule names subscriptions and applies while it is
@@ -39,9 +38,9 @@ function assign(r: RuleEntity, f: RuleFields): void {
 }
 
 /** Subscription ids named by a rule must be the company's (400 naming each unknown one). */
-async function checkSubscriptionIds(em: EntityManager, c: Check, companyId: string, ids: string[] | undefined): Promise<void> {
+async function checkSubscriptionIds(ctx: Ctx, c: Check, companyId: string, ids: string[] | undefined): Promise<void> {
   if (!ids?.length) return;
-  const rows = await em.execute<{ id: string }[]>(`select id from subscription where company_id = ? and id = any(?::uuid[])`, [
+  const rows = await ctx.em.execute<{ id: string }[]>(`select id from subscription where company_id = ? and id = any(?::uuid[])`, [
     companyId,
     `{${ids.join(',')}}`,
   ]);
@@ -66,7 +65,7 @@ export async function createRule(ctx: Ctx, kind: RuleKind, companyId: string, in
   const fields = checkRuleFields(c, defaults, readRuleInput(c, body, kind, true));
   const metaData = c.metaData('metaData', body.metaData);
   c.done(`invalid ${NAME[kind]}`);
-  await checkSubscriptionIds(ctx.em, c, company.id, fields.subscriptionIds);
+  await checkSubscriptionIds(ctx, c, company.id, fields.subscriptionIds);
   c.done(`invalid ${NAME[kind]}`);
   const r = new (entityOf(kind))();
   assign(r, fields);
@@ -76,9 +75,9 @@ export async function createRule(ctx: Ctx, kind: RuleKind, companyId: string, in
   return jsonOf(r);
 }
 
-async function ruleInCompany(em: EntityManager, kind: RuleKind, companyId: string, id: unknown): Promise<RuleEntity> {
+async function ruleInCompany(ctx: Ctx, kind: RuleKind, companyId: string, id: unknown): Promise<RuleEntity> {
   if (!isUuid(id)) throw invalid('item_id must be a UUID', [{ path: 'item_id', message: 'must be a UUID' }]);
-  const r = await em.findOne(entityOf(kind), { id: id.toLowerCase(), companyId });
+  const r = await ctx.em.findOne(entityOf(kind), { id: id.toLowerCase(), companyId });
   if (!r) throw notFound(NAME[kind]);
   return r;
 }
@@ -98,10 +97,10 @@ export async function updateRule(
   const patch = readRuleInput(c, body, kind, false);
   const archive = c.bool('archive', body.archive);
   c.done(`invalid ${NAME[kind]}`);
-  const r = await ruleInCompany(ctx.em, kind, company.id, id);
+  const r = await ruleInCompany(ctx, kind, company.id, id);
   const next = checkRuleFields(c, fieldsOf(r), patch);
   c.done(`invalid ${NAME[kind]}`);
-  await checkSubscriptionIds(ctx.em, c, company.id, patch.subscriptionIds);
+  await checkSubscriptionIds(ctx, c, company.id, patch.subscriptionIds);
   c.done(`invalid ${NAME[kind]}`);
   updateRecordMetaData(r, body.metaDataUpdate);
   assign(r, next);
@@ -136,7 +135,7 @@ export async function listRules(
 ): Promise<(PriceRuleJson | CapacityRuleJson)[]> {
   const company = await companyForMerchant(ctx, companyId, 'subscriptions.read');
   const ids = parseSubscriptionIds(rawIds);
-  const rows = await rulesNaming(ctx.em, kind, company.id, ids, null);
+  const rows = await rulesNaming(ctx, kind, company.id, ids, null);
   return rows.map(jsonOf);
 }
 
@@ -144,7 +143,7 @@ export async function listRules(
  * Rules of the company naming any of `ids`; with `now`, only those applying then, best first
  * (priority, then the most recently created).
  */
-async function rulesNaming(em: EntityManager, kind: RuleKind, companyId: string, ids: string[], now: Date | null): Promise<RuleEntity[]> {
+async function rulesNaming(ctx: Ctx, kind: RuleKind, companyId: string, ids: string[], now: Date | null): Promise<RuleEntity[]> {
   const table = kind === 'price' ? 'subscription_price_rule' : 'subscription_capacity_rule';
   const active = now
     ? `and archived_at is null and (start_date is null or start_date <= ?::timestamptz) and (end_date is null or end_date > ?::timestamptz)`
@@ -152,16 +151,16 @@ async function rulesNaming(em: EntityManager, kind: RuleKind, companyId: string,
   const order = now ? 'priority desc, created_at desc, id desc' : 'created_at, id';
   const params: unknown[] = [companyId, `{${ids.join(',')}}`];
   if (now) params.push(now.toISOString(), now.toISOString());
-  const rows = await em.execute<Record<string, unknown>[]>(
+  const rows = await ctx.em.execute<Record<string, unknown>[]>(
     `select * from ${table} where company_id = ? and subscription_ids && ?::uuid[] ${active} order by ${order}`,
     params,
   );
-  return rows.map((row) => em.map(entityOf(kind), row) as RuleEntity);
+  return rows.map((row) => ctx.em.map(entityOf(kind), row) as RuleEntity);
 }
 
 /** The rule of `kind` applying to each subscription at `now` (absent: none applies). */
 export async function activeRules<K extends RuleKind>(
-  em: EntityManager,
+  ctx: Ctx,
   kind: K,
   companyId: string,
   subscriptionIds: string[],
@@ -169,7 +168,7 @@ export async function activeRules<K extends RuleKind>(
 ): Promise<Map<string, K extends 'price' ? SubscriptionPriceRule : SubscriptionCapacityRule>> {
   const out = new Map<string, RuleEntity>();
   if (!subscriptionIds.length) return out as never;
-  for (const r of await rulesNaming(em, kind, companyId, subscriptionIds, now))
+  for (const r of await rulesNaming(ctx, kind, companyId, subscriptionIds, now))
     for (const id of r.subscriptionIds) if (subscriptionIds.includes(id) && !out.has(id)) out.set(id, r);
   return out as never;
 }
@@ -186,9 +185,9 @@ export interface CapacityItem {
  * Contracts of each subscription that hold capacity at `now`: `active` (active and not past
  * `expiresAt`) and `pending` (pending payment and not past `pendingExpiresAt`), with the cap.
  */
-export async function capacityOf(em: EntityManager, companyId: string, subscriptionIds: string[], now: Date): Promise<CapacityItem[]> {
-  const rules = await activeRules(em, 'capacity', companyId, subscriptionIds, now);
-  const rows = await em.execute<{ subscription_id: string; active: string; pending: string }[]>(
+export async function capacityOf(ctx: Ctx, companyId: string, subscriptionIds: string[], now: Date): Promise<CapacityItem[]> {
+  const rules = await activeRules(ctx, 'capacity', companyId, subscriptionIds, now);
+  const rows = await ctx.em.execute<{ subscription_id: string; active: string; pending: string }[]>(
     `select subscription_id,
             count(*) filter (where status = 'active' and (expires_at is null or expires_at > ?::timestamptz)) as active,
             count(*) filter (where status = 'pending_payment' and (pending_expires_at is null or pending_expires_at > ?::timestamptz)) as pending
@@ -215,5 +214,5 @@ export async function capacityAvailability(ctx: Ctx, companyId: string, rawIds: 
     `{${ids.join(',')}}`,
   ]);
   if (known.length !== ids.length) throw notFound('subscription');
-  return { items: await capacityOf(ctx.em, company.id, ids, ctx.now) };
+  return { items: await capacityOf(ctx, company.id, ids, ctx.now) };
 }

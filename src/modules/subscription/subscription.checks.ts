@@ -1,6 +1,5 @@
 import { DateTime, Duration } from 'luxon';
 import { RRule } from 'rrule';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { parseDuration, parseLocalTime } from '../../shared/duration';
 import { checkMetaData, type MetaData } from '../../shared/metadata';
 import { checkPriority } from '../../shared/rule-checks';
@@ -13,6 +12,7 @@ import {
   type RollOverSettings,
   type TimeWindow,
 } from './subscription.entity';
+import type { Ctx } from '../../kernel/context';
 
 /**
  * Field checks of subscription, rule and settings input, shared by REST and GraphQL (both
@@ -344,14 +344,14 @@ export const newSubscriptionDefaults = (): SubscriptionFields => ({
  * its own path; disabled records still count as the company's.
  */
 export async function checkCompanyIds(
-  em: EntityManager,
+  ctx: Ctx,
   c: Check,
   companyId: string,
   lists: { path: string; table: 'service' | 'resource' | 'ticket'; ids: string[] }[],
 ): Promise<void> {
   for (const { path, table, ids } of lists) {
     if (!ids.length) continue;
-    const rows = await em.execute<{ id: string }[]>(`select id from ${table} where company_id = ? and id = any(?::uuid[])`, [
+    const rows = await ctx.em.execute<{ id: string }[]>(`select id from ${table} where company_id = ? and id = any(?::uuid[])`, [
       companyId,
       `{${ids.join(',')}}`,
     ]);

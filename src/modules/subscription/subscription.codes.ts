@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CodeCheck, CodeEffect, CodeHandler, CodeTarget, FoundCode } from '../../kernel/codes';
 import { DomainError, invalid } from '../../shared/errors';
 import { newId } from '../../shared/ids';
@@ -8,6 +7,7 @@ import type { Period } from './periods';
 import type { SubscriptionContract } from './subscription.entity';
 import { append, lockContract } from './ledger.service';
 import { contractByCode, contractPeriodAt, entryOf, periodBalance } from './visits.store';
+import type { Ctx } from '../../kernel/context';
 
 /**
  * Subscription contract codes on booking requests (`pluginNameSpace` `subscription`). A booking
@@ -66,7 +66,7 @@ const isAnotherClients = (c: SubscriptionContract, target: CodeTarget): boolean 
   target.clientId !== null && c.clientId !== null && c.clientId !== target.clientId;
 
 /** Why the contract cannot cover the booking (before counting visits), or null. */
-async function refusal(em: EntityManager, c: SubscriptionContract, target: CodeTarget, now: Date): Promise<Verdict> {
+async function refusal(ctx: Ctx, c: SubscriptionContract, target: CodeTarget, now: Date): Promise<Verdict> {
   const no = (error: DomainError, limitation: string | null = null): Verdict => ({ error, limitation, period: null });
   // First: nothing about another client's contract (not even its state) is told.
   if (isAnotherClients(c, target)) return no(say("the subscription contract is another client's"), 'clientID');
@@ -93,7 +93,7 @@ async function refusal(em: EntityManager, c: SubscriptionContract, target: CodeT
     target.timeZone,
   );
   if (failed) return no(invalid(`${failed.message} (${failed.name})`, at(`${failed.message} (${failed.name})`)), failed.name);
-  const period = await contractPeriodAt(em, c, target.timeZone, target.start);
+  const period = await contractPeriodAt(ctx, c, target.timeZone, target.start);
   if (!period) return no(say('the booking is outside the subscription contract'), 'expiresAt');
   return { error: null, limitation: null, period };
 }
@@ -104,8 +104,8 @@ const visitsPerPeriod = (c: SubscriptionContract): number | null => {
 };
 
 /** Visits left in the period: the ledger's sum, or the whole allocation when the period has none yet. */
-async function visitsLeft(em: EntityManager, c: SubscriptionContract, period: Period): Promise<{ left: number; allocated: boolean }> {
-  const { balance, allocated } = await periodBalance(em, c.companyId, c.id, period.start);
+async function visitsLeft(ctx: Ctx, c: SubscriptionContract, period: Period): Promise<{ left: number; allocated: boolean }> {
+  const { balance, allocated } = await periodBalance(ctx, c.companyId, c.id, period.start);
   return { left: allocated ? balance : balance + (visitsPerPeriod(c) ?? 0), allocated };
 }
 
@@ -114,24 +114,24 @@ const exhausted = (c: SubscriptionContract) => {
   return new DomainError('insufficient_balance', m, at(m));
 };
 
-export const subscriptionHandler: CodeHandler = {
+export const subscriptionHandler: CodeHandler<Ctx> = {
   namespace: SUBSCRIPTION_NAMESPACE,
 
-  async find(em, companyId, code): Promise<FoundCode | null> {
-    const c = await contractByCode(em, companyId, code);
+  async find(ctx, companyId, code): Promise<FoundCode | null> {
+    const c = await contractByCode(ctx, companyId, code);
     return c ? { namespace: SUBSCRIPTION_NAMESPACE, ref: c.id, code: c.code } : null;
   },
 
-  async check(em, found, target, now): Promise<CodeCheck> {
-    const c = await contractByCode(em, target.companyId, found.code);
+  async check(ctx, found, target, now): Promise<CodeCheck> {
+    const c = await contractByCode(ctx, target.companyId, found.code);
     if (!c) return { ok: false, error: say('unknown code'), response: {} };
     if (isAnotherClients(c, target))
       return { ok: false, error: say("the subscription contract is another client's"), response: {}, unknown: true };
-    const v = await refusal(em, c, target, now);
+    const v = await refusal(ctx, c, target, now);
     if (v.error) return { ok: false, error: v.error, response: responseOf(c, null, null, v.limitation, v.error.message) };
     if (visitsPerPeriod(c) === null)
       return { ok: true, discount: 0, covered: target.due, response: responseOf(c, v.period, null, null, null) };
-    const { left } = await visitsLeft(em, c, v.period!);
+    const { left } = await visitsLeft(ctx, c, v.period!);
     if (left < 1) {
       const error = exhausted(c);
       return { ok: false, error, response: responseOf(c, v.period, left, 'bookingsCount', error.message) };
@@ -139,21 +139,21 @@ export const subscriptionHandler: CodeHandler = {
     return { ok: true, discount: 0, covered: target.due, response: responseOf(c, v.period, left - 1, null, null) };
   },
 
-  async apply(em, found, target, now): Promise<CodeEffect> {
+  async apply(ctx, found, target, now): Promise<CodeEffect> {
     // The contract's row lock queues every booking using it: each reads the balance the previous one left.
-    const c = await lockContract(em, target.companyId, found.ref);
+    const c = await lockContract(ctx, target.companyId, found.ref);
     if (!c) throw say('unknown code');
-    const v = await refusal(em, c, target, now);
+    const v = await refusal(ctx, c, target, now);
     if (v.error) throw v.error;
     const period = v.period!;
     const perPeriod = visitsPerPeriod(c);
     let left: number | null = null;
     if (perPeriod !== null) {
-      const balance = await visitsLeft(em, c, period);
+      const balance = await visitsLeft(ctx, c, period);
       if (balance.left < 1) throw exhausted(c);
       if (!balance.allocated && perPeriod > 0)
         await append(
-          em,
+          ctx,
           entryOf(c, perPeriod, 'ALLOCATION', period.start, now, {
             reason: 'period allocation',
             expiresAt: period.end === null ? null : new Date(period.end),
@@ -162,21 +162,21 @@ export const subscriptionHandler: CodeHandler = {
       left = balance.left - 1;
     }
     const usageId = newId();
-    await em.execute(
+    await ctx.em.execute(
       `insert into subscription_usage (id, company_id, contract_id, subscription_id, client_id, booking_id, source, status, created_at, updated_at)
        values (?, ?, ?, ?, ?, ?, 'booking', 'reserved', ?::timestamptz, ?::timestamptz)`,
       [usageId, c.companyId, c.id, c.subscriptionId, target.clientId ?? c.clientId, target.bookingId, now.toISOString(), now.toISOString()],
       'run',
     );
-    if (perPeriod !== null) await append(em, entryOf(c, -1, 'USAGE', period.start, now, { usageId, reason: 'booking' }));
+    if (perPeriod !== null) await append(ctx, entryOf(c, -1, 'USAGE', period.start, now, { usageId, reason: 'booking' }));
     return { discount: 0, covered: target.due, response: responseOf(c, period, left, null, null) };
   },
 
-  async bookingsChanged(em, companyId, bookingIds, event, now): Promise<void> {
+  async bookingsChanged(ctx, companyId, bookingIds, event, now): Promise<void> {
     if (!bookingIds.length) return;
     const ids = `{${bookingIds.join(',')}}`;
     if (event === 'confirmed') {
-      await em.execute(
+      await ctx.em.execute(
         `update subscription_usage set status = 'used', updated_at = ?::timestamptz
           where company_id = ? and booking_id = any(?::uuid[]) and status = 'reserved'`,
         [now.toISOString(), companyId, ids],
@@ -184,7 +184,7 @@ export const subscriptionHandler: CodeHandler = {
       );
       return;
     }
-    await releaseUsages(em, companyId, ids, now);
+    await releaseUsages(ctx, companyId, ids, now);
   },
 };
 
@@ -194,8 +194,8 @@ export const subscriptionHandler: CodeHandler = {
  * visit lapses at once (`EXPIRATION`), as the period's end would have done. Contracts are
  * locked in id order first, so two releases cannot deadlock.
  */
-async function releaseUsages(em: EntityManager, companyId: string, bookingIdsArray: string, now: Date): Promise<void> {
-  const usages = await em.execute<{ id: string; contract_id: string }[]>(
+async function releaseUsages(ctx: Ctx, companyId: string, bookingIdsArray: string, now: Date): Promise<void> {
+  const usages = await ctx.em.execute<{ id: string; contract_id: string }[]>(
     `select id, contract_id from subscription_usage where company_id = ? and booking_id = any(?::uuid[]) and status <> 'cancelled'`,
     [companyId, bookingIdsArray],
   );
@@ -203,10 +203,10 @@ async function releaseUsages(em: EntityManager, companyId: string, bookingIdsArr
   const contractIds = [...new Set(usages.map((u) => u.contract_id))].sort();
   const contracts = new Map<string, SubscriptionContract>();
   for (const id of contractIds) {
-    const c = await lockContract(em, companyId, id);
+    const c = await lockContract(ctx, companyId, id);
     if (c) contracts.set(id, c);
   }
-  const cancelled = await em.execute<{ id: string; contract_id: string }[]>(
+  const cancelled = await ctx.em.execute<{ id: string; contract_id: string }[]>(
     `update subscription_usage set status = 'cancelled', updated_at = ?::timestamptz
       where company_id = ? and id = any(?::uuid[]) and status <> 'cancelled' returning id, contract_id`,
     [now.toISOString(), companyId, `{${usages.map((u) => u.id).join(',')}}`],
@@ -214,15 +214,15 @@ async function releaseUsages(em: EntityManager, companyId: string, bookingIdsArr
   for (const u of cancelled) {
     const c = contracts.get(u.contract_id);
     if (!c) continue;
-    const taken = await em.execute<{ period_start: Date | null }[]>(
+    const taken = await ctx.em.execute<{ period_start: Date | null }[]>(
       `select period_start from subscription_visit where company_id = ? and usage_id = ? and transaction_type = 'USAGE' limit 1`,
       [companyId, u.id],
     );
     if (!taken.length) continue; // visits were not counted for this contract
     const periodStart = taken[0].period_start;
-    await append(em, entryOf(c, 1, 'REVERSAL', periodStart, now, { usageId: u.id, reason: 'booking released' }));
+    await append(ctx, entryOf(c, 1, 'REVERSAL', periodStart, now, { usageId: u.id, reason: 'booking released' }));
     const closed = c.status !== 'active' || (c.periodStart && periodStart && new Date(periodStart) < c.periodStart);
     if (closed)
-      await append(em, entryOf(c, -1, 'EXPIRATION', periodStart, now, { usageId: u.id, reason: 'released after its period ended' }));
+      await append(ctx, entryOf(c, -1, 'EXPIRATION', periodStart, now, { usageId: u.id, reason: 'released after its period ended' }));
   }
 }

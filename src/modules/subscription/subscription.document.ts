@@ -1,5 +1,6 @@
 import type { DocumentItem, DocumentSource } from '../../kernel/documents';
 import { isUuid } from '../../shared/ids';
+import type { Ctx } from '../../kernel/context';
 
 interface Row {
   subscription_id: string;
@@ -19,9 +20,9 @@ interface Row {
  * name and e-mail. The code is left out while the contract waits for its payment or was
  * cancelled: it is only worth something once paid.
  */
-export const membershipCard: DocumentSource = async (em, companyId, itemId): Promise<DocumentItem | null> => {
+export const membershipCard: DocumentSource<Ctx> = async (ctx, companyId, itemId): Promise<DocumentItem | null> => {
   if (!isUuid(itemId)) return null;
-  const [row] = await em.execute<Row[]>(
+  const [row] = await ctx.em.execute<Row[]>(
     `select c.subscription_id, c.code, s.title, c.status, c.active_from, c.expires_at, cl.first_name, cl.last_name, cl.email
        from subscription_contract c
        join subscription s on s.company_id = c.company_id and s.id = c.subscription_id

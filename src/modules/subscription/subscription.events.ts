@@ -1,7 +1,7 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { listenedTypes, recordEvents, type EventType } from '../../kernel/events';
 import { SubscriptionContract } from './subscription.entity';
 import { contractJson } from './subscription.json';
+import type { Ctx } from '../../kernel/context';
 
 /** The subscription events a contract's changes cause (kernel/events.ts lists every type). */
 export type ContractEventType = Extract<EventType, `subscription.${string}`>;
@@ -12,13 +12,13 @@ export type ContractEventType = Extract<EventType, `subscription.${string}`>;
  * endpoint of the company listens to the type.
  */
 export async function recordContractEvents(
-  em: EntityManager,
+  ctx: Ctx,
   companyId: string,
   ids: readonly string[],
   type: ContractEventType,
   now: Date,
 ): Promise<void> {
-  if (!ids.length || !(await listenedTypes(em, companyId, [type])).size) return;
-  const contracts = await em.find(SubscriptionContract, { companyId, id: { $in: [...ids] } }, { disableIdentityMap: true });
-  await recordEvents(em, { companyId, events: contracts.map((c) => ({ type, data: contractJson(c, [], now) })), at: now });
+  if (!ids.length || !(await listenedTypes(ctx, companyId, [type])).size) return;
+  const contracts = await ctx.em.find(SubscriptionContract, { companyId, id: { $in: [...ids] } }, { disableIdentityMap: true });
+  await recordEvents(ctx, { companyId, events: contracts.map((c) => ({ type, data: contractJson(c, [], now) })), at: now });
 }

@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SettlementOutcome } from '../../kernel/payable';
 import { isUuid } from '../../shared/ids';
 import { periodAt } from './periods';
@@ -8,6 +7,7 @@ import { addDuration } from './subscription.checks';
 import { companyZone, planOf, recurrenceOf } from './visits.store';
 import { recordContractEvents } from './subscription.events';
 import { canApply, fromStatusesSql, targetSql, transitionContract, type ContractEvent } from './subscription.status';
+import type { Ctx } from '../../kernel/context';
 
 /**
  * The subscription module's side of payments. A cart checkout or a purchase is one payment
@@ -21,14 +21,14 @@ export const RENEWAL_ITEM = 'subscription_renewal';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-async function lockContracts(em: EntityManager, companyId: string, itemIds: readonly string[]): Promise<SubscriptionContract[]> {
+async function lockContracts(ctx: Ctx, companyId: string, itemIds: readonly string[]): Promise<SubscriptionContract[]> {
   const ids = [...new Set(itemIds.filter(isUuid).map((id) => id.toLowerCase()))];
   if (!ids.length) return [];
-  const rows = await em.execute<Record<string, unknown>[]>(
+  const rows = await ctx.em.execute<Record<string, unknown>[]>(
     'select * from subscription_contract where company_id = ? and id = any(?::uuid[]) order by id for update',
     [companyId, `{${ids.join(',')}}`],
   );
-  return rows.map((r) => em.map(SubscriptionContract, r));
+  return rows.map((r) => ctx.em.map(SubscriptionContract, r));
 }
 
 /**
@@ -37,16 +37,16 @@ async function lockContracts(em: EntityManager, companyId: string, itemIds: read
  * open-ended), the current period is the first one, and that period's `ALLOCATION` of
  * `bookingsCount` visits is appended. The contract must be locked.
  */
-export async function activateContract(em: EntityManager, c: SubscriptionContract, now: Date): Promise<void> {
+export async function activateContract(ctx: Ctx, c: SubscriptionContract, now: Date): Promise<void> {
   const status = transitionContract(c.status, 'pay');
-  const zone = await companyZone(em, c.companyId);
+  const zone = await companyZone(ctx, c.companyId);
   const expiresAt = c.duration ? addDuration(now, c.duration, zone) : null;
   Object.assign(c, { status, activeFrom: now, expiresAt, inCart: false, pendingExpiresAt: null, updatedAt: now });
-  const period = periodAt(planOf(c, await recurrenceOf(em, c.companyId, c.subscriptionId)), zone, now.getTime());
+  const period = periodAt(planOf(c, await recurrenceOf(ctx, c.companyId, c.subscriptionId)), zone, now.getTime());
   c.periodStart = period ? new Date(period.start) : now;
   c.periodEnd = period?.end != null ? new Date(period.end) : expiresAt;
   c.periodIndex = 0;
-  await em.execute(
+  await ctx.em.execute(
     `update subscription_contract set status = ?, active_from = ?::timestamptz, expires_at = ?::timestamptz, in_cart = false,
             pending_expires_at = null, period_start = ?::timestamptz, period_end = ?::timestamptz, period_index = 0, updated_at = ?::timestamptz
       where company_id = ? and id = ?`,
@@ -54,24 +54,18 @@ export async function activateContract(em: EntityManager, c: SubscriptionContrac
     'run',
   );
   // the row is written: the entity's new state is its stored one, so no flush writes it again
-  em.getUnitOfWork().merge(c);
-  await allocatePeriod(em, c, now, 'first period');
-  await recordContractEvents(em, c.companyId, [c.id], 'subscription.activated', now);
+  ctx.em.getUnitOfWork().merge(c);
+  await allocatePeriod(ctx, c, now, 'first period');
+  await recordContractEvents(ctx, c.companyId, [c.id], 'subscription.activated', now);
 }
 
 /** How an unpaid contract ends without its payment: the payment failed, or the client took it out of the cart. */
 export type PendingEnd = Extract<ContractEvent, 'fail_payment' | 'remove'>;
 
 /** Cancels the contracts among `ids` that `event` is allowed for (`pending_payment` ones): they stop holding capacity. */
-export async function cancelPending(
-  em: EntityManager,
-  companyId: string,
-  ids: readonly string[],
-  now: Date,
-  event: PendingEnd,
-): Promise<void> {
+export async function cancelPending(ctx: Ctx, companyId: string, ids: readonly string[], now: Date, event: PendingEnd): Promise<void> {
   if (!ids.length) return;
-  await em.execute(
+  await ctx.em.execute(
     `update subscription_contract c set status = ${targetSql(event, 'o.status')}, in_cart = false, cancelled_at = ?::timestamptz, updated_at = ?::timestamptz
        from (select id, status from subscription_contract where company_id = ? and id = any(?::uuid[]) and ${fromStatusesSql(event)} for update) o
       where c.id = o.id`,
@@ -82,23 +76,23 @@ export async function cancelPending(
 
 /** A checkout's or purchase's outcome: paid activates its contracts, anything else cancels them (capacity comes back). */
 export async function settleSubscriptions(
-  em: EntityManager,
+  ctx: Ctx,
   companyId: string,
   itemIds: readonly string[],
   outcome: SettlementOutcome,
   now: Date,
 ): Promise<void> {
   const event = outcome === 'paid' ? 'pay' : 'fail_payment';
-  const pending = (await lockContracts(em, companyId, itemIds)).filter((c) => canApply(c.status, event));
+  const pending = (await lockContracts(ctx, companyId, itemIds)).filter((c) => canApply(c.status, event));
   if (event === 'fail_payment')
     return cancelPending(
-      em,
+      ctx,
       companyId,
       pending.map((c) => c.id),
       now,
       event,
     );
-  for (const c of pending) await activateContract(em, c, now);
+  for (const c of pending) await activateContract(ctx, c, now);
 }
 
 /**
@@ -107,17 +101,17 @@ export async function settleSubscriptions(
  * one is 409); the next period's allocation and rollover follow at the period change
  * (subscription.sweeper.ts). The contract must be locked.
  */
-export async function extendContract(em: EntityManager, c: SubscriptionContract, now: Date): Promise<void> {
+export async function extendContract(ctx: Ctx, c: SubscriptionContract, now: Date): Promise<void> {
   const status = transitionContract(c.status, 'renew');
   const from = c.expiresAt && c.expiresAt > now ? c.expiresAt : now;
-  const expiresAt = c.duration ? addDuration(from, c.duration, await companyZone(em, c.companyId)) : null;
-  await em.execute(
+  const expiresAt = c.duration ? addDuration(from, c.duration, await companyZone(ctx, c.companyId)) : null;
+  await ctx.em.execute(
     `update subscription_contract set status = ?, expires_at = ?::timestamptz, renewed_at = ?::timestamptz, renewal_transaction_id = null,
             renewal_payment_url = null, updated_at = ?::timestamptz where company_id = ? and id = ?`,
     [status, iso(expiresAt), iso(now), iso(now), c.companyId, c.id],
     'run',
   );
-  await recordContractEvents(em, c.companyId, [c.id], 'subscription.renewed', now);
+  await recordContractEvents(ctx, c.companyId, [c.id], 'subscription.renewed', now);
 }
 
 /**
@@ -126,17 +120,17 @@ export async function extendContract(em: EntityManager, c: SubscriptionContract,
  * otherwise they stay as they were. A contract cancelled meanwhile is not revived.
  */
 export async function settleRenewals(
-  em: EntityManager,
+  ctx: Ctx,
   companyId: string,
   itemIds: readonly string[],
   outcome: SettlementOutcome,
   now: Date,
 ): Promise<void> {
-  const waiting = (await lockContracts(em, companyId, itemIds)).filter((c) => c.renewalTransactionId !== null);
+  const waiting = (await lockContracts(ctx, companyId, itemIds)).filter((c) => c.renewalTransactionId !== null);
   for (const c of waiting) {
-    if (outcome === 'paid' && canApply(c.status, 'renew')) await extendContract(em, c, now);
+    if (outcome === 'paid' && canApply(c.status, 'renew')) await extendContract(ctx, c, now);
     else {
-      await em.execute(
+      await ctx.em.execute(
         `update subscription_contract set renewal_transaction_id = null, renewal_payment_url = null, updated_at = ?::timestamptz
           where company_id = ? and id = ?`,
         [iso(now), companyId, c.id],

@@ -1,5 +1,4 @@
 import { LockMode } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../kernel/context';
 import { companyForMerchant } from '../company/company.access';
 import { invalid, notFound } from '../../shared/errors';
@@ -21,6 +20,7 @@ import {
 } from './subscription.checks';
 import { Subscription, SubscriptionSettings } from './subscription.entity';
 import { settingsJson, subscriptionJson, type SettingsJson, type SubscriptionJson } from './subscription.json';
+import { inTransaction } from '../../kernel/transaction';
 
 /** Subscriptions (permissions `subscriptions.read` / `subscriptions.write`) and the company's subscription settings. */
 
@@ -39,21 +39,16 @@ const fieldsOf = (s: Subscription): SubscriptionFields =>
   Object.fromEntries(FIELDS.map((k) => [k, s[k as keyof Subscription]])) as unknown as SubscriptionFields;
 
 /** A subscription of the company: 400 for a malformed id, 404 when it is not in the company. */
-export async function getSubscriptionInCompany(
-  em: EntityManager,
-  companyId: string,
-  id: unknown,
-  path = 'subscriptionID',
-): Promise<Subscription> {
+export async function getSubscriptionInCompany(ctx: Ctx, companyId: string, id: unknown, path = 'subscriptionID'): Promise<Subscription> {
   if (!isUuid(id)) throw invalid(`${path} must be a UUID`, [{ path, message: 'must be a UUID' }]);
-  const s = await em.findOne(Subscription, { id: id.toLowerCase(), companyId });
+  const s = await ctx.em.findOne(Subscription, { id: id.toLowerCase(), companyId });
   if (!s) throw notFound('subscription');
   return s;
 }
 
 /** Services, resources and tickets named by the fields must be the company's (400 naming each unknown id). */
-async function checkOwnership(em: EntityManager, c: Check, companyId: string, f: Partial<SubscriptionFields>): Promise<void> {
-  await checkCompanyIds(em, c, companyId, [
+async function checkOwnership(ctx: Ctx, c: Check, companyId: string, f: Partial<SubscriptionFields>): Promise<void> {
+  await checkCompanyIds(ctx, c, companyId, [
     { path: 'serviceIDs', table: 'service', ids: f.serviceIds ?? [] },
     { path: 'resourceIDs', table: 'resource', ids: f.resourceIds ?? [] },
     { path: 'ticketIDs', table: 'ticket', ids: f.ticketIds ?? [] },
@@ -69,7 +64,7 @@ export async function createSubscription(ctx: Ctx, companyId: string, input: Sub
   const fields = checkSubscriptionFields(c, newSubscriptionDefaults(), readSubscriptionInput(c, body, true));
   const metaData = c.metaData('metaData', body.metaData);
   c.done('invalid subscription');
-  await checkOwnership(ctx.em, c, company.id, fields);
+  await checkOwnership(ctx, c, company.id, fields);
   c.done('invalid subscription');
   const s = new Subscription();
   Object.assign(s, fields, { companyId: company.id, metaData: metaData ?? {}, createdAt: ctx.now, updatedAt: ctx.now });
@@ -90,10 +85,10 @@ export async function updateSubscription(ctx: Ctx, companyId: string, id: unknow
   const patch = readSubscriptionInput(c, body, false);
   const archive = c.bool('archive', body.archive);
   c.done('invalid subscription');
-  const s = await getSubscriptionInCompany(ctx.em, company.id, id);
+  const s = await getSubscriptionInCompany(ctx, company.id, id);
   const next = checkSubscriptionFields(c, fieldsOf(s), patch);
   c.done('invalid subscription');
-  await checkOwnership(ctx.em, c, company.id, patch);
+  await checkOwnership(ctx, c, company.id, patch);
   c.done('invalid subscription');
   updateRecordMetaData(s, body.metaDataUpdate);
   Object.assign(s, next);
@@ -105,7 +100,7 @@ export async function updateSubscription(ctx: Ctx, companyId: string, id: unknow
 
 export async function getSubscription(ctx: Ctx, companyId: string, id: unknown): Promise<SubscriptionJson> {
   const company = await companyForMerchant(ctx, companyId, 'subscriptions.read');
-  return subscriptionJson(await getSubscriptionInCompany(ctx.em, company.id, id));
+  return subscriptionJson(await getSubscriptionInCompany(ctx, company.id, id));
 }
 
 /** The company's subscriptions, oldest first (archived ones included). */
@@ -140,8 +135,8 @@ export async function subscriptionsConnection(
  * The company's settings as every computation uses them: the stored row, or the defaults
  * (cart expiration PT15M, no currency, no tax) before the first update.
  */
-export async function settingsOf(em: EntityManager, companyId: string): Promise<SubscriptionSettings> {
-  const row = await em.findOne(SubscriptionSettings, { companyId });
+export async function settingsOf(ctx: Ctx, companyId: string): Promise<SubscriptionSettings> {
+  const row = await ctx.em.findOne(SubscriptionSettings, { companyId });
   if (row) return row;
   const d = new SubscriptionSettings();
   d.companyId = companyId;
@@ -168,18 +163,18 @@ export async function updateSettings(ctx: Ctx, companyId: string, input: Setting
   const body = input ?? {};
   const patch = readSettingsInput(c, body);
   c.done('invalid subscription settings');
-  return ctx.em.transactional(async (em) => {
+  return inTransaction(ctx, async (tx) => {
     const fresh = new SubscriptionSettings();
-    await em.execute(
+    await tx.em.execute(
       `insert into subscription_settings (id, company_id, created_at, updated_at) values (?, ?, ?::timestamptz, ?::timestamptz)
        on conflict (company_id) do nothing`,
       [fresh.id, company.id, ctx.now.toISOString(), ctx.now.toISOString()],
     );
-    const row = await em.findOneOrFail(SubscriptionSettings, { companyId: company.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const row = await tx.em.findOneOrFail(SubscriptionSettings, { companyId: company.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     updateRecordMetaData(row, body.metaDataUpdate);
     Object.assign(row, patch);
     row.updatedAt = ctx.now;
-    await em.flush();
+    await tx.em.flush();
     return settingsJson(row);
   });
 }

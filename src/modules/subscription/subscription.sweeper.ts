@@ -1,12 +1,12 @@
 import { recordContractEvents } from './subscription.events';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AppDeps, Ctx } from '../../kernel/context';
+import { type AppDeps, type Ctx, systemCtx } from '../../kernel/context';
 import { periodAt, rolloverVisits } from './periods';
 import { SubscriptionContract } from './subscription.entity';
 import { append, expireRemaining } from './ledger.service';
 import { companyZone, entryOf, periodBalance, planOf, recurrenceOf } from './visits.store';
 import { dueSql, RUNNING, statusInSql, targetSql, transitionContract } from './subscription.status';
 import { lockPendingPayments } from '../payment/payment.api';
+import { inTransaction } from '../../kernel/transaction';
 
 /**
  * Time-driven changes of contracts, run every few seconds by every server process:
@@ -36,8 +36,8 @@ export interface SweepCounts {
 
 const iso = (d: Date | number) => new Date(d).toISOString();
 
-async function lapseCarts(deps: AppDeps, em: EntityManager, now: Date): Promise<number> {
-  const rows = await em.execute<{ id: string; company_id: string }[]>(
+async function lapseCarts(ctx: Ctx, now: Date): Promise<number> {
+  const rows = await ctx.em.execute<{ id: string; company_id: string }[]>(
     `update subscription_contract c set status = ${targetSql('lapse', 'o.status')}, in_cart = false, cancelled_at = ?::timestamptz, updated_at = ?::timestamptz
        from (select id, status, in_cart from subscription_contract where ${dueSql('lapse')}
               order by pending_expires_at limit ${SUBSCRIPTION_SWEEP_BATCH} for update skip locked) o
@@ -49,26 +49,26 @@ async function lapseCarts(deps: AppDeps, em: EntityManager, now: Date): Promise<
   // settlement refunds what was paid for them.
   for (const companyId of new Set(rows.map((r) => r.company_id))) {
     const ids = rows.filter((r) => r.company_id === companyId).map((r) => r.id);
-    const cancelPayments = await lockPendingPayments(deps, em, companyId, ids, { skipLocked: true });
+    const cancelPayments = await lockPendingPayments(ctx, companyId, ids, { skipLocked: true });
     await cancelPayments(now);
   }
   return rows.length;
 }
 
 /** Contracts matching `where` (its one `?` is now), claimed for this transaction. */
-async function claim(em: EntityManager, where: string, now: Date): Promise<SubscriptionContract[]> {
-  const rows = await em.execute<Record<string, unknown>[]>(
+async function claim(ctx: Ctx, where: string, now: Date): Promise<SubscriptionContract[]> {
+  const rows = await ctx.em.execute<Record<string, unknown>[]>(
     `select * from subscription_contract where ${where}
       order by id limit ${SUBSCRIPTION_SWEEP_BATCH} for update skip locked`,
     [iso(now)],
   );
-  return rows.map((r) => em.map(SubscriptionContract, r));
+  return rows.map((r) => ctx.em.map(SubscriptionContract, r));
 }
 
 /** Moves one locked contract through every period that ended by `now`. */
-async function advance(em: EntityManager, c: SubscriptionContract, now: Date): Promise<void> {
-  const zone = await companyZone(em, c.companyId);
-  const sub = await recurrenceOf(em, c.companyId, c.subscriptionId);
+async function advance(ctx: Ctx, c: SubscriptionContract, now: Date): Promise<void> {
+  const zone = await companyZone(ctx, c.companyId);
+  const sub = await recurrenceOf(ctx, c.companyId, c.subscriptionId);
   const plan = planOf(c, sub);
   const perPeriod = c.limitations?.bookingsCount;
   let start = c.periodStart!;
@@ -77,25 +77,25 @@ async function advance(em: EntityManager, c: SubscriptionContract, now: Date): P
   while (end <= now && (!c.expiresAt || end < c.expiresAt)) {
     const next = periodAt(plan, zone, end.getTime());
     if (!next) break;
-    const old = await periodBalance(em, c.companyId, c.id, start);
+    const old = await periodBalance(ctx, c.companyId, c.id, start);
     const unused = Math.max(0, old.balance);
-    if (unused > 0) await append(em, entryOf(c, -unused, 'EXPIRATION', start, now, { reason: 'period ended' }));
+    if (unused > 0) await append(ctx, entryOf(c, -unused, 'EXPIRATION', start, now, { reason: 'period ended' }));
     const nextStart = new Date(next.start);
-    if (typeof perPeriod === 'number' && perPeriod > 0 && !(await periodBalance(em, c.companyId, c.id, nextStart)).allocated)
+    if (typeof perPeriod === 'number' && perPeriod > 0 && !(await periodBalance(ctx, c.companyId, c.id, nextStart)).allocated)
       await append(
-        em,
+        ctx,
         entryOf(c, perPeriod, 'ALLOCATION', nextStart, now, {
           reason: 'period allocation',
           expiresAt: next.end === null ? null : new Date(next.end),
         }),
       );
     const rolled = rolloverVisits(sub?.rollOverSettings, unused);
-    if (rolled > 0) await append(em, entryOf(c, rolled, 'ROLLOVER', nextStart, now, { reason: 'unused visits of the previous period' }));
+    if (rolled > 0) await append(ctx, entryOf(c, rolled, 'ROLLOVER', nextStart, now, { reason: 'unused visits of the previous period' }));
     start = nextStart;
     end = next.end === null ? (c.expiresAt ?? new Date(8.64e15)) : new Date(next.end);
     index += 1;
   }
-  await em.execute(
+  await ctx.em.execute(
     `update subscription_contract set period_start = ?::timestamptz, period_end = ?::timestamptz, period_index = ?, updated_at = ?::timestamptz
       where company_id = ? and id = ?`,
     [iso(start), end.getTime() >= 8.64e15 ? null : iso(end), index, iso(now), c.companyId, c.id],
@@ -103,15 +103,15 @@ async function advance(em: EntityManager, c: SubscriptionContract, now: Date): P
   );
 }
 
-async function expire(em: EntityManager, c: SubscriptionContract, now: Date): Promise<void> {
+async function expire(ctx: Ctx, c: SubscriptionContract, now: Date): Promise<void> {
   const status = transitionContract(c.status, 'expire');
-  await expireRemaining(em, c, now, 'contract expired');
-  await em.execute(
+  await expireRemaining(ctx, c, now, 'contract expired');
+  await ctx.em.execute(
     `update subscription_contract set status = ?, updated_at = ?::timestamptz where company_id = ? and id = ?`,
     [status, iso(now), c.companyId, c.id],
     'run',
   );
-  await recordContractEvents(em, c.companyId, [c.id], 'subscription.expired', now);
+  await recordContractEvents(ctx, c.companyId, [c.id], 'subscription.expired', now);
 }
 
 /** Runs the three sweeps once at `now` (default: the clock), batch after batch, and returns what changed. */
@@ -119,24 +119,22 @@ export async function sweepSubscriptions(source: AppDeps | Ctx, now?: Date): Pro
   const deps: AppDeps = 'deps' in source ? source.deps : source;
   const at = now ?? new Date(deps.clock.now());
   const counts: SweepCounts = { lapsed: 0, advanced: 0, expired: 0 };
-  const batch = (work: (em: EntityManager) => Promise<number>) =>
-    (deps.orm.em.fork() as EntityManager).transactional((tx) => work(tx as EntityManager));
-  for (let n = SUBSCRIPTION_SWEEP_BATCH; n === SUBSCRIPTION_SWEEP_BATCH; counts.lapsed += n)
-    n = await batch((em) => lapseCarts(deps, em, at));
+  const batch = (work: (ctx: Ctx) => Promise<number>) => inTransaction(systemCtx(deps, 'subscription'), work);
+  for (let n = SUBSCRIPTION_SWEEP_BATCH; n === SUBSCRIPTION_SWEEP_BATCH; counts.lapsed += n) n = await batch((ctx) => lapseCarts(ctx, at));
   for (let n = SUBSCRIPTION_SWEEP_BATCH; n === SUBSCRIPTION_SWEEP_BATCH; counts.advanced += n)
-    n = await batch(async (em) => {
+    n = await batch(async (ctx) => {
       const due = await claim(
-        em,
+        ctx,
         `${statusInSql(RUNNING)} and period_end <= ?::timestamptz and (expires_at is null or period_end < expires_at)`,
         at,
       );
-      for (const c of due) await advance(em, c, at);
+      for (const c of due) await advance(ctx, c, at);
       return due.length;
     });
   for (let n = SUBSCRIPTION_SWEEP_BATCH; n === SUBSCRIPTION_SWEEP_BATCH; counts.expired += n)
-    n = await batch(async (em) => {
-      const due = await claim(em, dueSql('expire'), at);
-      for (const c of due) await expire(em, c, at);
+    n = await batch(async (ctx) => {
+      const due = await claim(ctx, dueSql('expire'), at);
+      for (const c of due) await expire(ctx, c, at);
       return due.length;
     });
   return counts;

@@ -1,8 +1,8 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { periodAt, type Period, type PeriodPlan } from './periods';
 import { normaliseContractCode } from './contract.service';
 import type { LedgerEntry } from './ledger.service';
 import { SubscriptionContract, type Subscription, type VisitTransactionType } from './subscription.entity';
+import type { Ctx } from '../../kernel/context';
 
 /**
  * What the commerce side reads around the visit ledger: contracts by code, a contract's
@@ -12,19 +12,19 @@ import { SubscriptionContract, type Subscription, type VisitTransactionType } fr
 const iso = (d: Date | number) => new Date(d).toISOString();
 
 /** The company's contract with this code (typed codes ignore case, spaces and hyphens), or null. */
-export async function contractByCode(em: EntityManager, companyId: string, code: string): Promise<SubscriptionContract | null> {
+export async function contractByCode(ctx: Ctx, companyId: string, code: string): Promise<SubscriptionContract | null> {
   const normal = normaliseContractCode(code);
   if (!normal) return null;
-  const rows = await em.execute<Record<string, unknown>[]>('select * from subscription_contract where company_id = ? and code = ?', [
+  const rows = await ctx.em.execute<Record<string, unknown>[]>('select * from subscription_contract where company_id = ? and code = ?', [
     companyId,
     normal,
   ]);
-  return rows.length ? em.map(SubscriptionContract, rows[0]) : null;
+  return rows.length ? ctx.em.map(SubscriptionContract, rows[0]) : null;
 }
 
 /** The company's IANA time zone. */
-export async function companyZone(em: EntityManager, companyId: string): Promise<string> {
-  const rows = await em.execute<{ time_zone: string }[]>('select time_zone from company where id = ?', [companyId]);
+export async function companyZone(ctx: Ctx, companyId: string): Promise<string> {
+  const rows = await ctx.em.execute<{ time_zone: string }[]>('select time_zone from company where id = ?', [companyId]);
   return rows[0]?.time_zone ?? 'UTC';
 }
 
@@ -45,11 +45,11 @@ export function planOf(
 
 /** The recurrence fields of a contract's subscription (null when it is gone). */
 export async function recurrenceOf(
-  em: EntityManager,
+  ctx: Ctx,
   companyId: string,
   subscriptionId: string,
 ): Promise<Pick<Subscription, 'rRule' | 'recurringInterval' | 'recurringIntervalCount' | 'rollOverSettings' | 'title'> | null> {
-  const rows = await em.execute<
+  const rows = await ctx.em.execute<
     {
       rrule: string | null;
       recurring_interval: Subscription['recurringInterval'];
@@ -73,23 +73,18 @@ export async function recurrenceOf(
 }
 
 /** The period of the contract `at` falls in (null outside the contract). */
-export async function contractPeriodAt(
-  em: EntityManager,
-  contract: SubscriptionContract,
-  zone: string,
-  at: number,
-): Promise<Period | null> {
-  return periodAt(planOf(contract, await recurrenceOf(em, contract.companyId, contract.subscriptionId)), zone, at);
+export async function contractPeriodAt(ctx: Ctx, contract: SubscriptionContract, zone: string, at: number): Promise<Period | null> {
+  return periodAt(planOf(contract, await recurrenceOf(ctx, contract.companyId, contract.subscriptionId)), zone, at);
 }
 
 /** Sum of the entries of one period of a contract, and whether the period got its allocation. */
 export async function periodBalance(
-  em: EntityManager,
+  ctx: Ctx,
   companyId: string,
   contractId: string,
   periodStart: Date | number,
 ): Promise<{ balance: number; allocated: boolean }> {
-  const rows = await em.execute<{ balance: string | number; allocated: boolean }[]>(
+  const rows = await ctx.em.execute<{ balance: string | number; allocated: boolean }[]>(
     `select coalesce(sum(amount), 0) as balance, coalesce(bool_or(transaction_type = 'ALLOCATION'), false) as allocated
        from subscription_visit where company_id = ? and contract_id = ? and period_start = ?::timestamptz`,
     [companyId, contractId, iso(periodStart)],

@@ -1,8 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { Webhook } from 'standardwebhooks';
 import { AUDIT_BEGIN, auditScopeArg } from '../../kernel/audit';
-import type { AppDeps, HostLookup } from '../../kernel/context';
+import { type AppDeps, type HostLookup, type Ctx, systemCtx } from '../../kernel/context';
 import { drainDue, startPolling } from '../../kernel/outbox-worker';
 import { lookupOf, OutboundError, postTo } from './outbound';
 import { DISABLE_AFTER_MS, retryDelayMs } from './retry-schedule';
@@ -47,9 +46,9 @@ export interface AttemptOutcome {
 export const NO_OUTCOME = 'no outcome recorded yet: in progress, or interrupted when the process stopped';
 
 /** Claims due deliveries and logs their attempts as begun (NO_OUTCOME), in one statement. */
-async function claim(em: EntityManager, now: Date, leaseMs: number, limit: number): Promise<Claimed[]> {
+async function claim(ctx: Ctx, now: Date, leaseMs: number, limit: number): Promise<Claimed[]> {
   const at = now.toISOString();
-  return em.execute<Claimed[]>(
+  return ctx.em.execute<Claimed[]>(
     `with c as (
       update webhook_delivery d set attempts = d.attempts + 1, next_attempt_at = ?::timestamptz, last_attempt_at = ?::timestamptz,
           updated_at = ?::timestamptz
@@ -134,14 +133,14 @@ export async function postSigned(
  * A delivery whose lease another process took over (its attempt count moved on) keeps that
  * process's state; the attempt is logged all the same.
  */
-async function record(em: EntityManager, d: Claimed, o: AttemptOutcome, now: Date, random: () => number): Promise<void> {
+async function record(ctx: Ctx, d: Claimed, o: AttemptOutcome, now: Date, random: () => number): Promise<void> {
   const delay = o.succeeded ? null : retryDelayMs(d.attempts, random);
   const status = o.succeeded ? 'succeeded' : delay === null ? 'failed' : 'pending';
   const next = new Date(now.getTime() + (delay ?? 0)).toISOString();
   const at = now.toISOString();
   const giveUp = status === 'failed';
   const threshold = new Date(now.getTime() - DISABLE_AFTER_MS).toISOString();
-  await em.execute(
+  await ctx.em.execute(
     `with a as (
       update webhook_attempt set succeeded = ?, response_status = ?, latency_ms = ?, response_excerpt = ?, error = ?
         where company_id = ? and delivery_id = ? and attempt = ?
@@ -200,7 +199,7 @@ async function record(em: EntityManager, d: Claimed, o: AttemptOutcome, now: Dat
 const reachOf = (deps: AppDeps): Reach => ({ allowInsecure: deps.config.webhookAllowInsecure, lookup: lookupOf(deps) });
 
 async function attempt(deps: AppDeps, d: Claimed, random: () => number): Promise<void> {
-  const em = deps.orm.em.fork() as EntityManager;
+  const ctx = systemCtx(deps, 'webhook');
   const at = new Date(deps.clock.now());
   let secret: string | null = null;
   try {
@@ -211,7 +210,7 @@ async function attempt(deps: AppDeps, d: Claimed, random: () => number): Promise
   const outcome = secret
     ? await postSigned(d.url, secret, d.event_id, d.body, at, deps.config.webhookTimeoutMs, reachOf(deps))
     : { succeeded: false, status: null, latencyMs: 0, excerpt: null, error: 'the signing secret cannot be decrypted; rotate it' };
-  await record(em, d, outcome, new Date(deps.clock.now()), random);
+  await record(ctx, d, outcome, new Date(deps.clock.now()), random);
 }
 
 /**
@@ -224,7 +223,7 @@ export function deliverDue(deps: AppDeps, opts: { batch?: number; random?: () =>
   const lease = deps.config.webhookTimeoutMs + LEASE_MARGIN_MS;
   return drainDue<Claimed>({
     clock: deps.clock,
-    claim: (now, limit) => claim(deps.orm.em.fork() as EntityManager, now, lease, limit),
+    claim: (now, limit) => claim(systemCtx(deps, 'webhook'), now, lease, limit),
     attempt: (d) => attempt(deps, d, random),
     batch: opts.batch ?? DELIVERY_BATCH,
     // An outcome that cannot be recorded (the database went away) leaves the attempt without

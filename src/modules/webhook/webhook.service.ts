@@ -1,5 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Ctx } from '../../kernel/context';
 import { companyForMerchant } from '../company/company.access';
 import { decryptSecret, encryptSecret } from '../payment/payment.api';
 import { invalid, notFound } from '../../shared/errors';
@@ -21,6 +19,8 @@ import {
   type DeliveryRow,
   type WebhookEndpointJson,
 } from './webhook.json';
+import { inTransaction } from '../../kernel/transaction';
+import type { Ctx } from '../../kernel/context';
 
 /** Admin operations on webhook endpoints and their delivery log (permissions `webhooks.read` / `webhooks.write`). */
 
@@ -48,8 +48,8 @@ export const openSecret = (key: Buffer, companyId: string, endpointId: string, b
  * `key`: the start-up's choice of the encryption key counts them beside the payment secrets
  * (app/encryption-key.ts).
  */
-export async function webhookSecretsReadableWith(em: EntityManager, key: Buffer): Promise<{ total: number; readable: number }> {
-  const rows = await em.execute<{ company_id: string; id: string; secret_enc: string; total: string }[]>(
+export async function webhookSecretsReadableWith(ctx: Ctx, key: Buffer): Promise<{ total: number; readable: number }> {
+  const rows = await ctx.em.execute<{ company_id: string; id: string; secret_enc: string; total: string }[]>(
     'select company_id, id, secret_enc, count(*) over () as total from webhook_endpoint order by updated_at desc limit 50',
   );
   const opens = (r: (typeof rows)[number]): boolean => {
@@ -138,7 +138,7 @@ export async function updateWebhook(ctx: Ctx, companyId: string, id: unknown, in
   }
   e.updatedAt = ctx.now;
   await ctx.em.flush();
-  if (toggled) await parkDeliveries(ctx.em, company.id, e.id, e.enabled ? ctx.now : null);
+  if (toggled) await parkDeliveries(ctx, company.id, e.id, e.enabled ? ctx.now : null);
   return endpointJson(e);
 }
 
@@ -146,8 +146,8 @@ export async function updateWebhook(ctx: Ctx, companyId: string, id: unknown, in
  * The pending deliveries of a disabled endpoint are parked (due at `infinity`), so the worker's
  * claim does not walk past them on every pass; enabling the endpoint makes them due at `at`.
  */
-async function parkDeliveries(em: EntityManager, companyId: string, endpointId: string, at: Date | null): Promise<void> {
-  await em.execute(
+async function parkDeliveries(ctx: Ctx, companyId: string, endpointId: string, at: Date | null): Promise<void> {
+  await ctx.em.execute(
     `update webhook_delivery set next_attempt_at = ?::timestamptz where company_id = ? and endpoint_id = ? and status = 'pending'`,
     [at ? at.toISOString() : 'infinity', companyId, endpointId],
     'run',
@@ -158,7 +158,9 @@ async function parkDeliveries(em: EntityManager, companyId: string, endpointId: 
 export async function deleteWebhook(ctx: Ctx, companyId: string, id: unknown): Promise<void> {
   const company = await companyForMerchant(ctx, companyId, 'webhooks.write');
   const e = await endpointInCompany(ctx, company.id, id);
-  await ctx.em.transactional((em) => em.execute('delete from webhook_endpoint where company_id = ? and id = ?', [company.id, e.id], 'run'));
+  await inTransaction(ctx, (tx) =>
+    tx.em.execute('delete from webhook_endpoint where company_id = ? and id = ?', [company.id, e.id], 'run'),
+  );
 }
 
 /** A new signing secret, answered this once; deliveries from now on are signed with it. The audit log records it masked. */
@@ -167,8 +169,8 @@ export async function rotateWebhookSecret(ctx: Ctx, companyId: string, id: unkno
   const e = await endpointInCompany(ctx, company.id, id);
   const secret = newSigningSecret();
   const box = sealSecret(ctx.deps.encryptionKey, company.id, e.id, secret);
-  await ctx.em.transactional(async (em) => {
-    const rotated = await em.execute<{ id: string }[]>(
+  await inTransaction(ctx, async (tx) => {
+    const rotated = await tx.em.execute<{ id: string }[]>(
       'update webhook_endpoint set secret_enc = ?, updated_at = ?::timestamptz where company_id = ? and id = ? returning id',
       [box, ctx.now.toISOString(), company.id, e.id],
     );
@@ -180,10 +182,10 @@ export async function rotateWebhookSecret(ctx: Ctx, companyId: string, id: unkno
 const DELIVERY_COLUMNS = `d.id, d.endpoint_id, d.event_id, v.type, d.status, d.attempts,
   nullif(d.next_attempt_at, 'infinity') as next_attempt_at, d.last_attempt_at, d.created_at`;
 
-async function attemptsOf(em: EntityManager, companyId: string, ids: string[]): Promise<Map<string, AttemptRow[]>> {
+async function attemptsOf(ctx: Ctx, companyId: string, ids: string[]): Promise<Map<string, AttemptRow[]>> {
   const out = new Map<string, AttemptRow[]>();
   if (!ids.length) return out;
-  const rows = await em.execute<AttemptRow[]>(
+  const rows = await ctx.em.execute<AttemptRow[]>(
     `select id, delivery_id, attempt, succeeded, response_status, latency_ms, response_excerpt, error, created_at from webhook_attempt
       where company_id = ? and delivery_id = any(?::uuid[]) order by attempt desc`,
     [companyId, `{${ids.join(',')}}`],
@@ -219,7 +221,7 @@ export async function listDeliveries(
         )[0].n,
       );
   const attempts = await attemptsOf(
-    ctx.em,
+    ctx,
     company.id,
     rows.map((r) => r.id),
   );
@@ -256,7 +258,7 @@ export async function deliveriesConnection(
     alias: 'd.',
     map: async (rows) => {
       const attempts = await attemptsOf(
-        ctx.em,
+        ctx,
         company.id,
         rows.map((r) => String(r.id)),
       );

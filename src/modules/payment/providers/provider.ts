@@ -1,15 +1,13 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AppDeps } from '../../../kernel/context';
 import type { PaymentTransaction, Refund } from '../payment.entity';
 import type { RefundStatus } from '../payment.status';
 import type { ProviderName } from './provider-names';
+import type { Ctx } from '../../../kernel/context';
 
 export interface ProviderEnv {
   /** PUBLIC_URL without a trailing slash */
   publicUrl: string;
-  deps: AppDeps;
-  /** the caller's database transaction (a provider reads its settings with it) */
-  em: EntityManager;
+  /** the caller's context, in its database transaction (a provider reads its settings with it) */
+  ctx: Ctx;
 }
 
 export interface ProviderRefundResult {

@@ -1,6 +1,5 @@
 import Stripe from 'stripe';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AppDeps } from '../../../kernel/context';
+import type { AppDeps, Ctx } from '../../../kernel/context';
 import { conflict, unavailable } from '../../../shared/errors';
 import { PaymentProviderSettings } from '../payment.entity';
 import { decryptSecret, SecretBoxError } from '../redirect/secret-box';
@@ -54,8 +53,8 @@ export const secretKeyContext = (companyId: string) => `payment_provider_setting
 export const webhookSecretContext = (companyId: string) => `payment_provider_settings/${companyId}/stripe/webhook_secret`;
 
 /** The company's stripe settings row, or null. */
-export function stripeSettings(em: EntityManager, companyId: string): Promise<PaymentProviderSettings | null> {
-  return em.findOne(PaymentProviderSettings, { companyId, provider: 'stripe' });
+export function stripeSettings(ctx: Ctx, companyId: string): Promise<PaymentProviderSettings | null> {
+  return ctx.em.findOne(PaymentProviderSettings, { companyId, provider: 'stripe' });
 }
 
 function readSecret(deps: AppDeps, enc: string | null, context: string, what: string): string | null {
@@ -69,14 +68,14 @@ function readSecret(deps: AppDeps, enc: string | null, context: string, what: st
 }
 
 /** The company's Stripe client; 409 when no secret key is saved. */
-export async function companyStripe(deps: AppDeps, em: EntityManager, companyId: string): Promise<StripeClient> {
-  const settings = await stripeSettings(em, companyId);
-  const key = settings ? readSecret(deps, settings.secretKeyEnc, secretKeyContext(companyId), 'secret key') : null;
+export async function companyStripe(ctx: Ctx, companyId: string): Promise<StripeClient> {
+  const settings = await stripeSettings(ctx, companyId);
+  const key = settings ? readSecret(ctx.deps, settings.secretKeyEnc, secretKeyContext(companyId), 'secret key') : null;
   if (!key)
     throw conflict('payment provider stripe is not set up for this company: save its secret_key in the stripe provider settings', [
       { path: 'secret_key', message: 'is not configured' },
     ]);
-  return stripeClient(deps.config.stripeApiUrl, key);
+  return stripeClient(ctx.deps.config.stripeApiUrl, key);
 }
 
 /** The company's webhook signing secret, or null when none is saved (or it cannot be read). */

@@ -66,7 +66,7 @@ export const stripeProvider: PaymentProvider = {
   closesCheckout: true,
 
   async createCheckout(tx, env, itemNames) {
-    const stripe = await companyStripe(env.deps, env.em, tx.companyId);
+    const stripe = await companyStripe(env.ctx, tx.companyId);
     const created = tx.createdAt.getTime();
     const wanted = Math.min(Math.max(tx.expiresAt?.getTime() ?? 0, created + MIN_SESSION_MS), created + MAX_SESSION_MS);
     const expiresSec = Math.ceil(wanted / 1000);
@@ -95,7 +95,7 @@ export const stripeProvider: PaymentProvider = {
   },
 
   async refund(tx, refund, env: ProviderEnv) {
-    const stripe = await companyStripe(env.deps, env.em, tx.companyId);
+    const stripe = await companyStripe(env.ctx, tx.companyId);
     let paymentIntent = tx.providerPaymentId;
     try {
       if (!paymentIntent && tx.referenceId) {
@@ -103,7 +103,7 @@ export const stripeProvider: PaymentProvider = {
         tx.providerPaymentId = paymentIntent;
       }
       if (!paymentIntent) {
-        env.deps.log.error({ transactionId: tx.id }, 'a Stripe refund has no payment intent to go to');
+        env.ctx.log.error({ transactionId: tx.id }, 'a Stripe refund has no payment intent to go to');
         return { status: 'failed', providerRefundId: null };
       }
       const r = await stripe.refunds.create(
@@ -117,7 +117,7 @@ export const stripeProvider: PaymentProvider = {
       return { status: refundStatusOf(r.status), providerRefundId: r.id };
     } catch (err) {
       if (!isRefusal(err)) throw stripeFailure(err, 'refund the payment');
-      env.deps.log.error(
+      env.ctx.log.error(
         { transactionId: tx.id, refundId: refund.id, reason: (err as Error).message?.slice(0, 300) },
         'Stripe refused a refund',
       );

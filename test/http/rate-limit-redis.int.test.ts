@@ -58,13 +58,18 @@ describeWithRedis('rate limits shared through Redis', (redisUrl) => {
     await waitForRedis();
     const key = await t.keyWith({ '*': ['companies.read'] });
     const ip = address();
+    const failed = await failures();
     const statuses = await Promise.all(
       Array.from({ length: BURST * 3 }, (_, i) =>
         i % 2 ? onSecond(key, ip) : t.call('GET', '/v1/companies', { key, remoteAddress: ip }).then((r) => r.status),
       ),
     );
-    expect(statuses.filter((s) => s === 200)).toHaveLength(BURST);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(BURST * 2);
+    // a command that outlasts its timeout on a loaded machine lets its request through (the
+    // limiter fails open, and counts it): those are the only passes beyond the one allowance
+    const open = (await failures()) - failed;
+    expect(open).toBeLessThan(BURST);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(BURST + open);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(BURST * 2 - open);
     // another key has its own allowance
     const other = await t.keyWith({ '*': ['companies.read'] });
     expect(await onSecond(other, ip)).toBe(200);

@@ -1,4 +1,5 @@
-import { PDFDocument, PDFName, PDFRawStream, PDFRef } from 'pdf-lib';
+import zlib from 'node:zlib';
+import { PDFDocument, PDFName, PDFObjectStreamParser, PDFRawStream, PDFRef } from 'pdf-lib';
 import { DomainError } from '../../shared/errors';
 import { checkPdf } from './pdf-check';
 import {
@@ -48,24 +49,55 @@ describe('checkPdf bounds the work a PDF makes', () => {
     await refusal(await templateWithContent(await flateOf(51 * MiB)));
   });
 
-  const timed = async (bytes: Uint8Array): Promise<{ answer: string; ms: number }> => {
-    const started = performance.now();
-    const answer = await refusal(bytes).catch((err: Error) => `accepted? ${err.message}`);
-    return { answer, ms: performance.now() - started };
+  /**
+   * What checking `bytes` inflates, counted where it happens rather than timed: the bytes zlib
+   * gives back (a call stopped by its `maxOutputLength` counts that ceiling), and the object
+   * streams pdf-lib opens (it inflates each whole, with no limit).
+   */
+  const work = async (bytes: Uint8Array): Promise<{ answer: string; zlibBytes: number; objectStreamsOpened: number }> => {
+    const inflateRawSync = zlib.inflateRawSync;
+    let zlibBytes = 0;
+    const inflate = jest.spyOn(zlib, 'inflateRawSync').mockImplementation((data, options) => {
+      try {
+        const out = inflateRawSync(data, options ?? {});
+        zlibBytes += out.length;
+        return out;
+      } catch (err) {
+        zlibBytes += options?.maxOutputLength ?? 0;
+        throw err;
+      }
+    });
+    const opened = jest.spyOn(PDFObjectStreamParser, 'forStream');
+    try {
+      const answer = await refusal(bytes).catch((err: Error) => `accepted? ${err.message}`);
+      return { answer, zlibBytes, objectStreamsOpened: opened.mock.calls.length };
+    } finally {
+      inflate.mockRestore();
+      opened.mockRestore();
+    }
   };
 
   it('refuses a content stream that inflates beyond 50 MiB, stopping at the bound', async () => {
     const pdf = await templateWithContent(bomb);
     expect(pdf.length).toBeLessThan(500_000);
-    const { answer, ms } = await timed(pdf);
+    const { answer, zlibBytes } = await work(pdf);
     expect(answer).toBe('400 the PDF has compressed streams that inflate to more than 50 MiB');
-    expect(ms).toBeLessThan(2000);
+    // the 400 MiB the stream holds are never inflated: zlib stops one byte beyond the bound
+    expect(zlibBytes).toBeGreaterThan(50 * MiB);
+    expect(zlibBytes).toBeLessThanOrEqual(50 * MiB + 1);
   });
 
   it('refuses an object stream that inflates beyond 50 MiB before pdf-lib inflates it', async () => {
-    const { answer, ms } = await timed(await templateWithObjectStream(bomb));
+    const { answer, zlibBytes, objectStreamsOpened } = await work(await templateWithObjectStream(bomb));
     expect(answer).toBe('400 the PDF has compressed streams that inflate to more than 50 MiB');
-    expect(ms).toBeLessThan(2000);
+    expect(zlibBytes).toBeLessThanOrEqual(50 * MiB + 1);
+    expect(objectStreamsOpened).toBe(0);
+  });
+
+  it('lets pdf-lib open an object stream within the bound (what the count above would see)', async () => {
+    const { answer, objectStreamsOpened } = await work(await templateWithObjectStream(await flateOf(1024)));
+    expect(answer).not.toMatch(/inflate to more than/);
+    expect(objectStreamsOpened).toBe(1);
   });
 
   it('counts what every stream inflates to, together', async () => {

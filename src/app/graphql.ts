@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import {
+  assertValidSchema,
   GraphQLError,
   GraphQLSchema,
   Kind,
@@ -100,8 +101,12 @@ export function buildGraphqlSchema(): GraphQLSchema {
         scalarsMap: [{ type: Date, scalar: DateTimeScalar }],
         pubSub: NO_TOPICS,
         emitSchemaFile: false,
+        // type-graphql checks what it built by running the introspection query over it (about
+        // half a second); the schema's own validation below finds the same faults, cheaper.
+        skipCheck: true,
       }),
     );
+    assertValidSchema(cached);
     // type-graphql names the root types without a description; the schema documents everything.
     const query = cached.getQueryType();
     const mutation = cached.getMutationType();

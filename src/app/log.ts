@@ -1,6 +1,6 @@
 import pino, { type Logger } from 'pino';
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
-import pretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 
 // Query parameters that carry a capability (a booking's access token, a payment provider's
 // session on its return, a redirect's signature); never logged.
@@ -84,6 +84,9 @@ export function prettyLogs(format: 'json' | 'pretty' | 'auto', isTTY = !!process
 /** The destination of log lines: stdout as JSON, or readable lines through pino-pretty. */
 export function logStream(format: 'json' | 'pretty' | 'auto'): NodeJS.WritableStream | undefined {
   if (!prettyLogs(format)) return undefined;
+  // loaded only for readable lines: JSON logs, the default of a server, never need it
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const pretty = require('pino-pretty') as typeof PinoPretty;
   return pretty({
     colorize: !!process.stdout.isTTY,
     translateTime: 'SYS:HH:MM:ss.l',

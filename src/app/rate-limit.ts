@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 
 /** Takes one request's token from the bucket `key`: resolves to 0 when allowed, else the seconds to wait. */
@@ -72,7 +72,10 @@ export class RedisRateLimiter implements Limiter {
     opts: { keyPrefix?: string; commandTimeoutMs?: number } = {},
   ) {
     this.enabled = perSecond > 0;
-    this.redis = new Redis(url, {
+    // the client library is loaded only when a shared limit is configured
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { Redis: Client } = require('ioredis') as typeof import('ioredis');
+    this.redis = new Client(url, {
       // Nothing waits for a connection that is down: the request goes on without a limit.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { AppDeps, Actor } from '../kernel/context';
 import { actorOf } from './credentials';
 import { createCtx } from '../kernel/context';
-import { dbLaneOf } from '../kernel/rest';
+import { dbLaneOf, registerScope } from '../kernel/rest';
 import { auditActorOf, runAudited } from '../kernel/audit';
 import { installErrorHandlers } from './errors';
 import { clientErrorHandler, frameworkErrors, installInputGuards } from './input-guards';
@@ -26,6 +26,7 @@ import { DomainError, unavailable } from '../shared/errors';
 import { watchResourceShortage } from '../db/resource-shortage';
 import { ProbeConnection } from '../db/probe';
 import { VERSION } from '../config/version';
+import { LazyValidators } from './validators';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -33,7 +34,9 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
 /** Builds the HTTP server: REST adapter, GraphQL, operational endpoints. Does not listen. */
 export async function buildServer(deps: AppDeps, opts: { logger?: boolean | object } = {}): Promise<FastifyInstance> {
+  const validators = new LazyValidators();
   const app = Fastify({
+    ...validators.options(),
     // A logger the caller configures (its level and destination) keeps the redaction and serialisers.
     logger:
       typeof opts.logger === 'boolean'
@@ -125,6 +128,8 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
   // Every route, as registered; the OpenAPI test compares it with the generated document.
   const registered: { method: string; url: string }[] = [];
   app.decorate('registeredRoutes', registered);
+  // Compiles every route's request validators now (they are compiled at first use otherwise).
+  app.decorate('compileValidators', () => validators.compileAll());
   app.addHook('onRoute', (r) => {
     for (const method of [r.method].flat()) if (method !== 'HEAD') registered.push({ method, url: r.url });
   });
@@ -242,7 +247,7 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
   for (const m of modules) {
     const routes = m.routes;
     if (!routes) continue;
-    app.register(async (scope) => {
+    registerScope(app, m.name, async (scope) => {
       scope.addHook('onRoute', (r) => {
         if (r.schema) r.schema.tags = [m.name];
       });

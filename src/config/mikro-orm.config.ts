@@ -1,6 +1,6 @@
 import { defineConfig } from '@mikro-orm/postgresql';
-import { Migrator } from '@mikro-orm/migrations';
-import { migrationsList } from '../migrations';
+import type * as Migrations from '@mikro-orm/migrations';
+import type * as MigrationList from '../migrations';
 
 export interface OrmOptions {
   /** every entity class of every module (the composition root collects them) */
@@ -13,16 +13,20 @@ export interface OrmOptions {
   statementTimeoutMs?: number;
   /** how long a query waits for a pooled connection before it fails, ms (default 60 s) */
   acquireTimeoutMs?: number;
+  /** with the migrator and the migrations (`orm.getMigrator()`), for an ORM that applies or lists them */
+  migrations?: boolean;
 }
 
 /**
- * MikroORM configuration; the connection URL is given at start (embedded or DATABASE_URL) and
- * the entities by the caller, so configuration depends on nothing above it.
+ * The migrator and the migrations, loaded only for an ORM that applies or lists them: the
+ * others (every pool of a running server) never read them.
  */
-export function ormConfig(clientUrl: string, opts: OrmOptions) {
-  return defineConfig({
-    clientUrl,
-    entities: opts.entities,
+function migrationsConfig() {
+  /* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use, see above */
+  const { Migrator } = require('@mikro-orm/migrations') as typeof Migrations;
+  const { migrationsList } = require('../migrations') as typeof MigrationList;
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  return {
     extensions: [Migrator],
     migrations: {
       migrationsList,
@@ -33,6 +37,18 @@ export function ormConfig(clientUrl: string, opts: OrmOptions) {
       path: 'src/migrations',
       pathTs: 'src/migrations',
     },
+  };
+}
+
+/**
+ * MikroORM configuration; the connection URL is given at start (embedded or DATABASE_URL) and
+ * the entities by the caller, so configuration depends on nothing above it.
+ */
+export function ormConfig(clientUrl: string, opts: OrmOptions) {
+  return defineConfig({
+    clientUrl,
+    entities: opts.entities,
+    ...(opts.migrations ? migrationsConfig() : {}),
     pool: { min: 0, max: opts.poolMax ?? 20 },
     driverOptions: {
       // A failed connection attempt fails the waiting query at once (no minute-long wait while

@@ -40,7 +40,7 @@ export async function createOrm(url: string, opts: CreateOrmOptions): Promise<Mi
   const base = { entities: opts.entities, poolMax: opts.poolMax, acquireTimeoutMs: opts.acquireTimeoutMs };
   if (opts.migrate && (opts.statementTimeoutMs || opts.migrateUrl)) {
     // A migration may rewrite a large table: it runs on its own connection, with no statement timeout.
-    const migrator = await MikroORM.init(ormConfig(opts.migrateUrl ?? url, { ...base, poolMax: 1 }));
+    const migrator = await MikroORM.init(ormConfig(opts.migrateUrl ?? url, { ...base, poolMax: 1, migrations: true }));
     try {
       await migrate(migrator, opts.log);
     } finally {
@@ -48,7 +48,12 @@ export async function createOrm(url: string, opts: CreateOrmOptions): Promise<Mi
     }
   }
   const orm = await MikroORM.init(
-    ormConfig(url, { ...base, statementTimeoutMs: opts.statementTimeoutMs, onQuery: () => void sqlStats.statements++ }),
+    ormConfig(url, {
+      ...base,
+      statementTimeoutMs: opts.statementTimeoutMs,
+      onQuery: () => void sqlStats.statements++,
+      migrations: opts.migrate && !opts.statementTimeoutMs && !opts.migrateUrl,
+    }),
   );
   if (opts.migrate && !opts.statementTimeoutMs && !opts.migrateUrl) await migrate(orm, opts.log);
   return orm;
@@ -79,7 +84,7 @@ export interface MigrationStatus {
 
 /** The migrations recorded as applied in the database at `url`, and those still to apply; changes nothing else. */
 export async function migrationStatus(url: string, entities: Function[]): Promise<MigrationStatus> {
-  const orm = await MikroORM.init(ormConfig(url, { entities, poolMax: 1 }));
+  const orm = await MikroORM.init(ormConfig(url, { entities, poolMax: 1, migrations: true }));
   try {
     const migrator = orm.getMigrator();
     const applied = (await migrator.getExecutedMigrations()).map((m) => ({ name: m.name, executedAt: m.executed_at }));

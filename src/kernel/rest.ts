@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { runHeavyIf, type HeavyLane } from './bulkhead';
 import type { Ctx, DbLane } from './context';
 
@@ -63,6 +63,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     ctx: Ctx;
   }
+  interface FastifyInstance {
+    /** Compiles the request validators not compiled yet (app/validators.ts); returns how many. */
+    compileValidators(): number;
+  }
   interface FastifyContextConfig {
     auth?: AuthMode;
     /** false for operational endpoints that a rate limit must never refuse (probes, metrics) */
@@ -81,6 +85,14 @@ export function claimOperationId(app: FastifyInstance, id: string, where: string
   if (ids.has(id)) throw new Error(`duplicate OpenAPI operationId ${id} (${where}); give the route its own operationId`);
   ids.add(id);
   return id;
+}
+
+/**
+ * An encapsulated scope of routes, registered under `name`. Fastify names a plugin without one
+ * by searching every loaded module for it, a cost paid at each start for each scope.
+ */
+export function registerScope(app: FastifyInstance, name: string, plugin: FastifyPluginAsync): void {
+  app.register(Object.assign(plugin, { [Symbol.for('fastify.display-name')]: name }));
 }
 
 /** Registers thin REST routes: schema-validated input, one service call, JSON out. */

@@ -9,6 +9,29 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
+describe("request validators (compiled at a route's first request)", () => {
+  it("every route's schemas compile, and a route validates its input before and after", async () => {
+    const before = await t.call('POST', '/v1/companies', { body: { name: 42 } });
+    expect(before.status).toBe(400);
+    expect(t.app.compileValidators()).toBeGreaterThan(100);
+    expect(t.app.compileValidators()).toBe(0);
+    const after = await t.call('POST', '/v1/companies', { body: { name: 42 } });
+    expect(after.status).toBe(400);
+    expect(after.body).toEqual(before.body);
+  });
+
+  it('a schema Ajv refuses is found by compiling them all, not left for its first request', async () => {
+    const broken = await createTestApp({
+      routes: (app) => app.post('/v1/broken-schema', { schema: { body: { type: 'nonsense' } } }, async () => ({})),
+    });
+    try {
+      expect(() => broken.app.compileValidators()).toThrow(/schema is invalid/);
+    } finally {
+      await broken.close();
+    }
+  });
+});
+
 describe('schema and OpenAPI', () => {
   it('schema.graphql is up to date (run `npm run schema` after changing GraphQL types)', () => {
     const onDisk = readFileSync(join(__dirname, '..', '..', 'schema.graphql'), 'utf8');

@@ -27,7 +27,7 @@ afterAll(async () => db?.drop());
 /** An ORM on the test's database, counting the statements it sends. */
 async function orm(url = db.directUrl): Promise<{ orm: MikroORM; statements: () => number }> {
   let n = 0;
-  const o = await MikroORM.init(ormConfig(url, { entities: allEntities(), poolMax: 1, onQuery: () => void n++ }));
+  const o = await MikroORM.init(ormConfig(url, { entities: allEntities(), poolMax: 1, onQuery: () => void n++, migrations: true }));
   return { orm: o, statements: () => n };
 }
 

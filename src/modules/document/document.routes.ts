@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import multipart from '@fastify/multipart';
 import { DOCUMENT_ENTITY_TYPES, DOCUMENT_FIELD_NAMES } from '../../kernel/documents';
-import { defineRoutes, errors, S } from '../../kernel/rest';
+import { defineRoutes, errors, registerScope, S } from '../../kernel/rest';
 import { DomainError, invalid } from '../../shared/errors';
 import type { PrintedPdf } from '../../kernel/documents';
 import { clientReceipt, entityPdf, merchantReceipt } from './document.service';
 import { FONT_NAMES } from './fonts';
-import { MAX_INFLATED_BYTES, MAX_PDF_BYTES, MAX_PDF_OBJECTS } from './pdf-bounds';
+import { MAX_INFLATED_BYTES, MAX_PDF_BYTES, MAX_PDF_OBJECTS } from './pdf-limits';
 import {
   createTemplate,
   deleteTemplate,
@@ -118,7 +118,7 @@ function sendPdf(reply: FastifyReply, answer: PrintedPdf): Buffer {
 
 export function documentRoutes(app: FastifyInstance): void {
   const base = '/v1/companies/:cid/pdf-templates/:entity_type';
-  app.register(async (scope) => {
+  registerScope(app, 'pdf-template uploads', async (scope) => {
     // Multipart bodies are accepted only here: everywhere else the API stays JSON only.
     await scope.register(multipart, {
       limits: { fileSize: MAX_PDF_BYTES, files: 2, fields: 10, fieldSize: 256 * 1024, parts: 12, headerPairs: 100 },

@@ -14,13 +14,7 @@ import {
   type PDFObject,
 } from 'pdf-lib';
 import { DomainError } from '../../shared/errors';
-
-/** Uploads above this are 413 (REST contract, section 3); a stored file above it is refused when drawn. */
-export const MAX_PDF_BYTES = 10 * 1024 * 1024;
-/** Objects a PDF may hold, those inside object streams included (REST contract, PDF templates). */
-export const MAX_PDF_OBJECTS = 1000;
-/** What a PDF's compressed streams may inflate to, images aside, all streams together. */
-export const MAX_INFLATED_BYTES = 50 * 1024 * 1024;
+import { MAX_INFLATED_BYTES, MAX_PDF_BYTES, MAX_PDF_OBJECTS } from './pdf-limits';
 
 /** A PDF refused by `loadBoundedPdf`: 400, with `why` to say so in the caller's words. */
 export class PdfRefusal extends DomainError {

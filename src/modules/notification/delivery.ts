@@ -1,4 +1,4 @@
-import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
+import type { SendMailOptions, Transporter } from 'nodemailer';
 import { AUDIT_BEGIN, auditScopeArg } from '../../kernel/audit';
 import { type AppDeps, type Ctx, systemCtx } from '../../kernel/context';
 import { drainDue, startPolling } from '../../kernel/outbox-worker';
@@ -99,7 +99,9 @@ export class Mailer {
   }
 
   send(mail: SendMailOptions): Promise<unknown> {
-    this.transport ??= nodemailer.createTransport(this.url!, {
+    // the library is loaded with the first message: a process without mail to send never needs it
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    this.transport ??= (require('nodemailer') as typeof import('nodemailer')).createTransport(this.url!, {
       connectionTimeout: this.timeoutMs,
       greetingTimeout: this.timeoutMs,
       socketTimeout: this.timeoutMs,

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import formbody from '@fastify/formbody';
-import { claimOperationId, commonErrors, S, securityOf } from '../../kernel/rest';
+import { claimOperationId, commonErrors, registerScope, S, securityOf } from '../../kernel/rest';
 import { completeTestCheckout, testCheckoutPage, type CheckoutAnswer } from './checkout.service';
 import { CHECKOUT_OUTCOMES } from './payment.status';
 import { PAGE_HEADERS } from './checkout.html';
@@ -28,7 +28,7 @@ export function sendCheckoutAnswer(reply: FastifyReply, answer: CheckoutAnswer):
  * Form bodies are accepted only in this scope: everywhere else the API stays JSON only.
  */
 export function checkoutRoutes(app: FastifyInstance): void {
-  app.register(async (scope) => {
+  registerScope(app, 'checkout form', async (scope) => {
     await scope.register(formbody);
     scope.route({
       method: 'GET',

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { claimOperationId, commonErrors, S, securityOf } from '../../kernel/rest';
+import { claimOperationId, commonErrors, registerScope, S, securityOf } from '../../kernel/rest';
 import { checkoutAnswers, sendCheckoutAnswer } from './checkout.routes';
 import { handleStripeWebhook, RETURN_OUTCOMES, stripeReturn } from './stripe.service';
 
@@ -34,7 +34,7 @@ export function stripeRoutes(app: FastifyInstance): void {
     },
   });
 
-  app.register(async (scope) => {
+  registerScope(app, 'stripe events', async (scope) => {
     // Only this route reads its body as bytes, whatever its content type.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, { [RAW]: body as Buffer } satisfies RawBody));

@@ -1,4 +1,4 @@
-import Stripe from 'stripe';
+import type Stripe from 'stripe';
 import type { AppDeps, Ctx } from '../../../kernel/context';
 import { conflict, unavailable } from '../../../shared/errors';
 import { PaymentProviderSettings } from '../payment.entity';
@@ -21,13 +21,17 @@ const MAX_CLIENTS = 500;
 
 const clients = new Map<string, StripeClient>();
 
+/** The library, loaded when first needed: most processes never talk to Stripe. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const library = (): typeof Stripe => require('stripe');
+
 /** The Stripe client of a secret key, for the configured API host. */
 export function stripeClient(apiUrl: string | null, secretKey: string): StripeClient {
   const cacheKey = `${apiUrl ?? ''}\n${secretKey}`;
   let client = clients.get(cacheKey);
   if (!client) {
     const target = apiUrl ? new URL(apiUrl) : null;
-    client = new Stripe(secretKey, {
+    client = new (library())(secretKey, {
       maxNetworkRetries: 1,
       timeout: REQUEST_TIMEOUT_MS,
       telemetry: false,
@@ -94,9 +98,10 @@ export function webhookSecretOf(deps: AppDeps, settings: PaymentProviderSettings
  * retrying it unchanged cannot succeed. Anything else (no answer, a 5xx, a rate limit) may.
  */
 export function isRefusal(err: unknown): boolean {
-  if (!(err instanceof Stripe.errors.StripeError)) return false;
-  if (err instanceof Stripe.errors.StripeRateLimitError || err instanceof Stripe.errors.StripeConnectionError) return false;
-  if (err instanceof Stripe.errors.StripeAPIError) return false;
+  const { errors } = library();
+  if (!(err instanceof errors.StripeError)) return false;
+  if (err instanceof errors.StripeRateLimitError || err instanceof errors.StripeConnectionError) return false;
+  if (err instanceof errors.StripeAPIError) return false;
   const status = err.statusCode ?? 0;
   return status >= 400 && status < 500;
 }
@@ -109,7 +114,8 @@ export function isRefusal(err: unknown): boolean {
 export function stripeFailure(err: unknown, doing: string): Error {
   if (isRefusal(err)) {
     const e = err as InstanceType<typeof Stripe.errors.StripeError>;
-    const auth = e instanceof Stripe.errors.StripeAuthenticationError || e instanceof Stripe.errors.StripePermissionError;
+    const { errors } = library();
+    const auth = e instanceof errors.StripeAuthenticationError || e instanceof errors.StripePermissionError;
     const reason = auth ? 'the secret key was refused' : String(e.message ?? 'refused').slice(0, 300);
     return conflict(`Stripe refused to ${doing}: ${reason}`);
   }

@@ -24,6 +24,20 @@ const integration = {
   setupFiles: ['reflect-metadata'],
   testTimeout: 60000,
 };
+/**
+ * The tests of whole programs, apart from `npm test`: servers killed, restarted and signalled,
+ * several processes on one database (test/faults/), and the programs a user starts: the CLI
+ * (each command a process), `demo:seed` beside a server on a fresh embedded PostgreSQL, the
+ * guides' examples in a shell against a server process, the pages in a browser. They spend their
+ * time starting programs (bench/README.md, "Test suite").
+ */
+const PROCESSES = [
+  '<rootDir>/test/faults/',
+  '<rootDir>/test/http/cli.int.test.ts',
+  '<rootDir>/test/http/demo-seed.int.test.ts',
+  '<rootDir>/test/docs/guides.int.test.ts',
+  '<rootDir>/test/http/browser.int.test.ts',
+];
 module.exports = {
   // Integration hooks create databases and servers; a loaded machine can take more than the 5 s default.
   testTimeout: 60000,
@@ -38,9 +52,9 @@ module.exports = {
       ...integration,
       displayName: 'integration',
       testMatch: ['<rootDir>/test/**/*.int.test.ts'],
-      testPathIgnorePatterns: ['<rootDir>/test/faults/'],
+      testPathIgnorePatterns: PROCESSES,
     },
-    // Real processes killed, restarted and signalled: `npm run test:faults` (CI runs it too).
-    { ...integration, displayName: 'faults', testMatch: ['<rootDir>/test/faults/**/*.int.test.ts'] },
+    // `npm run test:processes` (CI runs it too).
+    { ...integration, displayName: 'processes', testMatch: PROCESSES.map((p) => (p.endsWith('/') ? `${p}**/*.int.test.ts` : p)) },
   ],
 };

@@ -38,8 +38,11 @@ async function migrate(orm: MikroORM, log?: (message: string) => void): Promise<
  */
 export async function createOrm(url: string, opts: CreateOrmOptions): Promise<MikroORM> {
   const base = { entities: opts.entities, poolMax: opts.poolMax, acquireTimeoutMs: opts.acquireTimeoutMs };
-  if (opts.migrate && (opts.statementTimeoutMs || opts.migrateUrl)) {
-    // A migration may rewrite a large table: it runs on its own connection, with no statement timeout.
+  // A migration may rewrite a large table: with a statement timeout or another address for it,
+  // it runs on its own connection, with no statement timeout; else on the pool's.
+  const apart = !!opts.migrate && !!(opts.statementTimeoutMs || opts.migrateUrl);
+  const here = !!opts.migrate && !apart;
+  if (apart) {
     const migrator = await MikroORM.init(ormConfig(opts.migrateUrl ?? url, { ...base, poolMax: 1, migrations: true }));
     try {
       await migrate(migrator, opts.log);
@@ -52,10 +55,10 @@ export async function createOrm(url: string, opts: CreateOrmOptions): Promise<Mi
       ...base,
       statementTimeoutMs: opts.statementTimeoutMs,
       onQuery: () => void sqlStats.statements++,
-      migrations: opts.migrate && !opts.statementTimeoutMs && !opts.migrateUrl,
+      migrations: here,
     }),
   );
-  if (opts.migrate && !opts.statementTimeoutMs && !opts.migrateUrl) await migrate(orm, opts.log);
+  if (here) await migrate(orm, opts.log);
   return orm;
 }
 

@@ -24,20 +24,29 @@ const integration = {
   setupFiles: ['reflect-metadata'],
   testTimeout: 60000,
 };
-/**
- * The tests of whole programs, apart from `npm test`: servers killed, restarted and signalled,
- * several processes on one database (test/faults/), and the programs a user starts: the CLI
- * (each command a process), `demo:seed` beside a server on a fresh embedded PostgreSQL, the
- * guides' examples in a shell against a server process, the pages in a browser. They spend their
- * time starting programs (bench/README.md, "Test suite").
- */
-const PROCESSES = [
-  '<rootDir>/test/faults/',
-  '<rootDir>/test/http/cli.int.test.ts',
-  '<rootDir>/test/http/demo-seed.int.test.ts',
-  '<rootDir>/test/docs/guides.int.test.ts',
-  '<rootDir>/test/http/browser.int.test.ts',
-];
+const { readdirSync } = require('node:fs');
+const { join } = require('node:path');
+// How integration files run: apart (whole programs) or in groups by context (test/groups.js).
+const { processes, groups } = require('./test/groups.js');
+const PROCESSES = processes.map((p) => `<rootDir>/${p}`);
+/** Every directory of integration tests belongs to one group or to the processes, and every group has its file. */
+function checkGroups() {
+  const owners = new Map();
+  for (const [name, contexts] of Object.entries(groups)) for (const c of contexts) owners.set(c, [...(owners.get(c) ?? []), name]);
+  const problems = [];
+  for (const dir of readdirSync(join(__dirname, 'test'), { withFileTypes: true })) {
+    if (!dir.isDirectory() || dir.name === 'groups') continue;
+    const files = readdirSync(join(__dirname, 'test', dir.name)).filter((f) => f.endsWith('.int.test.ts'));
+    const grouped = files.filter((f) => !processes.some((p) => `test/${dir.name}/${f}`.startsWith(p)));
+    const n = (owners.get(dir.name) ?? []).length;
+    if (grouped.length > 0 && n !== 1) problems.push(`test/${dir.name} is in ${n} groups of test/groups.js, not 1`);
+  }
+  for (const name of Object.keys(groups)) {
+    if (!readdirSync(join(__dirname, 'test', 'groups')).includes(`${name}.int.ts`)) problems.push(`group ${name} has no test/groups/${name}.int.ts`);
+  }
+  if (problems.length) throw new Error(`test/groups.js: ${problems.join('; ')}`);
+}
+checkGroups();
 module.exports = {
   // Integration hooks create databases and servers; a loaded machine can take more than the 5 s default.
   testTimeout: 60000,
@@ -48,9 +57,12 @@ module.exports = {
     { ...unit, displayName: 'unit' },
     zoned('unit-new-york', 'America/New_York'),
     zoned('unit-kolkata', 'Asia/Kolkata'),
+    // `npm test`: the integration files in groups, one jest file a group (test/groups.js).
+    { ...integration, displayName: 'integration', testMatch: ['<rootDir>/test/groups/*.int.ts'] },
+    // Each integration file alone, to run one by its path: `npx jest test/booking/bookings.int.test.ts`.
     {
       ...integration,
-      displayName: 'integration',
+      displayName: 'integration-files',
       testMatch: ['<rootDir>/test/**/*.int.test.ts'],
       testPathIgnorePatterns: PROCESSES,
     },

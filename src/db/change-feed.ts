@@ -45,11 +45,13 @@ export class PgChangeFeed {
       this.handlers.set(channel, (set = new Set()));
       const client = this.client;
       if (this.connected && client) {
-        const listened = client.query(`listen ${ident(channel)}`).then(
-          () => undefined,
-          (err: Error) => this.lost(err, client),
-        );
-        this.listens = Promise.all([this.listens, listened]).then(() => undefined);
+        // one statement at a time on the connection (pg 9 refuses a query while one is running)
+        this.listens = this.listens
+          .then(() => client.query(`listen ${ident(channel)}`))
+          .then(
+            () => undefined,
+            (err: Error) => this.lost(err, client),
+          );
       }
     }
     set.add(onChange);

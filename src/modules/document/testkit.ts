@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createDeflate } from 'node:zlib';
 import { PDFDocument, PDFRawStream, StandardFonts, rgb } from 'pdf-lib';
@@ -38,15 +38,51 @@ export interface PdfView {
 
 const SCRIPT = join(__dirname, 'pdf-inspect.testkit.mjs');
 
+interface Asked {
+  pdf: string;
+  resolve(view: PdfView): void;
+  reject(err: Error): void;
+}
+
+/** The PDF.js reader of this test file: one child process, kept while PDFs keep coming (it ends when idle). */
+let reader: { child: ChildProcess; asked: Asked[] } | null = null;
+
+function ask(a: Asked): void {
+  if (!reader) {
+    const child = spawn(process.execPath, [SCRIPT], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const me = { child, asked: [] as Asked[] };
+    let out = '';
+    let stderr = '';
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      for (let nl = out.indexOf('\n'); nl >= 0; nl = out.indexOf('\n')) {
+        const answer = JSON.parse(out.slice(0, nl)) as { view?: PdfView; error?: string };
+        out = out.slice(nl + 1);
+        const next = me.asked.shift()!;
+        if (answer.view) next.resolve(answer.view);
+        else next.reject(new Error(`PDF.js could not read the PDF: ${answer.error}`));
+      }
+    });
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.once('exit', (code) => {
+      if (reader === me) reader = null;
+      const left = me.asked.splice(0);
+      // Ended idle just as a PDF was sent: ask a new reader.
+      if (code === 0) left.forEach(ask);
+      else for (const l of left) l.reject(new Error(`the PDF.js reader ended with ${code}: ${stderr}`));
+    });
+    // The reader never keeps a test process alive.
+    child.unref();
+    for (const s of [child.stdin, child.stdout, child.stderr] as unknown as { unref?(): void }[]) s.unref?.();
+    reader = me;
+  }
+  reader.asked.push(a);
+  reader.child.stdin!.write(`${a.pdf}\n`);
+}
+
 /** Reads a PDF as PDF.js does: pages, text with positions, and the colour and opacity of each text run. */
 export function readPdf(bytes: Uint8Array | Buffer): Promise<PdfView> {
-  return new Promise((resolve, reject) => {
-    const child = execFile(process.execPath, [SCRIPT], { maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
-      if (err) return reject(new Error(`PDF.js could not read the PDF: ${stderr || err.message}`));
-      resolve(JSON.parse(stdout) as PdfView);
-    });
-    child.stdin!.end(Buffer.from(bytes));
-  });
+  return new Promise((resolve, reject) => ask({ pdf: Buffer.from(bytes).toString('base64'), resolve, reject }));
 }
 
 /** The text of one page, its items joined in drawing order. */

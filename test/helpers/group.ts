@@ -1,0 +1,34 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..');
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- the same CommonJS file jest.config.js reads
+const { groups, processes } = require('../groups.js') as { groups: Record<string, string[]>; processes: string[] };
+
+/**
+ * Runs the integration test files of one group of context directories (test/groups.js) in this
+ * one jest file, each under a `describe` named by its path, so that its hooks stay its own. Jest
+ * gives every test file a fresh module registry, and loading the application's modules and
+ * building its first server is most of what a small integration file costs; a group pays it once
+ * (bench/README.md, "Test suite"). `npm test` runs the groups (`test/groups/`); a file still runs
+ * alone by its path in the project `integration-files` (`npx jest test/booking/bookings.int.test.ts`).
+ * Files are found by name, so a new file in a context runs in its group without being listed.
+ */
+export function runGroup(name: string): void {
+  const contexts = groups[name];
+  if (!contexts) throw new Error(`test/groups.js has no group ${name}`);
+  const files = contexts.flatMap((context) =>
+    readdirSync(join(ROOT, 'test', context))
+      .filter((f) => f.endsWith('.int.test.ts'))
+      .map((f) => `test/${context}/${f}`)
+      .filter((path) => !processes.some((p) => path.startsWith(p)))
+      .sort(),
+  );
+  if (files.length === 0) throw new Error(`group ${name} holds no integration test file`);
+  for (const path of files) {
+    describe(path, () => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a test file, loaded inside its describe
+      require(join(ROOT, path));
+    });
+  }
+}

@@ -8,6 +8,7 @@ import {
   Kind,
   type ASTVisitor,
   type DocumentNode,
+  type FormattedExecutionResult,
   type FragmentDefinitionNode,
   type OperationDefinitionNode,
   type SelectionSetNode,
@@ -227,6 +228,16 @@ function costPlugin(schema: GraphQLSchema): ApolloServerPlugin<Ctx> {
   };
 }
 
+/**
+ * The costPlugin reports the cost of every request Apollo's pipeline answers. A request Apollo
+ * refuses before (a GET without a CSRF-safe header, a body that is no GraphQL request, a batch)
+ * passes no plugin: it is given the cost of a document never evaluated when it is written.
+ */
+function withCost(result: FormattedExecutionResult): FormattedExecutionResult {
+  if (result.extensions && 'cost' in result.extensions) return result;
+  return { ...result, extensions: { ...result.extensions, ...costExtension(null) } };
+}
+
 const APOLLO_INPUT_CODES = new Set([
   'GRAPHQL_PARSE_FAILED',
   'GRAPHQL_VALIDATION_FAILED',
@@ -313,7 +324,7 @@ export function createApollo(opts: {
     // No cache hints are used; the cache-control plugin would otherwise wrap every field resolver.
     // The explorer page is this server's own (src/app/explorer.ts), not Apollo's CDN-loaded Sandbox.
     // Prewritten answers (graphql-direct.ts) are spliced into the response text as they are.
-    stringifyResult,
+    stringifyResult: (result) => stringifyResult(withCost(result)),
     plugins: [
       ...(persisted ? [persistedOnlyPlugin(persisted)] : []),
       costPlugin(schema),

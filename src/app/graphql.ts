@@ -248,6 +248,16 @@ const APOLLO_INPUT_CODES = new Set([
   'OPERATION_RESOLUTION_FAILURE',
 ]);
 
+/**
+ * Apollo's refusal of a request that names no code but the HTTP status of a client error (a
+ * persisted query whose hash is not that of its text): Apollo would call it INTERNAL_SERVER_ERROR.
+ */
+function refusedByApollo(error: unknown, apolloCode: string | undefined): boolean {
+  if (apolloCode !== 'INTERNAL_SERVER_ERROR' || !(error instanceof GraphQLError)) return false;
+  const status = (error.extensions.http as { status?: unknown } | undefined)?.status;
+  return typeof status === 'number' && status >= 400 && status < 500;
+}
+
 /** Maps every error to the contract's codes; unexpected ones say only `internal error`. */
 export function formatGraphqlError(
   formatted: { message: string; locations?: unknown; path?: unknown; extensions?: Record<string, unknown> },
@@ -256,7 +266,7 @@ export function formatGraphqlError(
   const original = (error as { originalError?: unknown })?.originalError;
   const apolloCode = formatted.extensions?.code as string | undefined;
   if (!original || original instanceof GraphQLError) {
-    if (apolloCode && APOLLO_INPUT_CODES.has(apolloCode)) {
+    if ((apolloCode && APOLLO_INPUT_CODES.has(apolloCode)) || refusedByApollo(error, apolloCode)) {
       return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code: 'invalid_request' } };
     }
     if (apolloCode === 'invalid_request')

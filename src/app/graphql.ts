@@ -8,6 +8,7 @@ import {
   Kind,
   type ASTVisitor,
   type DocumentNode,
+  type FormattedExecutionResult,
   type FragmentDefinitionNode,
   type OperationDefinitionNode,
   type SelectionSetNode,
@@ -227,6 +228,16 @@ function costPlugin(schema: GraphQLSchema): ApolloServerPlugin<Ctx> {
   };
 }
 
+/**
+ * The costPlugin reports the cost of every request Apollo's pipeline answers. A request Apollo
+ * refuses before (a GET without a CSRF-safe header, a body that is no GraphQL request, a batch)
+ * passes no plugin: it is given the cost of a document never evaluated when it is written.
+ */
+function withCost(result: FormattedExecutionResult): FormattedExecutionResult {
+  if (result.extensions && 'cost' in result.extensions) return result;
+  return { ...result, extensions: { ...result.extensions, ...costExtension(null) } };
+}
+
 const APOLLO_INPUT_CODES = new Set([
   'GRAPHQL_PARSE_FAILED',
   'GRAPHQL_VALIDATION_FAILED',
@@ -237,6 +248,16 @@ const APOLLO_INPUT_CODES = new Set([
   'OPERATION_RESOLUTION_FAILURE',
 ]);
 
+/**
+ * Apollo's refusal of a request that names no code but the HTTP status of a client error (a
+ * persisted query whose hash is not that of its text): Apollo would call it INTERNAL_SERVER_ERROR.
+ */
+function refusedByApollo(error: unknown, apolloCode: string | undefined): boolean {
+  if (apolloCode !== 'INTERNAL_SERVER_ERROR' || !(error instanceof GraphQLError)) return false;
+  const status = (error.extensions.http as { status?: unknown } | undefined)?.status;
+  return typeof status === 'number' && status >= 400 && status < 500;
+}
+
 /** Maps every error to the contract's codes; unexpected ones say only `internal error`. */
 export function formatGraphqlError(
   formatted: { message: string; locations?: unknown; path?: unknown; extensions?: Record<string, unknown> },
@@ -245,7 +266,7 @@ export function formatGraphqlError(
   const original = (error as { originalError?: unknown })?.originalError;
   const apolloCode = formatted.extensions?.code as string | undefined;
   if (!original || original instanceof GraphQLError) {
-    if (apolloCode && APOLLO_INPUT_CODES.has(apolloCode)) {
+    if ((apolloCode && APOLLO_INPUT_CODES.has(apolloCode)) || refusedByApollo(error, apolloCode)) {
       return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code: 'invalid_request' } };
     }
     if (apolloCode === 'invalid_request')
@@ -313,7 +334,7 @@ export function createApollo(opts: {
     // No cache hints are used; the cache-control plugin would otherwise wrap every field resolver.
     // The explorer page is this server's own (src/app/explorer.ts), not Apollo's CDN-loaded Sandbox.
     // Prewritten answers (graphql-direct.ts) are spliced into the response text as they are.
-    stringifyResult,
+    stringifyResult: (result) => stringifyResult(withCost(result)),
     plugins: [
       ...(persisted ? [persistedOnlyPlugin(persisted)] : []),
       costPlugin(schema),

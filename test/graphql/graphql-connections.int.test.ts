@@ -184,6 +184,15 @@ describe('stable cursors', () => {
     expect(p2.nodes.map((n: any) => n.id)).toEqual(ids.slice(2));
     expect(p2.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
     expect(p2.totalCount).toBe(3);
+    // backward from a cursor whose row is deleted too
+    const bq = `query($c: ID!, $before: String) { webhooks(companyID: $c, last: 2, before: $before) {
+      nodes { id } pageInfo { startCursor hasNextPage hasPreviousPage } totalCount } }`;
+    const p2start = (await t.gql(bq, { c: s.companyId })).body.data.webhooks.pageInfo.startCursor;
+    expect((await t.call('DELETE', `${s.base}/webhooks/${ids[2]}`)).status).toBe(204);
+    const b1 = (await t.gql(bq, { c: s.companyId, before: p2start })).body.data.webhooks;
+    expect(b1.nodes.map((n: any) => n.id)).toEqual([ids[0]]);
+    expect(b1.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
+    expect(b1.totalCount).toBe(2);
 
     // working hours rules, paged in memory, in the order they are chosen (highest priority first)
     const rid = await s.resource('Room');

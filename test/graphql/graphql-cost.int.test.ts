@@ -135,6 +135,22 @@ describe('extensions.cost', () => {
       expect(r.body.extensions).toEqual(cost(null));
     }
   });
+
+  it('so do the requests Apollo refuses before it reads a document', async () => {
+    const query = '{ companies { total } }';
+    for (const r of [
+      // a GET without a header that passes the CSRF check
+      await t.call('GET', '/graphql', { query: { query } }),
+      await t.call('GET', '/graphql', { query: { query, variables: '{' }, headers: { 'apollo-require-preflight': 'true' } }),
+      await t.call('POST', '/graphql', { body: { query: 5 } }),
+      await t.call('POST', '/graphql', { body: { query, variables: 5 } }),
+      await t.call('POST', '/graphql', { body: [{ query }] }),
+    ]) {
+      expect(r.status).toBe(400);
+      expect(r.body.errors).toEqual([{ message: expect.any(String), extensions: { code: 'invalid_request' } }]);
+      expect(r.body.extensions).toEqual(cost(null));
+    }
+  });
 });
 
 describe('with introspection off', () => {

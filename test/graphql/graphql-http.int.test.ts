@@ -97,6 +97,17 @@ describe('documents that fail before execution', () => {
     const strict = await post({ query: '{ companies { nope } }' }, { accept: GQL_RESPONSE });
     expect(strict.status).toBe(400);
   });
+
+  it('an automatic persisted query whose hash is not that of its text likewise', async () => {
+    const body = { query: QUERY, extensions: { persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } } };
+    const json = await post(body);
+    expect(json.status).toBe(200);
+    expectGraphqlError(json, 'invalid_request');
+    expect(json.body.errors[0].message).toBe('provided sha does not match query');
+    const strict = await post(body, { accept: GQL_RESPONSE });
+    expect(strict.status).toBe(400);
+    expectGraphqlError(strict, 'invalid_request');
+  });
 });
 
 describe('requests that never were GraphQL requests keep their 4xx status', () => {

@@ -93,6 +93,21 @@ describe('live updates', () => {
     const three = [await sub.take(), await sub.take(), await sub.take()].map((e) => e.data.bookingChanged);
     expect(three.map((e) => e.type)).toEqual(['created', 'created', 'created']);
     expect(new Set(three.map((e) => e.booking.id)).size).toBe(3);
+    // a booking of a service confirmed by hand: made pending, then confirmed
+    const manual = await shop.f.service('fixed', { duration: 'PT1H', bookingPolicy: 'manual' }, 'By request');
+    await shop.f.link(manual, shop.rids[0]);
+    const requested = await book(t, shop.cid, { serviceID: manual, resourceID: shop.rids[0], startTime: '2031-03-20T09:00:00Z' });
+    expect(requested.status).toBe(200);
+    expect((await sub.take()).data.bookingChanged).toMatchObject({
+      type: 'created',
+      booking: { id: requested.body.id, status: 'pending' },
+    });
+    const confirmed = await t.call('PATCH', `/v1/companies/${shop.cid}/bookings/${requested.body.id}`, { body: { status: 'confirmed' } });
+    expect(confirmed.status).toBe(200);
+    expect((await sub.take()).data.bookingChanged).toMatchObject({
+      type: 'confirmed',
+      booking: { id: requested.body.id, status: 'confirmed' },
+    });
     await sub.quiet(300);
   });
 
@@ -118,12 +133,12 @@ describe('live updates', () => {
     const b = await book(t, shop.cid, { serviceID: shop.sid, resourceID: shop.rids[0], startTime: '2031-05-03T10:00:00Z' });
     expect(b.status).toBe(200);
     // the booking's hour, widened by the service's 1-hour span on each side
-    expect((await sub.take()).data.availabilityChanged).toEqual({
-      serviceID: shop.sid,
-      resourceIDs: [shop.rids[0]],
-      from: '2031-05-03T09:00:00Z',
-      to: '2031-05-03T12:00:00Z',
-    });
+    const around = { serviceID: shop.sid, resourceIDs: [shop.rids[0]], from: '2031-05-03T09:00:00Z', to: '2031-05-03T12:00:00Z' };
+    expect((await sub.take()).data.availabilityChanged).toEqual(around);
+    // its cancellation frees the same part
+    const cancelled = await t.call('PATCH', `/v1/companies/${shop.cid}/bookings/${b.body.id}`, { body: { status: 'cancelled' } });
+    expect(cancelled.status).toBe(200);
+    expect((await sub.take()).data.availabilityChanged).toEqual(around);
     // outside the window: nothing
     expect((await book(t, shop.cid, { serviceID: shop.sid, resourceID: shop.rids[1], startTime: '2031-06-03T10:00:00Z' })).status).toBe(
       200,
@@ -248,6 +263,44 @@ describe('live updates', () => {
     expect((await t.call('DELETE', `/v1/api-keys/${key.body.id}`)).status).toBeLessThan(300);
     expect(await c.closed).toEqual({ code: 4401, reason: 'the API key was revoked' });
     expect((await sub.ended).error).toBeDefined();
+  });
+
+  it('checks the key again for each subscription: permissions an operator narrowed apply on the open connection', async () => {
+    const permissions = (p: string[]) => JSON.stringify({ [shop.cid]: p });
+    const key = await t.call('POST', '/v1/api-keys', {
+      body: { name: 'to narrow', permissions: { [shop.cid]: ['bookings.read', 'client.read'] } },
+    });
+    const c = connect({ 'x-api-key': key.body.key });
+    const sub = await subscribed(c, metrics, BOOKING_CHANGED, { c: shop.cid });
+    // no route edits a key's permissions: an operator's SQL, announced like any change of the key
+    let heard: () => void = () => undefined;
+    const announced = new Promise<void>((resolve) => (heard = resolve));
+    const unfollow = t.deps.changes!.subscribe('api_key_changed', (id) => id === key.body.id && heard());
+    await t.deps.orm.em
+      .fork()
+      .getConnection()
+      .execute('update api_key set permissions = ?::jsonb where id = ?', [permissions(['client.read']), key.body.id]);
+    await announced;
+    await unfollow();
+    const again = c.subscribe(BOOKING_CHANGED, { c: shop.cid });
+    expect((await again.take()).errors).toEqual([
+      expect.objectContaining({ message: 'missing permission bookings.read', extensions: { code: 'forbidden' } }),
+    ]);
+    // the running subscription sends no booking any more; the connection and what the key may still watch go on
+    const times = await subscribed(
+      c,
+      metrics,
+      AVAILABILITY_CHANGED,
+      { c: shop.cid, s: shop.sid, from: '2031-11-01T00:00:00Z', to: '2031-11-02T00:00:00Z' },
+      2,
+    );
+    expect((await book(t, shop.cid, { serviceID: shop.sid, resourceID: shop.rids[0], startTime: '2031-11-01T09:00:00Z' })).status).toBe(
+      200,
+    );
+    expect((await times.take()).data.availabilityChanged.resourceIDs).toEqual([shop.rids[0]]);
+    const event = await sub.take();
+    expect(event.data).toBeNull();
+    expect(event.errors).toEqual([expect.objectContaining({ extensions: { code: 'forbidden' } })]);
   });
 
   it('serves only subscriptions over WebSocket, and only queries and mutations over HTTP', async () => {

@@ -28,14 +28,15 @@ const integration = {
  * The tests of whole programs, apart from `npm test`: servers killed, restarted and signalled,
  * several processes on one database (test/faults/), and the programs a user starts: the CLI
  * (each command a process), `demo:seed` beside a server on a fresh embedded PostgreSQL, the
- * guides' examples in a shell against a server process, the pages in a browser. They spend their
- * time starting programs (bench/README.md, "Test suite").
+ * guides' examples in a shell against a server process, the build before a start, the pages in
+ * a browser. They spend their time starting programs (bench/README.md, "Test suite").
  */
 const PROCESSES = [
   '<rootDir>/test/faults/',
   '<rootDir>/test/http/cli.int.test.ts',
   '<rootDir>/test/http/demo-seed.int.test.ts',
   '<rootDir>/test/docs/guides.int.test.ts',
+  '<rootDir>/test/http/build-output.int.test.ts',
   '<rootDir>/test/http/browser.int.test.ts',
 ];
 module.exports = {

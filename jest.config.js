@@ -42,7 +42,8 @@ function checkGroups() {
     if (grouped.length > 0 && n !== 1) problems.push(`test/${dir.name} is in ${n} groups of test/groups.js, not 1`);
   }
   for (const name of Object.keys(groups)) {
-    if (!readdirSync(join(__dirname, 'test', 'groups')).includes(`${name}.int.ts`)) problems.push(`group ${name} has no test/groups/${name}.int.ts`);
+    if (!readdirSync(join(__dirname, 'test', 'groups')).includes(`${name}.int.ts`))
+      problems.push(`group ${name} has no test/groups/${name}.int.ts`);
   }
   if (problems.length) throw new Error(`test/groups.js: ${problems.join('; ')}`);
 }

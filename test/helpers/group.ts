@@ -5,6 +5,19 @@ const ROOT = join(__dirname, '..', '..');
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the same CommonJS file jest.config.js reads
 const { groups, processes } = require('../groups.js') as { groups: Record<string, string[]>; processes: string[] };
 
+/** The integration test files of a group (test/groups.js), from the root. */
+export function groupFiles(name: string): string[] {
+  const contexts = groups[name];
+  if (!contexts) throw new Error(`test/groups.js has no group ${name}`);
+  return contexts.flatMap((context) =>
+    readdirSync(join(ROOT, 'test', context))
+      .filter((f) => f.endsWith('.int.test.ts'))
+      .map((f) => `test/${context}/${f}`)
+      .filter((path) => !processes.some((p) => path.startsWith(p)))
+      .sort(),
+  );
+}
+
 /**
  * Runs the integration test files of one group of context directories (test/groups.js) in this
  * one jest file, each under a `describe` named by its path, so that its hooks stay its own. Jest
@@ -15,15 +28,7 @@ const { groups, processes } = require('../groups.js') as { groups: Record<string
  * Files are found by name, so a new file in a context runs in its group without being listed.
  */
 export function runGroup(name: string): void {
-  const contexts = groups[name];
-  if (!contexts) throw new Error(`test/groups.js has no group ${name}`);
-  const files = contexts.flatMap((context) =>
-    readdirSync(join(ROOT, 'test', context))
-      .filter((f) => f.endsWith('.int.test.ts'))
-      .map((f) => `test/${context}/${f}`)
-      .filter((path) => !processes.some((p) => path.startsWith(p)))
-      .sort(),
-  );
+  const files = groupFiles(name);
   if (files.length === 0) throw new Error(`group ${name} holds no integration test file`);
   for (const path of files) {
     describe(path, () => {

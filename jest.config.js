@@ -24,36 +24,19 @@ const integration = {
   setupFiles: ['reflect-metadata'],
   testTimeout: 60000,
 };
-const { readdirSync } = require('node:fs');
-const { join } = require('node:path');
 // How integration files run: apart (whole programs) or in groups by context (test/groups.js).
-const { processes, groups } = require('./test/groups.js');
-const PROCESSES = processes.map((p) => `<rootDir>/${p}`);
-/** Every directory of integration tests belongs to one group or to the processes, and every group has its file. */
-function checkGroups() {
-  const owners = new Map();
-  for (const [name, contexts] of Object.entries(groups)) for (const c of contexts) owners.set(c, [...(owners.get(c) ?? []), name]);
-  const problems = [];
-  for (const dir of readdirSync(join(__dirname, 'test'), { withFileTypes: true })) {
-    if (!dir.isDirectory() || dir.name === 'groups') continue;
-    const files = readdirSync(join(__dirname, 'test', dir.name)).filter((f) => f.endsWith('.int.test.ts'));
-    const grouped = files.filter((f) => !processes.some((p) => `test/${dir.name}/${f}`.startsWith(p)));
-    const n = (owners.get(dir.name) ?? []).length;
-    if (grouped.length > 0 && n !== 1) problems.push(`test/${dir.name} is in ${n} groups of test/groups.js, not 1`);
-  }
-  for (const name of Object.keys(groups)) {
-    if (!readdirSync(join(__dirname, 'test', 'groups')).includes(`${name}.int.ts`))
-      problems.push(`group ${name} has no test/groups/${name}.int.ts`);
-  }
-  if (problems.length) throw new Error(`test/groups.js: ${problems.join('; ')}`);
-}
-checkGroups();
+const groups = require('./test/groups.js');
+const PROCESSES = groups.processes.map((p) => `<rootDir>/${p}`);
+const problems = groups.problems();
+if (problems.length) throw new Error(`test/groups.js: ${problems.join('; ')}`);
 module.exports = {
   // Integration hooks create databases and servers; a loaded machine can take more than the 5 s default.
   testTimeout: 60000,
   // Integration files spend most of their time waiting on PostgreSQL and on timers, so more
   // workers than cores pay off (bench/README.md, "Test suite"); JEST_WORKERS overrides.
   maxWorkers: process.env.JEST_WORKERS ?? 3,
+  // the largest groups first, also on a fresh clone (test/helpers/sequencer.js)
+  testSequencer: '<rootDir>/test/helpers/sequencer.js',
   projects: [
     { ...unit, displayName: 'unit' },
     zoned('unit-new-york', 'America/New_York'),

@@ -11,30 +11,79 @@
  *
  * `groups`: the rest, by context directory, each group run by `npm test` as one jest file
  * (`test/groups/<name>.int.ts`) so that it loads the application's modules once. Small contexts
- * share a group. Every directory of integration tests belongs to exactly one group or to
- * `processes`; jest.config.js refuses to start otherwise.
+ * share a group; a file that takes minutes by itself (the HTTP fuzzing) is a group of its own,
+ * named by its path, and its directory's group runs the others. Every directory of integration
+ * tests belongs to exactly one group or to `processes`; jest.config.js refuses to start otherwise.
  */
-module.exports = {
-  processes: [
-    'test/faults/',
-    'test/http/cli.int.test.ts',
-    'test/http/demo-seed.int.test.ts',
-    'test/http/build-output.int.test.ts',
-    'test/http/browser.int.test.ts',
-  ],
-  groups: {
-    audit: ['audit'],
-    availability: ['availability'],
-    booking: ['booking'],
-    catalog: ['catalog'],
-    commerce: ['commerce', 'giftcard', 'promocode', 'pricing'],
-    company: ['company', 'client', 'calendar', 'scheduling', 'document'],
-    docs: ['docs'],
-    graphql: ['graphql'],
-    http: ['http'],
-    notification: ['notification'],
-    payment: ['payment'],
-    subscription: ['subscription'],
-    webhook: ['webhook'],
-  },
+const { readdirSync } = require('node:fs');
+const { join } = require('node:path');
+
+const processes = [
+  'test/faults/',
+  'test/http/cli.int.test.ts',
+  'test/http/demo-seed.int.test.ts',
+  'test/http/build-output.int.test.ts',
+  'test/http/browser.int.test.ts',
+];
+const groups = {
+  audit: ['audit'],
+  availability: ['availability'],
+  booking: ['booking'],
+  catalog: ['catalog'],
+  commerce: ['commerce', 'giftcard', 'promocode', 'pricing'],
+  company: ['company', 'client', 'calendar', 'scheduling', 'document'],
+  docs: ['docs'],
+  graphql: ['graphql'],
+  http: ['http'],
+  fuzz: ['test/http/fuzz.int.test.ts'],
+  notification: ['notification'],
+  payment: ['payment'],
+  subscription: ['subscription'],
+  webhook: ['webhook'],
 };
+
+const TEST = __dirname;
+const isFile = (entry) => entry.endsWith('.int.test.ts');
+
+/** The integration test files a group runs, from the root (`test/<context>/<name>.int.test.ts`). */
+function filesOf(name) {
+  const entries = groups[name];
+  if (!entries) throw new Error(`test/groups.js has no group ${name}`);
+  // files that a group names by path belong to it, not to their directory's group
+  const named = Object.values(groups).flat().filter(isFile);
+  return entries
+    .flatMap((entry) =>
+      isFile(entry)
+        ? [entry]
+        : readdirSync(join(TEST, entry))
+            .filter((f) => f.endsWith('.int.test.ts'))
+            .map((f) => `test/${entry}/${f}`)
+            .filter((path) => !named.includes(path)),
+    )
+    .filter((path) => !processes.some((p) => path.startsWith(p)))
+    .sort();
+}
+
+/** What is wrong with the groups: a directory of integration tests in no group or in two, a group without its file. */
+function problems() {
+  const owners = new Map();
+  for (const [name, entries] of Object.entries(groups))
+    for (const c of entries.filter((e) => !isFile(e))) owners.set(c, [...(owners.get(c) ?? []), name]);
+  const found = [];
+  for (const dir of readdirSync(TEST, { withFileTypes: true })) {
+    if (!dir.isDirectory() || dir.name === 'groups') continue;
+    const files = readdirSync(join(TEST, dir.name)).filter((f) => f.endsWith('.int.test.ts'));
+    const grouped = files.filter((f) => !processes.some((p) => `test/${dir.name}/${f}`.startsWith(p)));
+    const n = (owners.get(dir.name) ?? []).length;
+    if (grouped.length > 0 && n !== 1) found.push(`test/${dir.name} is in ${n} groups of test/groups.js, not 1`);
+  }
+  for (const file of Object.values(groups).flat().filter(isFile)) {
+    if (!readdirSync(join(TEST, '..', file, '..')).includes(file.split('/').pop())) found.push(`${file}, named by a group, does not exist`);
+  }
+  const groupFiles = readdirSync(join(TEST, 'groups'));
+  for (const name of Object.keys(groups))
+    if (!groupFiles.includes(`${name}.int.ts`)) found.push(`group ${name} has no test/groups/${name}.int.ts`);
+  return found;
+}
+
+module.exports = { processes, groups, filesOf, problems };

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../src/db/embedded';
 import { startServerProcess, type ServerProcess } from '../helpers/server-process';
+import { cloneTestDatabase } from '../helpers/test-database';
 import {
   codeBlocks,
   DOCS_ADMIN_KEY,
@@ -19,8 +20,8 @@ import {
 
 /**
  * The README and every guide run as written: their ```sh and ```graphql blocks, in order, in one
- * bash session per document, against a real server process (src/main.ts, its own embedded
- * PostgreSQL) started with the key and settings docs/getting-started.md starts it with. The
+ * bash session per document, against a real server process (src/main.ts, on a database of the
+ * tests' PostgreSQL) started with the key and settings docs/getting-started.md starts it with. The
  * documents address it as http://localhost:4000 and a webhook receiver they start as
  * http://localhost:4001; the session gets the ports of this test's own instead.
  */
@@ -66,16 +67,25 @@ describeIfTools('the examples run as written', () => {
   let origin: string;
   const work = mkdtempSync(join(tmpdir(), 'booking-docs-'));
 
+  let db: Awaited<ReturnType<typeof cloneTestDatabase>>;
+
   beforeAll(async () => {
+    // the tests' PostgreSQL, on a database of its own (the server's embedded one is tried by test/faults/embedded)
+    db = await cloneTestDatabase();
     server = await startServerProcess({
       ADMIN_API_KEY: DOCS_ADMIN_KEY,
       WEBHOOK_ALLOW_INSECURE: 'true',
       WEBHOOK_POLL_MS: '200',
+      DATABASE_URL: db.url,
     });
     origin = server.base.replace('127.0.0.1', 'localhost');
   }, 180_000);
-  afterAll(() => {
-    server?.cleanup();
+  afterAll(async () => {
+    if (server) {
+      server.cleanup();
+      await server.exited;
+    }
+    await db?.drop();
     rmSync(work, { recursive: true, force: true });
   });
 

@@ -1,22 +1,11 @@
-import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the same CommonJS file jest.config.js reads
-const { groups, processes } = require('../groups.js') as { groups: Record<string, string[]>; processes: string[] };
+const { filesOf } = require('../groups.js') as { filesOf(name: string): string[] };
 
 /** The integration test files of a group (test/groups.js), from the root. */
-export function groupFiles(name: string): string[] {
-  const contexts = groups[name];
-  if (!contexts) throw new Error(`test/groups.js has no group ${name}`);
-  return contexts.flatMap((context) =>
-    readdirSync(join(ROOT, 'test', context))
-      .filter((f) => f.endsWith('.int.test.ts'))
-      .map((f) => `test/${context}/${f}`)
-      .filter((path) => !processes.some((p) => path.startsWith(p)))
-      .sort(),
-  );
-}
+export const groupFiles = (name: string): string[] => filesOf(name);
 
 /**
  * Runs the integration test files of one group of context directories (test/groups.js) in this

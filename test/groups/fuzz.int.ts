@@ -1,0 +1,3 @@
+import { runGroup } from '../helpers/group';
+
+runGroup('fuzz');

@@ -229,7 +229,7 @@ async function main(): Promise<void> {
   });
   const stormDone = new Promise<StormResult>((resolve) => stormProcess.once('message', (m) => resolve(m as StormResult)));
   stormProcess.send({ base, key, path: timesPath, body: month, seconds: SECONDS } satisfies StormTask);
-  const cpu0 = cpuOf([info.pid, stormProcess.pid!]);
+  const [serverCpu0] = cpuOf([info.pid]);
   const postgres0 = postgresCpu();
 
   // /health and bookings are measured from another process, as an orchestrator's probe and
@@ -239,12 +239,31 @@ async function main(): Promise<void> {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const observed = new Promise<Observed>((resolve) => observer.once('message', (m) => resolve(m as Observed)));
-  observer.send({ base, key, cid, sid, resources, seconds: SECONDS, firstBooking: bookingSeq } satisfies ObserverTask);
-  const [cpuObserver0] = cpuOf([observer.pid!]);
-  const { stormStatus, stormOk, stormRefused, refusedWithoutRetryAfter, stormBytes, stormErrors } = await stormDone;
-  const cpu1 = cpuOf([info.pid, stormProcess.pid!, observer.pid!]);
+  observer.send({
+    base,
+    key,
+    cid,
+    sid,
+    resources,
+    seconds: SECONDS,
+    firstBooking: bookingSeq,
+    stormPath: timesPath,
+    stormBody: month,
+  } satisfies ObserverTask);
+  const { stormStatus, stormOk, stormRefused, refusedWithoutRetryAfter, stormBytes, stormErrors, cpuMs: stormCpuMs } = await stormDone;
+  const [serverCpu1] = cpuOf([info.pid]);
   const postgres1 = postgresCpu();
-  const { health, healthStatus, ready, readyStatus, bookings, bookingStatus } = await observed;
+  const {
+    health,
+    healthStatus,
+    ready,
+    readyStatus,
+    bookings,
+    bookingStatus,
+    excessRefused,
+    excessStatus,
+    cpuMs: observerCpuMs,
+  } = await observed;
   const elapsed = (performance.now() - started) / 1000;
   clearInterval(rssTimer);
   const { delay: eventLoopDelayMs, served } = await new Promise<{ delay: unknown; served: ServedTimes }>((resolve) => {
@@ -275,11 +294,12 @@ async function main(): Promise<void> {
       megabytes: round(stormBytes / 2 ** 20),
       connectionErrors: stormErrors,
     },
+    excessProbeMs: { refused: summary(excessRefused), statuses: excessStatus },
     servedByServerMs: { refused: summary(served.refused), health: summary(served.health), ready: summary(served.ready) },
     cpuSecondsDuringStorm: {
-      server: seconds(cpu1[0] - cpu0[0]),
-      stormClients: seconds(cpu1[1] - cpu0[1]),
-      observer: seconds(cpu1[2] - cpuObserver0),
+      server: seconds(serverCpu1 - serverCpu0),
+      stormClients: round(stormCpuMs / 1000),
+      observer: round(observerCpuMs / 1000),
       postgres: seconds(postgres1 - postgres0),
       stormNice: STORM_NICE,
     },
@@ -292,6 +312,7 @@ async function main(): Promise<void> {
       bookingP95Under500ms: pct(bookings, 95) < 500,
       refusalsP99Under50ms: pct(stormRefused, 99) < 50 && refusedWithoutRetryAfter === 0,
       refusalsServedP99Under50ms: pct(served.refused, 99) < 50,
+      refusalsProbedP99Under50ms: pct(excessRefused, 99) < 50,
       rssUnder1GiB: rssMax < 2 ** 30,
     },
   };
@@ -315,6 +336,7 @@ interface StormResult {
   refusedWithoutRetryAfter: number;
   stormBytes: number;
   stormErrors: number;
+  cpuMs: number;
 }
 interface ServedTimes {
   refused: number[];
@@ -326,7 +348,15 @@ interface ServedTimes {
 async function stormClients(task: StormTask): Promise<StormResult> {
   const deadline = performance.now() + task.seconds * 1000;
   const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-  const out: StormResult = { stormStatus: {}, stormOk: [], stormRefused: [], refusedWithoutRetryAfter: 0, stormBytes: 0, stormErrors: 0 };
+  const out: StormResult = {
+    stormStatus: {},
+    stormOk: [],
+    stormRefused: [],
+    refusedWithoutRetryAfter: 0,
+    stormBytes: 0,
+    stormErrors: 0,
+    cpuMs: 0,
+  };
   const storm = Array.from({ length: CONNECTIONS }, async () => {
     while (performance.now() < deadline) {
       const t0 = performance.now();
@@ -346,6 +376,8 @@ async function stormClients(task: StormTask): Promise<StormResult> {
   });
   await Promise.all(storm);
   agent.destroy();
+  const cpu = process.cpuUsage();
+  out.cpuMs = (cpu.user + cpu.system) / 1000;
   return out;
 }
 
@@ -386,8 +418,14 @@ interface ObserverTask {
   resources: string[];
   seconds: number;
   firstBooking: number;
+  stormPath: string;
+  stormBody: unknown;
 }
 interface Observed {
+  /** the storm's own request sent by the observer: time to the status line of a refusal (a 200 is cut off unread) */
+  excessRefused: number[];
+  excessStatus: Record<string, number>;
+  cpuMs: number;
   health: number[];
   healthStatus: Record<string, number>;
   ready: number[];
@@ -400,7 +438,17 @@ interface Observed {
 async function observe(task: ObserverTask): Promise<Observed> {
   const deadline = performance.now() + task.seconds * 1000;
   const probeAgents: Agent[] = [];
-  const out: Observed = { health: [], healthStatus: {}, ready: [], readyStatus: {}, bookings: [], bookingStatus: {} };
+  const out: Observed = {
+    excessRefused: [],
+    excessStatus: {},
+    cpuMs: 0,
+    health: [],
+    healthStatus: {},
+    ready: [],
+    readyStatus: {},
+    bookings: [],
+    bookingStatus: {},
+  };
   const probe = (path: string, times: number[], statuses: Record<string, number>) => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     probeAgents.push(agent);
@@ -414,7 +462,38 @@ async function observe(task: ObserverTask): Promise<Observed> {
       }
     })();
   };
-  const probes = [probe('/health', out.health, out.healthStatus), probe('/ready', out.ready, out.readyStatus)];
+  // The storm's request from a client that is not busy reading 5 MB answers: how fast excess is
+  // refused as a client sees it. An admitted request is cut off at its status line, unread.
+  const excess = (async () => {
+    const url = new URL(task.stormPath, task.base);
+    const payload = JSON.stringify(task.stormBody);
+    while (performance.now() < deadline) {
+      const t0 = performance.now();
+      const status = await new Promise<number>((resolve) => {
+        const req = request(
+          {
+            method: 'POST',
+            host: url.hostname,
+            port: url.port,
+            path: url.pathname,
+            agent: false,
+            headers: { 'x-api-key': task.key, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+          },
+          (res) => {
+            const code = res.statusCode ?? 0;
+            if (code === 503) out.excessRefused.push(performance.now() - t0);
+            res.destroy();
+            resolve(code);
+          },
+        );
+        req.on('error', () => resolve(0));
+        req.end(payload);
+      });
+      out.excessStatus[status] = (out.excessStatus[status] ?? 0) + 1;
+      await sleep(PROBE_INTERVAL_MS);
+    }
+  })();
+  const probes = [probe('/health', out.health, out.healthStatus), probe('/ready', out.ready, out.readyStatus), excess];
   const bookAgent = new Agent({ keepAlive: true, maxSockets: BOOKERS });
   let seq = task.firstBooking;
   const booking = Array.from({ length: BOOKERS }, async () => {
@@ -434,6 +513,8 @@ async function observe(task: ObserverTask): Promise<Observed> {
   await Promise.all([...probes, ...booking]);
   for (const a of probeAgents) a.destroy();
   bookAgent.destroy();
+  const cpu = process.cpuUsage();
+  out.cpuMs = (cpu.user + cpu.system) / 1000;
   return out;
 }
 

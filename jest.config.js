@@ -43,7 +43,7 @@ module.exports = {
     zoned('unit-kolkata', 'Asia/Kolkata'),
     // `npm test`: the integration files in groups, one jest file a group (test/groups.js).
     { ...integration, displayName: 'integration', testMatch: ['<rootDir>/test/groups/*.int.ts'] },
-    // Each integration file alone, to run one by its path: `npx jest test/booking/bookings.int.test.ts`.
+    // Each integration file alone, to run one by its path: `npx jest test/booking/bookings-admin.int.test.ts`.
     {
       ...integration,
       displayName: 'integration-files',

@@ -13,7 +13,7 @@ export const groupFiles = (name: string): string[] => filesOf(name);
  * gives every test file a fresh module registry, and loading the application's modules and
  * building its first server is most of what a small integration file costs; a group pays it once
  * (bench/README.md, "Test suite"). `npm test` runs the groups (`test/groups/`); a file still runs
- * alone by its path in the project `integration-files` (`npx jest test/booking/bookings.int.test.ts`).
+ * alone by its path in the project `integration-files` (`npx jest test/booking/bookings-admin.int.test.ts`).
  * Files are found by name, so a new file in a context runs in its group without being listed.
  */
 export function runGroup(name: string): void {

@@ -1,30 +1,21 @@
-const { statSync } = require('node:fs');
-const { join } = require('node:path');
 const TestSequencer = require('@jest/test-sequencer').default;
-const { filesOf } = require('../groups.js');
-
-const ROOT = join(__dirname, '..', '..');
+const { groups } = require('../groups.js');
 
 /**
  * Jest's order (failed first, then files without timings, then the slowest first), except that
- * a file without timings is weighed by what it runs: a group (test/groups/) by the size of its
- * files, not by the few bytes of its own. On a fresh clone (no timings yet) the largest groups
- * thus start first instead of last, where the longest of them would run alone at the end.
+ * files without timings start with the groups (test/groups/), in the order test/groups.js lists
+ * them (the slowest first, as measured), and then the others by size as jest does. On a fresh
+ * clone (no timings yet) the longest groups thus start first instead of being weighed by the few
+ * bytes of their own files, where the longest of them would run alone at the end.
  */
 class Sequencer extends TestSequencer {
   sort(tests) {
-    const sizes = new Map();
-    const size = (test) => {
-      if (!sizes.has(test.path)) {
-        const group = /[\\/]test[\\/]groups[\\/]([a-z-]+)\.int\.ts$/.exec(test.path);
-        const files = group ? filesOf(group[1]).map((f) => join(ROOT, f)) : [test.path];
-        sizes.set(
-          test.path,
-          files.reduce((n, f) => n + statSync(f).size, 0),
-        );
-      }
-      return sizes.get(test.path);
+    const names = Object.keys(groups);
+    const rank = (test) => {
+      const group = /[\\/]test[\\/]groups[\\/]([a-z-]+)\.int\.ts$/.exec(test.path);
+      return group ? names.indexOf(group[1]) : names.length;
     };
+    const size = (test) => test.context.hasteFS.getSize(test.path) ?? 0;
     for (const test of tests) test.duration = this.time(test);
     return tests.sort((a, b) => {
       const failedA = this.hasFailed(a);
@@ -32,6 +23,7 @@ class Sequencer extends TestSequencer {
       const timedA = a.duration != null;
       if (timedA !== (b.duration != null)) return timedA ? 1 : -1;
       if (timedA) return a.duration < b.duration ? 1 : -1;
+      if (rank(a) !== rank(b)) return rank(a) - rank(b);
       if (size(a) !== size(b)) return size(a) < size(b) ? 1 : -1;
       return a.path < b.path ? -1 : 1;
     });

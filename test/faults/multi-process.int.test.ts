@@ -87,12 +87,15 @@ describeWithRedis('two API processes on one database and one Redis', (redisUrl) 
       await Promise.all(Array.from({ length: 60 }, (_, i) => on(i % 2 ? b : a, 'GET', `/v1/companies/${seed.cid}`, key)))
     ).map((r) => r.status);
     // a Redis command that outlasts its timeout on a loaded machine lets its request through (the
-    // limiter fails open, and counts it): those are the only passes beyond the one allowance
+    // limiter fails open, and counts it): those are the only passes beyond the one allowance, and
+    // fewer when Redis still ran the command (it then spent the allowance too)
     const open = (await storeFailures()) - failed;
     expect(open).toBeLessThan(10);
     // 40 per 8 s window: each process alone would have let its 30 through
-    expect(statuses.filter((s) => s === 200)).toHaveLength(40 + open);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(20 - open);
+    const passed = statuses.filter((s) => s === 200).length;
+    expect(passed).toBeGreaterThanOrEqual(40);
+    expect(passed).toBeLessThanOrEqual(40 + open);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(60 - passed);
   });
 
   it('expires each pending payment once, with both processes sweeping', async () => {

@@ -65,11 +65,14 @@ describeWithRedis('rate limits shared through Redis', (redisUrl) => {
       ),
     );
     // a command that outlasts its timeout on a loaded machine lets its request through (the
-    // limiter fails open, and counts it): those are the only passes beyond the one allowance
+    // limiter fails open, and counts it): those are the only passes beyond the one allowance, and
+    // fewer when Redis still ran the command (it then spent the allowance too)
     const open = (await failures()) - failed;
     expect(open).toBeLessThan(BURST);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(BURST + open);
-    expect(statuses.filter((s) => s === 429)).toHaveLength(BURST * 2 - open);
+    const passed = statuses.filter((s) => s === 200).length;
+    expect(passed).toBeGreaterThanOrEqual(BURST);
+    expect(passed).toBeLessThanOrEqual(BURST + open);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(BURST * 3 - passed);
     // another key has its own allowance
     const other = await t.keyWith({ '*': ['companies.read'] });
     expect(await onSecond(other, ip)).toBe(200);

@@ -518,9 +518,10 @@ async function observe(task: ObserverTask): Promise<Observed> {
   return out;
 }
 
-if (process.env.BENCH_ROLE === 'observer') {
+/** A child's role: one task from the parent, whose result it sends back before it exits. */
+function runTask<T, R>(work: (task: T) => Promise<R>): void {
   process.once('message', (task) => {
-    observe(task as ObserverTask).then(
+    work(task as T).then(
       (out) => process.send!(out, () => process.exit(0)),
       (err) => {
         console.error(err);
@@ -528,17 +529,13 @@ if (process.env.BENCH_ROLE === 'observer') {
       },
     );
   });
+}
+
+if (process.env.BENCH_ROLE === 'observer') {
+  runTask(observe);
 } else if (process.env.BENCH_ROLE === 'storm') {
   setPriority(STORM_NICE);
-  process.once('message', (task) => {
-    stormClients(task as StormTask).then(
-      (out) => process.send!(out, () => process.exit(0)),
-      (err) => {
-        console.error(err);
-        process.exit(1);
-      },
-    );
-  });
+  runTask(stormClients);
 } else if (process.env.BENCH_ROLE === 'server') {
   serve().catch((err) => {
     console.error(err);

@@ -17,7 +17,7 @@
  * order (test/helpers/sequencer.js). Every directory of integration tests belongs to exactly one
  * group or to `processes`; jest.config.js refuses to start otherwise.
  */
-const { readdirSync } = require('node:fs');
+const { existsSync, readdirSync } = require('node:fs');
 const { join } = require('node:path');
 
 const processes = [
@@ -47,23 +47,26 @@ const groups = {
 const TEST = __dirname;
 const isFile = (entry) => entry.endsWith('.int.test.ts');
 
+/** The integration test files of a context directory that are not tests of whole programs, from the root. */
+function filesIn(dir) {
+  return readdirSync(join(TEST, dir))
+    .filter(isFile)
+    .map((f) => `test/${dir}/${f}`)
+    .filter((path) => !processes.some((p) => path.startsWith(p)));
+}
+
 /** The integration test files a group runs, from the root (`test/<context>/<name>.int.test.ts`). */
 function filesOf(name) {
   const entries = groups[name];
   if (!entries) throw new Error(`test/groups.js has no group ${name}`);
   // files that a group names by path belong to it, not to their directory's group
   const named = Object.values(groups).flat().filter(isFile);
-  return entries
-    .flatMap((entry) =>
-      isFile(entry)
-        ? [entry]
-        : readdirSync(join(TEST, entry))
-            .filter((f) => f.endsWith('.int.test.ts'))
-            .map((f) => `test/${entry}/${f}`)
-            .filter((path) => !named.includes(path)),
-    )
-    .filter((path) => !processes.some((p) => path.startsWith(p)))
-    .sort();
+  return entries.flatMap((entry) => (isFile(entry) ? [entry] : filesIn(entry).filter((path) => !named.includes(path)))).sort();
+}
+
+/** The group a jest file runs (`test/groups/<name>.int.ts`), or null for any other file. */
+function groupOf(path) {
+  return /[\\/]test[\\/]groups[\\/]([a-z-]+)\.int\.ts$/.exec(path)?.[1] ?? null;
 }
 
 /** What is wrong with the groups: a directory of integration tests in no group or in two, a group without its file. */
@@ -74,18 +77,14 @@ function problems() {
   const found = [];
   for (const dir of readdirSync(TEST, { withFileTypes: true })) {
     if (!dir.isDirectory() || dir.name === 'groups') continue;
-    const files = readdirSync(join(TEST, dir.name)).filter((f) => f.endsWith('.int.test.ts'));
-    const grouped = files.filter((f) => !processes.some((p) => `test/${dir.name}/${f}`.startsWith(p)));
     const n = (owners.get(dir.name) ?? []).length;
-    if (grouped.length > 0 && n !== 1) found.push(`test/${dir.name} is in ${n} groups of test/groups.js, not 1`);
+    if (filesIn(dir.name).length > 0 && n !== 1) found.push(`test/${dir.name} is in ${n} groups of test/groups.js, not 1`);
   }
-  for (const file of Object.values(groups).flat().filter(isFile)) {
-    if (!readdirSync(join(TEST, '..', file, '..')).includes(file.split('/').pop())) found.push(`${file}, named by a group, does not exist`);
-  }
-  const groupFiles = readdirSync(join(TEST, 'groups'));
+  for (const file of Object.values(groups).flat().filter(isFile))
+    if (!existsSync(join(TEST, '..', file))) found.push(`${file}, named by a group, does not exist`);
   for (const name of Object.keys(groups))
-    if (!groupFiles.includes(`${name}.int.ts`)) found.push(`group ${name} has no test/groups/${name}.int.ts`);
+    if (!existsSync(join(TEST, 'groups', `${name}.int.ts`))) found.push(`group ${name} has no test/groups/${name}.int.ts`);
   return found;
 }
 
-module.exports = { processes, groups, filesOf, problems };
+module.exports = { processes, groups, filesOf, groupOf, problems };

@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { loadConfig, type Config } from '../../src/config/env';
 import { createOrm, createWriteOrm } from '../../src/db/orm';
-import { allEntities, codeHandlersOf, documentsOf, modules, payablesOf, printerOf, startModules } from '../../src/app/registry';
+import { allEntities, codeHandlersOf, documentsOf, payablesOf, printerOf, startModules } from '../../src/app/registry';
+import { companyModule } from '../../src/modules/company';
 import { buildServer } from '../../src/app/server';
 import { systemCtx, type AppDeps, type Clock, type Ctx } from '../../src/kernel/context';
 import type { DocumentEntityType, DocumentSource } from '../../src/kernel/documents';
@@ -150,8 +151,7 @@ export async function createTestApp(
   const app = await buildServer(deps, { logger: opts.logStream ? { level: opts.logLevel ?? 'info', stream: opts.logStream } : false });
   // with the change feed, the caches of companies and API keys follow the announced changes as a
   // server process's do (the company module's start; the other modules' background work stays off)
-  const companyModule = modules.filter((m) => m.name === 'company');
-  const following = changes ? startModules(deps, companyModule) : [];
+  const following = changes ? startModules(deps, [companyModule]) : [];
   // Every response is checked against its route's declared response schema (test/helpers/response-check.ts).
   const responses = installResponseCheck(app);
   opts.routes?.(app);

@@ -2,10 +2,12 @@ import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- the same CommonJS file jest.config.js reads
-const { filesOf } = require('../groups.js') as { filesOf(name: string): string[] };
+const groups = require('../groups.js') as { filesOf(name: string): string[]; groupOf(path: string): string | null };
 
 /** The integration test files of a group (test/groups.js), from the root. */
-export const groupFiles = (name: string): string[] => filesOf(name);
+export const groupFiles = groups.filesOf;
+/** The group a jest file runs (`test/groups/<name>.int.ts`), or null for any other file. */
+export const groupOf = groups.groupOf;
 
 /**
  * Runs the integration test files of one group of context directories (test/groups.js) in this

@@ -1,5 +1,5 @@
 const TestSequencer = require('@jest/test-sequencer').default;
-const { groups } = require('../groups.js');
+const { groups, groupOf } = require('../groups.js');
 
 /**
  * Jest's order (failed first, then files without timings, then the slowest first), except that
@@ -12,8 +12,8 @@ class Sequencer extends TestSequencer {
   sort(tests) {
     const names = Object.keys(groups);
     const rank = (test) => {
-      const group = /[\\/]test[\\/]groups[\\/]([a-z-]+)\.int\.ts$/.exec(test.path);
-      return group ? names.indexOf(group[1]) : names.length;
+      const group = groupOf(test.path);
+      return group ? names.indexOf(group) : names.length;
     };
     const size = (test) => test.context.hasteFS.getSize(test.path) ?? 0;
     for (const test of tests) test.duration = this.time(test);

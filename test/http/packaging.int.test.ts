@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import semver from 'semver';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { VERSION } from '../../src/config/version';
-import { groupFiles } from '../helpers/group';
+import { groupFiles, groupOf } from '../helpers/group';
 
 /**
  * One version everywhere (package.json, the CLI, /health, /, the OpenAPI document, the
@@ -101,8 +101,8 @@ describe('npm test', () => {
     expect(listed.status).toBe(0);
     // integration files run in groups (test/groups/<name>.int.ts), each naming the files it runs
     const files = listed.stdout.split('\n').flatMap((f) => {
-      const group = /\/test\/groups\/([a-z-]+)\.int\.ts$/.exec(f);
-      return group ? groupFiles(group[1]) : [f];
+      const group = groupOf(f);
+      return group ? groupFiles(group) : [f];
     });
     expect(files).toContain('test/docs/guides.int.test.ts');
   });

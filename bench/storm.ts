@@ -48,9 +48,22 @@ async function serve(): Promise<void> {
   // last byte handed to the socket (what a client on another machine sees, less the network).
   const served: ServedTimes = { refused: [], health: [], ready: [] };
   let timing = false;
+  // When each connection was accepted, and for the first request on it, when its headers were
+  // read and when its answer was handed to the socket (epoch ms, comparable with the observer's).
+  const acceptedAt = new WeakMap<object, number>();
+  const firstRequests = new Map<number, { accepted: number; read: number; answered: number; status: number }>();
+  const now = () => performance.timeOrigin + performance.now();
+  s.server.on('connection', (socket: { remotePort?: number }) => acceptedAt.set(socket, now()));
   s.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (!timing) return;
     const t0 = performance.now();
+    const accepted = acceptedAt.get(req.socket);
+    if (accepted !== undefined && req.socket.remotePort !== undefined) {
+      acceptedAt.delete(req.socket);
+      const port = req.socket.remotePort;
+      const read = now();
+      res.once('finish', () => firstRequests.set(port, { accepted, read, answered: now(), status: res.statusCode }));
+    }
     res.once('finish', () => {
       const ms = performance.now() - t0;
       if (res.statusCode === 503 && req.url?.endsWith('/times')) served.refused.push(ms);
@@ -68,7 +81,11 @@ async function serve(): Promise<void> {
       delay.disable();
       timing = false;
       const ms = (ns: number) => Math.round(ns / 1e5) / 10;
-      process.send!({ delay: { p50: ms(delay.percentile(50)), p99: ms(delay.percentile(99)), max: ms(delay.max) }, served });
+      process.send!({
+        delay: { p50: ms(delay.percentile(50)), p99: ms(delay.percentile(99)), max: ms(delay.max) },
+        served,
+        firstRequests: [...firstRequests],
+      });
     }
     if (m === 'stop') {
       await s.stop();
@@ -231,6 +248,7 @@ async function main(): Promise<void> {
   stormProcess.send({ base, key, path: timesPath, body: month, seconds: SECONDS } satisfies StormTask);
   const [serverCpu0] = cpuOf([info.pid]);
   const postgres0 = postgresCpu();
+  const kernel0 = kernelCounters();
 
   // /health and bookings are measured from another process, as an orchestrator's probe and
   // other customers would see them: the storm's 200 connections do not slow their client.
@@ -253,6 +271,7 @@ async function main(): Promise<void> {
   const { stormStatus, stormOk, stormRefused, refusedWithoutRetryAfter, stormBytes, stormErrors, cpuMs: stormCpuMs } = await stormDone;
   const [serverCpu1] = cpuOf([info.pid]);
   const postgres1 = postgresCpu();
+  const kernel1 = kernelCounters();
   const {
     health,
     healthStatus,
@@ -261,17 +280,23 @@ async function main(): Promise<void> {
     bookings,
     bookingStatus,
     excessRefused,
+    excessTimeline,
     excessStatus,
     cpuMs: observerCpuMs,
   } = await observed;
   const elapsed = (performance.now() - started) / 1000;
   clearInterval(rssTimer);
-  const { delay: eventLoopDelayMs, served } = await new Promise<{ delay: unknown; served: ServedTimes }>((resolve) => {
+  type ServerReport = { delay: unknown; served: ServedTimes; firstRequests: [number, FirstRequest][] };
+  const {
+    delay: eventLoopDelayMs,
+    served,
+    firstRequests,
+  } = await new Promise<ServerReport>((resolve) => {
     const on = (m: unknown) => {
-      const d = m as { delay?: unknown; served: ServedTimes };
+      const d = m as Partial<ServerReport>;
       if (!d.delay) return;
       child.off('message', on);
-      resolve(d as { delay: unknown; served: ServedTimes });
+      resolve(d as ServerReport);
     };
     child.on('message', on);
     child.send('delay');
@@ -294,7 +319,16 @@ async function main(): Promise<void> {
       megabytes: round(stormBytes / 2 ** 20),
       connectionErrors: stormErrors,
     },
-    excessProbeMs: { refused: summary(excessRefused), statuses: excessStatus },
+    excessProbeMs: {
+      refused: summary(excessRefused),
+      connect: summary(excessTimeline.map((t) => t.connectMs)),
+      // Where the slowest refusals lost their time, in ms from the request's start: connected,
+      // accepted by the server, its headers read, its answer handed to the socket, its status
+      // line read by the client.
+      slowest: slowestRefusals(excessRefused, excessTimeline, new Map(firstRequests)),
+      statuses: excessStatus,
+    },
+    kernelDuringStorm: kernelDelta(kernel0, kernel1),
     servedByServerMs: { refused: summary(served.refused), health: summary(served.health), ready: summary(served.ready) },
     cpuSecondsDuringStorm: {
       server: seconds(serverCpu1 - serverCpu0),
@@ -337,6 +371,29 @@ interface StormResult {
   stormBytes: number;
   stormErrors: number;
   cpuMs: number;
+}
+interface FirstRequest {
+  accepted: number;
+  read: number;
+  answered: number;
+  status: number;
+}
+function slowestRefusals(ms: number[], timeline: Observed['excessTimeline'], server: Map<number, FirstRequest>) {
+  return ms
+    .map((total, i) => {
+      const t = timeline[i];
+      const s = server.get(t.port);
+      const from = (at: number | undefined) => (at === undefined ? null : round(at - t.sentAt));
+      return {
+        connected: round(t.connectMs),
+        accepted: from(s?.accepted),
+        read: from(s?.read),
+        answered: from(s?.answered),
+        statusSeen: round(total),
+      };
+    })
+    .sort((a, b) => b.statusSeen - a.statusSeen)
+    .slice(0, 5);
 }
 interface ServedTimes {
   refused: number[];
@@ -381,6 +438,38 @@ async function stormClients(task: StormTask): Promise<StormResult> {
   return out;
 }
 
+/**
+ * The kernel's counters that explain a connection's lost time on loopback (Linux; zeros
+ * elsewhere): TCP segments retransmitted, listen-queue overflows and drops, and packets the
+ * network backlog (`net.core.netdev_max_backlog`) dropped.
+ */
+function kernelCounters(): Record<string, number> {
+  const out: Record<string, number> = { retransSegs: 0, listenOverflows: 0, listenDrops: 0, backlogDrops: 0 };
+  const field = (file: string, prefix: string, name: string): number => {
+    try {
+      const lines = readFileSync(file, 'utf8')
+        .split('\n')
+        .filter((l) => l.startsWith(prefix));
+      const i = lines[0].split(/\s+/).indexOf(name);
+      return i < 0 ? 0 : Number(lines[1].split(/\s+/)[i]);
+    } catch {
+      return 0;
+    }
+  };
+  out.retransSegs = field('/proc/net/snmp', 'Tcp:', 'RetransSegs');
+  out.listenOverflows = field('/proc/net/netstat', 'TcpExt:', 'ListenOverflows');
+  out.listenDrops = field('/proc/net/netstat', 'TcpExt:', 'ListenDrops');
+  try {
+    for (const line of readFileSync('/proc/net/softnet_stat', 'utf8').trim().split('\n'))
+      out.backlogDrops += parseInt(line.split(' ')[1], 16);
+  } catch {
+    // not Linux
+  }
+  return out;
+}
+const kernelDelta = (a: Record<string, number>, b: Record<string, number>) =>
+  Object.fromEntries(Object.keys(a).map((k) => [k, b[k] - a[k]]));
+
 /** Clock ticks a second of /proc's CPU times (USER_HZ, 100 on Linux). */
 const CLOCK_TICKS = 100;
 
@@ -424,6 +513,8 @@ interface ObserverTask {
 interface Observed {
   /** the storm's own request sent by the observer: time to the status line of a refusal (a 200 is cut off unread) */
   excessRefused: number[];
+  /** for each of those refusals, when it was sent (epoch ms), how long its connection took, its port */
+  excessTimeline: { sentAt: number; connectMs: number; port: number }[];
   excessStatus: Record<string, number>;
   cpuMs: number;
   health: number[];
@@ -440,6 +531,7 @@ async function observe(task: ObserverTask): Promise<Observed> {
   const probeAgents: Agent[] = [];
   const out: Observed = {
     excessRefused: [],
+    excessTimeline: [],
     excessStatus: {},
     cpuMs: 0,
     health: [],
@@ -481,11 +573,16 @@ async function observe(task: ObserverTask): Promise<Observed> {
           },
           (res) => {
             const code = res.statusCode ?? 0;
-            if (code === 503) out.excessRefused.push(performance.now() - t0);
+            if (code === 503) {
+              out.excessRefused.push(performance.now() - t0);
+              out.excessTimeline.push({ sentAt: performance.timeOrigin + t0, connectMs: connected - t0, port: res.socket.localPort ?? 0 });
+            }
             res.destroy();
             resolve(code);
           },
         );
+        let connected = NaN;
+        req.once('socket', (s) => s.once('connect', () => (connected = performance.now())));
         req.on('error', () => resolve(0));
         req.end(payload);
       });

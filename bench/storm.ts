@@ -325,7 +325,7 @@ async function main(): Promise<void> {
       // Where the slowest refusals lost their time, in ms from the request's start: connected,
       // accepted by the server, its headers read, its answer handed to the socket, its status
       // line read by the client.
-      slowest: slowestRefusals(excessRefused, excessTimeline, new Map(firstRequests)),
+      slowest: slowestRefusals(excessRefused, excessTimeline, new Map(firstRequests), performance.timeOrigin + started),
       statuses: excessStatus,
     },
     kernelDuringStorm: kernelDelta(kernel0, kernel1),
@@ -378,13 +378,14 @@ interface FirstRequest {
   answered: number;
   status: number;
 }
-function slowestRefusals(ms: number[], timeline: Observed['excessTimeline'], server: Map<number, FirstRequest>) {
+function slowestRefusals(ms: number[], timeline: Observed['excessTimeline'], server: Map<number, FirstRequest>, stormStartedAt: number) {
   return ms
     .map((total, i) => {
       const t = timeline[i];
       const s = server.get(t.port);
       const from = (at: number | undefined) => (at === undefined ? null : round(at - t.sentAt));
       return {
+        secondsIntoStorm: round((t.sentAt - stormStartedAt) / 1000),
         connected: round(t.connectMs),
         accepted: from(s?.accepted),
         read: from(s?.read),

@@ -58,7 +58,7 @@ async function serve(): Promise<void> {
     if (!timing) return;
     const t0 = performance.now();
     const accepted = acceptedAt.get(req.socket);
-    if (accepted !== undefined && req.socket.remotePort !== undefined) {
+    if (accepted !== undefined && req.socket.remotePort !== undefined && req.url?.endsWith('/times')) {
       acceptedAt.delete(req.socket);
       const port = req.socket.remotePort;
       const read = now();
@@ -325,6 +325,9 @@ async function main(): Promise<void> {
       // Where the slowest refusals lost their time, in ms from the request's start: connected,
       // accepted by the server, its headers read, its answer handed to the socket, its status
       // line read by the client.
+      // The server accepts one connection per turn of its event loop (libuv): how long the
+      // storm's opening burst of connections took to be accepted, in seconds into the storm.
+      stormAccepted: acceptedSpan(firstRequests, performance.timeOrigin + started),
       slowest: slowestRefusals(excessRefused, excessTimeline, new Map(firstRequests), performance.timeOrigin + started),
       statuses: excessStatus,
     },
@@ -377,6 +380,11 @@ interface FirstRequest {
   read: number;
   answered: number;
   status: number;
+}
+function acceptedSpan(firstRequests: [number, FirstRequest][], stormStartedAt: number) {
+  const accepted = firstRequests.map(([, f]) => f.accepted - stormStartedAt).sort((a, b) => a - b);
+  const burst = accepted.slice(0, CONNECTIONS);
+  return { connections: burst.length, firstS: round(burst[0] / 1000), lastS: round((burst.at(-1) ?? NaN) / 1000) };
 }
 function slowestRefusals(ms: number[], timeline: Observed['excessTimeline'], server: Map<number, FirstRequest>, stormStartedAt: number) {
   return ms

@@ -6,6 +6,7 @@ import type { AppDeps, Actor } from '../kernel/context';
 import { actorOf } from './credentials';
 import { createCtx } from '../kernel/context';
 import { dbLaneOf, registerScope } from '../kernel/rest';
+import { isPaced, pacedBody } from '../kernel/paced-body';
 import { auditActorOf, runAudited } from '../kernel/audit';
 import { installErrorHandlers } from './errors';
 import { clientErrorHandler, frameworkErrors, installInputGuards } from './input-guards';
@@ -81,6 +82,14 @@ export async function buildServer(deps: AppDeps, opts: { logger?: boolean | obje
   // Answers still being made when shutdown starts end their connection, so the server can close.
   app.addHook('onSend', async (_req, reply) => {
     if (closing) reply.header('connection', 'close');
+  });
+  // A large answer is written piece by piece, sharing each turn of the event loop (paced-body.ts).
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (req.method === 'HEAD') return payload;
+    const bytes = Buffer.isBuffer(payload) ? payload : typeof payload === 'string' && isPaced(payload.length) ? Buffer.from(payload) : null;
+    if (!bytes || !isPaced(bytes.length)) return payload;
+    reply.header('content-length', bytes.length);
+    return pacedBody(bytes);
   });
   // Response schemas document the API; serialisation is plain JSON so nothing is silently dropped.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));

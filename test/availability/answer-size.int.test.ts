@@ -1,3 +1,5 @@
+import { request, type IncomingHttpHeaders } from 'node:http';
+import { PACED_FROM_BYTES } from '../../src/kernel/paced-body';
 import { createTestApp, TestClock, type TestApp } from '../helpers/app';
 import { EVERY_DAY, Fixtures } from '../helpers/fixtures';
 
@@ -76,5 +78,69 @@ describe('size of an available-times answer', () => {
     const r = await t.gql(q, { c: f.companyId, s: sid, a: big, b: big });
     expect(r.body.errors?.[0]?.extensions?.code).toBe('invalid_request');
     expect(r.body.errors[0].message).toMatch(/narrow the window/);
+  });
+});
+
+/** POSTs `body` as JSON over a real connection; `leaveAfter` bytes read, the client goes away. */
+function post(base: string, path: string, key: string, body: unknown, leaveAfter = Infinity) {
+  const payload = JSON.stringify(body);
+  return new Promise<{ status: number; headers: IncomingHttpHeaders; bytes: Buffer }>((resolve, reject) => {
+    const req = request(
+      new URL(path, base),
+      { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let read = 0;
+        const done = () => resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes: Buffer.concat(chunks) });
+        res.on('data', (c: Buffer) => {
+          chunks.push(c);
+          read += c.length;
+          if (read >= leaveAfter) {
+            res.destroy();
+            done();
+          }
+        });
+        res.on('end', done);
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}
+
+describe('a large answer over a real connection (written piece by piece)', () => {
+  const path = () => `/v1/companies/${f.companyId}/services/${sid}/times`;
+  let base: string;
+  beforeAll(async () => {
+    base = await t.listen();
+  });
+
+  it('arrives whole and with its length, to several clients at once', async () => {
+    const expected = await t.call('POST', path(), { body: window(8) });
+    expect(expected.status).toBe(200);
+    const answers = await Promise.all([0, 1, 2, 3].map(() => post(base, path(), t.adminKey, window(8))));
+    for (const a of answers) {
+      expect(a.status).toBe(200);
+      expect(a.bytes.length).toBeGreaterThan(PACED_FROM_BYTES);
+      expect(a.headers['transfer-encoding']).toBeUndefined();
+      expect(Number(a.headers['content-length'])).toBe(a.bytes.length);
+      expect(a.bytes.equals(answers[0].bytes)).toBe(true);
+    }
+    expect(JSON.parse(answers[0].bytes.toString('utf8'))).toEqual(expected.body);
+  });
+
+  it('a client that leaves in the middle of one does not hold up the others', async () => {
+    const [left, whole] = await Promise.all([
+      post(base, path(), t.adminKey, window(8), 64 * 1024),
+      post(base, path(), t.adminKey, window(7)),
+    ]);
+    expect(left.status).toBe(200);
+    expect(left.bytes.length).toBeLessThan(Number(left.headers['content-length']));
+    expect(whole.status).toBe(200);
+    expect(Number(whole.headers['content-length'])).toBe(whole.bytes.length);
+    expect(count(JSON.parse(whole.bytes.toString('utf8')).times)).toBe(7 * 20 * 288);
+    const again = await post(base, path(), t.adminKey, window(8));
+    expect(Number(again.headers['content-length'])).toBe(again.bytes.length);
   });
 });

@@ -5,6 +5,7 @@ import { keptCatalogStats } from '../modules/booking/booking-kept-catalog';
 import { notificationStats } from '../modules/notification/delivery';
 import { keptAvailabilityStats } from '../modules/availability/kept-availability';
 import { keptAnswerStats } from '../modules/availability/kept-answers';
+import { pacedStats } from '../kernel/paced-body';
 
 /** Prometheus metrics of one server process. */
 export function createMetrics(orm: MikroORM, writeOrm?: MikroORM) {
@@ -119,6 +120,41 @@ export function createMetrics(orm: MikroORM, writeOrm?: MikroORM) {
     collect() {
       this.reset();
       for (const { event, status, n } of notificationStats.outcomes.values()) this.inc({ event, status }, n);
+    },
+  });
+  new Counter({
+    name: 'http_paced_answers_total',
+    help: 'Answers above 1 MiB handed to their sockets piece by piece, sharing each turn of the event loop',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(pacedStats.answers);
+    },
+  });
+  new Counter({
+    name: 'http_paced_bytes_total',
+    help: 'Bytes of the answers handed to their sockets piece by piece',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(pacedStats.bytes);
+    },
+  });
+  new Counter({
+    name: 'http_paced_full_turns_total',
+    help: 'Turns of the event loop whose bytes for large answers were spent while pieces still waited for the next turn',
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.inc(pacedStats.fullTurns);
+    },
+  });
+  new Gauge({
+    name: 'http_paced_waiting_pieces',
+    help: 'Pieces of large answers waiting for a turn of the event loop',
+    registers: [registry],
+    collect() {
+      this.set(pacedStats.waiting());
     },
   });
   new Counter({

@@ -19,6 +19,12 @@ export const isPaced = (bytes: number): boolean => bytes > PACED_FROM_BYTES;
 const waiting: (() => number)[] = [];
 let scheduled = false;
 
+/**
+ * For /metrics: answers written piece by piece and their bytes, turns whose bytes were spent
+ * while pieces still waited (the pacing holding answers back), and the pieces waiting now.
+ */
+export const pacedStats = { answers: 0, bytes: 0, fullTurns: 0, waiting: () => waiting.length };
+
 function schedule(): void {
   if (scheduled || waiting.length === 0) return;
   scheduled = true;
@@ -30,6 +36,7 @@ function turn(): void {
   scheduled = false;
   let budget = PACED_BYTES_PER_TURN;
   while (budget > 0 && waiting.length > 0) budget -= waiting.shift()!();
+  if (waiting.length > 0) pacedStats.fullTurns++;
   schedule();
 }
 
@@ -40,6 +47,8 @@ function turn(): void {
  * and the connections waiting to be accepted or read are served between the pieces.
  */
 export function pacedBody(body: Uint8Array, piece = PACED_PIECE_BYTES): Readable {
+  pacedStats.answers++;
+  pacedStats.bytes += body.length;
   let at = 0;
   const stream = new Readable({
     highWaterMark: piece,

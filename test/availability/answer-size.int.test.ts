@@ -109,6 +109,12 @@ function post(base: string, path: string, key: string, body: unknown, leaveAfter
   });
 }
 
+async function metric(name: string): Promise<number> {
+  const text = (await t.call('GET', '/metrics')).text;
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  return line ? Number(line.split(' ')[1]) : NaN;
+}
+
 describe('a large answer over a real connection (written piece by piece)', () => {
   const path = () => `/v1/companies/${f.companyId}/services/${sid}/times`;
   let base: string;
@@ -116,10 +122,14 @@ describe('a large answer over a real connection (written piece by piece)', () =>
     base = await t.listen();
   });
 
-  it('arrives whole and with its length, to several clients at once', async () => {
+  it('arrives whole and with its length, to several clients at once, and /metrics counts it', async () => {
     const expected = await t.call('POST', path(), { body: window(8) });
     expect(expected.status).toBe(200);
+    const before = { answers: await metric('http_paced_answers_total'), bytes: await metric('http_paced_bytes_total') };
     const answers = await Promise.all([0, 1, 2, 3].map(() => post(base, path(), t.adminKey, window(8))));
+    expect(await metric('http_paced_answers_total')).toBe(before.answers + 4);
+    expect(await metric('http_paced_bytes_total')).toBe(before.bytes + 4 * answers[0].bytes.length);
+    expect(await metric('http_paced_waiting_pieces')).toBe(0);
     for (const a of answers) {
       expect(a.status).toBe(200);
       expect(a.bytes.length).toBeGreaterThan(PACED_FROM_BYTES);

@@ -2,6 +2,7 @@ import { request, type IncomingHttpHeaders } from 'node:http';
 import { PACED_FROM_BYTES } from '../../src/kernel/paced-body';
 import { createTestApp, TestClock, type TestApp } from '../helpers/app';
 import { EVERY_DAY, Fixtures } from '../helpers/fixtures';
+import { metricIn } from '../helpers/metrics';
 
 /** Contract section 3, "Size of an answer": at most 50,000 start times per answer, else 400. */
 let t: TestApp;
@@ -109,11 +110,7 @@ function post(base: string, path: string, key: string, body: unknown, leaveAfter
   });
 }
 
-async function metric(name: string): Promise<number> {
-  const text = (await t.call('GET', '/metrics')).text;
-  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
-  return line ? Number(line.split(' ')[1]) : NaN;
-}
+const metric = async (name: string) => metricIn((await t.call('GET', '/metrics')).text, name);
 
 describe('a large answer over a real connection (written piece by piece)', () => {
   const path = () => `/v1/companies/${f.companyId}/services/${sid}/times`;

@@ -11,6 +11,7 @@ import { timesJson, type ParsedQuery } from '../../src/modules/availability/avai
 import { DomainError } from '../../src/shared/errors';
 import type { Ctx } from '../../src/kernel/context';
 import type { Company } from '../../src/modules/company/company.entity';
+import { metricIn } from '../helpers/metrics';
 
 /**
  * Availability answered from what the process keeps (availability/kept-availability.ts): a
@@ -43,11 +44,7 @@ async function times(sid: string, body: Record<string, unknown> = MONTH) {
 const has = (answer: { times: Record<string, { startTime: string }[]> }, rid: string, at: string) =>
   answer.times[rid].some((e) => e.startTime === at);
 
-async function metric(name: string, labels = ''): Promise<number> {
-  const text = (await t.call('GET', '/metrics')).text;
-  const line = text.split('\n').find((l) => l.startsWith(`${name}${labels} `));
-  return line ? Number(line.split(' ')[1]) : NaN;
-}
+const metric = async (name: string, labels = '') => metricIn((await t.call('GET', '/metrics')).text, `${name}${labels}`);
 
 async function salon(resources: number) {
   const sid = await f.service('fixed', { duration: 'PT1H' });

@@ -1,6 +1,7 @@
 import { Agent } from 'node:http';
 import { httpCall, seedCompany, startServerProcess, type ServerProcess } from '../helpers/server-process';
 import { cloneTestDatabase } from '../helpers/test-database';
+import { metricIn } from '../helpers/metrics';
 
 /**
  * Two API processes on one database, each keeping the availability it answered
@@ -26,11 +27,8 @@ afterAll(async () => {
   await db?.drop();
 });
 
-async function metric(s: ServerProcess, name: string): Promise<number> {
-  const text = (await httpCall(agent, s.base, 'GET', '/metrics', null)).body as string;
-  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
-  return line ? Number(line.split(' ')[1]) : NaN;
-}
+const metric = async (s: ServerProcess, name: string) =>
+  metricIn((await httpCall(agent, s.base, 'GET', '/metrics', null)).body as string, name);
 
 it('a booking made through one process is gone from the next answer of the other, and back once cancelled', async () => {
   const seed = await seedCompany(agent, a.base, a.key, 3);

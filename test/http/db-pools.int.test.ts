@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { EVERY_DAY, Fixtures } from '../helpers/fixtures';
+import { metricIn } from '../helpers/metrics';
 
 /**
  * Writes and the readiness probe have database connections of their own (DB_WRITE_POOL_MAX, and
@@ -16,15 +17,7 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-async function metric(name: string): Promise<number> {
-  const text = (await t.call('GET', '/metrics')).text;
-  return Number(
-    text
-      .split('\n')
-      .find((l) => l.startsWith(`${name} `))
-      ?.split(' ')[1],
-  );
-}
+const metric = async (name: string) => metricIn((await t.call('GET', '/metrics')).text, name);
 
 const guard = <T>(p: Promise<T>) =>
   Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error('still waiting after 30 s')), 30_000).unref())]);

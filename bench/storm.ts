@@ -51,7 +51,7 @@ async function serve(): Promise<void> {
   // When each connection was accepted, and for the first request on it, when its headers were
   // read and when its answer was handed to the socket (epoch ms, comparable with the observer's).
   const acceptedAt = new WeakMap<object, number>();
-  const firstRequests = new Map<number, { accepted: number; read: number; answered: number; status: number }>();
+  const firstRequests = new Map<number, FirstRequest>();
   const now = () => performance.timeOrigin + performance.now();
   s.server.on('connection', (socket: { remotePort?: number }) => acceptedAt.set(socket, now()));
   s.server.on('request', (req: IncomingMessage, res: ServerResponse) => {
@@ -285,6 +285,8 @@ async function main(): Promise<void> {
     cpuMs: observerCpuMs,
   } = await observed;
   const elapsed = (performance.now() - started) / 1000;
+  // the storm's start on the clock the server and the observer report in (epoch ms)
+  const stormStartedAt = performance.timeOrigin + started;
   clearInterval(rssTimer);
   type ServerReport = { delay: unknown; served: ServedTimes; firstRequests: [number, FirstRequest][] };
   const {
@@ -327,8 +329,8 @@ async function main(): Promise<void> {
       // line read by the client.
       // The server accepts one connection per turn of its event loop (libuv): how long the
       // storm's opening burst of connections took to be accepted, in seconds into the storm.
-      stormAccepted: acceptedSpan(firstRequests, performance.timeOrigin + started),
-      slowest: slowestRefusals(excessRefused, excessTimeline, new Map(firstRequests), performance.timeOrigin + started),
+      stormAccepted: acceptedSpan(firstRequests, stormStartedAt),
+      slowest: slowestRefusals(excessRefused, excessTimeline, new Map(firstRequests), stormStartedAt),
       statuses: excessStatus,
     },
     kernelDuringStorm: kernelDelta(kernel0, kernel1),

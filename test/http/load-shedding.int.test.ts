@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import { heavyBulkhead } from '../../src/kernel/bulkhead';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { EVERY_DAY, Fixtures } from '../helpers/fixtures';
+import { metricIn } from '../helpers/metrics';
 import { recordStatements, takeStatements } from '../helpers/sql-audit';
 
 /**
@@ -92,6 +93,31 @@ it('an expensive availability request is refused before it reads anything, once 
   } finally {
     await release();
   }
+});
+
+it('expensive requests arriving together for a service the process does not keep yet read its catalog once, then are refused before reading', async () => {
+  // a process just started (or a service never asked for here): nothing kept to weigh the requests by
+  const cold = await f.service('fixed', { duration: 'PT15M' });
+  for (let i = 0; i < 5; i++) {
+    const r = await f.resource(`Court ${i}`);
+    await f.link(cold, r);
+    await f.hours(r, [{ daysOfWeek: EVERY_DAY, hours: [{ start: '09:00', end: '17:00' }] }]);
+  }
+  const catalogReads = async () => metricIn((await t.call('GET', '/metrics')).text, 'availability_kept_reads_total{part="catalog"}');
+  const before = await catalogReads();
+  const release = await occupy('availability');
+  try {
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => t.call('POST', `/v1/companies/${f.companyId}/services/${cold}/times`, { body: month })),
+    );
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(503));
+    expect(answers.every((a) => Number(a.headers['retry-after']) > 0)).toBe(true);
+    // one of them read the catalog; the other seven waited for it and were refused on what it read
+    expect((await catalogReads()) - before).toBe(1);
+  } finally {
+    await release();
+  }
+  expect((await t.call('POST', `/v1/companies/${f.companyId}/services/${cold}/times`, { body: month })).status).toBe(200);
 });
 
 it('large lists run under their own bulkhead (REST and GraphQL)', async () => {

@@ -16,7 +16,7 @@ import {
   TooManyTimes,
   type AvailabilityRequest,
 } from './engine';
-import { availabilityDocument, keptCatalogHint, type AvailabilityDocument } from './kept-availability';
+import { availabilityDocument, keptCatalogHint, keptCatalogRead, type AvailabilityDocument } from './kept-availability';
 import { answerKey, keptAnswerOr } from './kept-answers';
 import {
   buildSnapshot,
@@ -168,11 +168,28 @@ const snapshotOptionsOf = (q: ParsedQuery) => ({ from: q.from, to: q.to, resourc
  * Admission before any work: when the catalog the process keeps for the request's window says
  * the answer is expensive, `work` runs under the availability bulkhead from the start, so that
  * a request beyond the bulkhead's queue is refused (503, `Retry-After`) before it reads or
- * computes anything. Otherwise (nothing kept yet, or a cheap answer) `work` runs at once and puts
- * the expensive part under the bulkhead itself once it knows (`inSlot` false).
+ * computes anything. When nothing is kept yet but another request is reading the catalog, this
+ * one waits for that read and is weighed by it (so that requests arriving together at a process
+ * that keeps nothing read it once). Otherwise (nothing kept, or a cheap answer) `work` runs at
+ * once and puts the expensive part under the bulkhead itself once it knows (`inSlot` false).
  */
-function admitted<T>(ctx: Ctx, company: Company, serviceId: unknown, q: ParsedQuery, work: (inSlot: boolean) => Promise<T>): Promise<T> {
-  const kept = isUuid(serviceId) ? keptCatalogHint(company.id, serviceId.toLowerCase(), snapshotOptionsOf(q)) : null;
+async function admitted<T>(
+  ctx: Ctx,
+  company: Company,
+  serviceId: unknown,
+  q: ParsedQuery,
+  work: (inSlot: boolean) => Promise<T>,
+): Promise<T> {
+  if (!isUuid(serviceId)) return work(false);
+  const sid = serviceId.toLowerCase();
+  const opts = snapshotOptionsOf(q);
+  let kept = keptCatalogHint(company.id, sid, opts);
+  // nothing kept, but another request is reading it: weigh this one by what that one reads
+  const reading = kept ? null : keptCatalogRead(company.id, sid, opts);
+  if (reading) {
+    await reading;
+    kept = keptCatalogHint(company.id, sid, opts);
+  }
   if (!kept || !isHeavy(rowResources(kept, q), rowStepSec(kept), q)) return work(false);
   return runHeavy(ctx, 'availability', () => work(true));
 }

@@ -92,6 +92,8 @@ interface KeptAnswer {
 
 const catalogs = new KeptDocuments<KeptCatalog>(MAX_CATALOGS, MAX_CATALOG_CHARS, MAX_CATALOG_DOC_CHARS);
 const occupancies = new KeptDocuments<KeptOccupancy>(MAX_OCCUPANCIES, MAX_OCCUPANCY_BYTES, MAX_OCCUPANCY_ONE_BYTES);
+/** Catalogs being read now, by key: settled when the request reading one has its document (or failed). */
+const catalogsBeingRead = new Map<string, Promise<void>>();
 
 /**
  * For /metrics: answers made from what is kept after the version check alone (`kept`), after
@@ -236,9 +238,31 @@ export async function keptSnapshotRow(
   if (opts.excludeBookingIds?.length || opts.ignoreSchedule || opts.adHocSlot) return null;
   const cells = keptCells(opts);
   if (!cells) return null;
-  const wanted = opts.resourceIds;
   const catalogKey = catalogKeyOf(company.id, serviceId, cells);
-  let catalog = catalogs.get(catalogKey);
+  const catalog = catalogs.get(catalogKey);
+  if (catalog || catalogsBeingRead.has(catalogKey)) return keptRow(ctx, company, serviceId, opts, cells, catalogKey, catalog);
+  // the first request for a catalog not kept: others arriving meanwhile can wait for it (keptCatalogRead)
+  const reading = keptRow(ctx, company, serviceId, opts, cells, catalogKey, undefined);
+  const settled = reading.then(
+    () => undefined,
+    () => undefined,
+  );
+  catalogsBeingRead.set(catalogKey, settled);
+  void settled.then(() => catalogsBeingRead.delete(catalogKey));
+  return reading;
+}
+
+async function keptRow(
+  ctx: Ctx,
+  company: Company,
+  serviceId: string,
+  opts: SnapshotOptions,
+  cells: { from: number; to: number },
+  catalogKey: string,
+  kept: KeptCatalog | undefined,
+): Promise<AvailabilityDocument | null> {
+  const wanted = opts.resourceIds;
+  let catalog = kept;
   let readAgain = false;
   // Usually one round; another when the catalog was read (changed, or not kept yet) and the
   // request reads resources the database was not asked about: an answer holds every resource it
@@ -309,6 +333,18 @@ export async function keptSnapshotRow(
 export function keptCatalogHint(companyId: string, serviceId: string, opts: SnapshotOptions): SnapshotRow | null {
   const cells = keptCells(opts);
   return cells ? (catalogs.get(catalogKeyOf(companyId, serviceId, cells))?.row ?? null) : null;
+}
+
+/**
+ * The read of the catalog document for a request's window that a request of this process has
+ * under way, if one has (settled when it is done, whatever its outcome), else null: a request
+ * finding nothing kept waits for it and is then weighed by what it read, so that many expensive
+ * requests arriving together at a process that keeps nothing yet (just started, or a service
+ * never asked for here) read the catalog once and the excess is refused before reading anything.
+ */
+export function keptCatalogRead(companyId: string, serviceId: string, opts: SnapshotOptions): Promise<void> | null {
+  const cells = keptCells(opts);
+  return cells ? (catalogsBeingRead.get(catalogKeyOf(companyId, serviceId, cells)) ?? null) : null;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import cluster, { type Worker } from 'node:cluster';
 import { readdirSync, readFileSync } from 'node:fs';
 import { Agent, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import { cpus, loadavg, setPriority, totalmem } from 'node:os';
@@ -25,6 +26,10 @@ const CONNECTIONS = Number(process.env.STORM_CONNECTIONS ?? 200);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const RESOURCES = Number(process.env.BENCH_RESOURCES ?? 34);
 const BOOKERS = 4;
+// API processes sharing the port (node:cluster, as WORKERS=N runs the server); who accepts a
+// connection is node:cluster's NODE_CLUSTER_SCHED_POLICY: `rr` (the primary, handing connections
+// out in turn; the default) or `none` (each worker accepts for itself).
+const WORKERS = Number(process.env.STORM_WORKERS ?? 1);
 // The storm clients' CPU priority (nice): see main().
 const STORM_NICE = Number(process.env.STORM_NICE ?? 10);
 const PROBE_INTERVAL_MS = 50;
@@ -37,7 +42,8 @@ const BOOKING_FROM = Date.UTC(2033, 0, 3);
 interface ServerInfo {
   base: string;
   key: string;
-  pid: number;
+  /** the processes serving: one, or the primary and its workers */
+  pids: number[];
 }
 
 async function serve(): Promise<void> {
@@ -71,7 +77,7 @@ async function serve(): Promise<void> {
       else if (req.url === '/ready') served.ready.push(ms);
     });
   });
-  process.send!({ base: s.base, key: s.key, pid: process.pid } satisfies ServerInfo);
+  process.send!({ base: s.base, key: s.key, pids: [process.pid] } satisfies ServerInfo);
   process.on('message', async (m) => {
     if (m === 'delay-start') {
       delay.enable();
@@ -85,10 +91,67 @@ async function serve(): Promise<void> {
         delay: { p50: ms(delay.percentile(50)), p99: ms(delay.percentile(99)), max: ms(delay.max) },
         served,
         firstRequests: [...firstRequests],
-      });
+      } satisfies ServerReport);
     }
     if (m === 'stop') {
       await s.stop();
+      process.exit(0);
+    }
+  });
+}
+
+/**
+ * STORM_WORKERS > 1: the server role's process is a node:cluster primary whose workers each run
+ * `serve()` on the one shared port; it passes the parent's messages on to every worker and
+ * answers 'delay' with their reports together (each event-loop figure the slowest worker's).
+ */
+async function serveCluster(): Promise<void> {
+  const workers: Worker[] = [];
+  const infos: ServerInfo[] = [];
+  // one after the other: each prepares the database (a no-op after the first)
+  for (let i = 0; i < WORKERS; i++) {
+    const worker = cluster.fork();
+    infos.push(
+      await new Promise<ServerInfo>((resolve, reject) => {
+        worker.once('message', (m) => resolve(m as ServerInfo));
+        worker.once('exit', (code) => reject(new Error(`bench server worker exited with ${code}`)));
+      }),
+    );
+    workers.push(worker);
+  }
+  if (new Set(infos.map((i) => i.base)).size !== 1) throw new Error('the workers do not share one port');
+  process.send!({ base: infos[0].base, key: infos[0].key, pids: [process.pid, ...infos.flatMap((i) => i.pids)] } satisfies ServerInfo);
+  process.on('message', async (m) => {
+    if (m === 'delay') {
+      const reports = await Promise.all(
+        workers.map(
+          (w) =>
+            new Promise<ServerReport>((resolve) => {
+              const on = (r: unknown) => {
+                if (!(r as Partial<ServerReport>).delay) return;
+                w.off('message', on);
+                resolve(r as ServerReport);
+              };
+              w.on('message', on);
+              w.send('delay');
+            }),
+        ),
+      );
+      const worst = (k: keyof EventLoopDelay) => Math.max(...reports.map((r) => r.delay[k]));
+      process.send!({
+        delay: { p50: worst('p50'), p99: worst('p99'), max: worst('max') },
+        served: {
+          refused: reports.flatMap((r) => r.served.refused),
+          health: reports.flatMap((r) => r.served.health),
+          ready: reports.flatMap((r) => r.served.ready),
+        },
+        firstRequests: reports.flatMap((r) => r.firstRequests),
+      } satisfies ServerReport);
+      return;
+    }
+    for (const w of workers) w.send(m as string);
+    if (m === 'stop') {
+      await Promise.all(workers.map((w) => new Promise((resolve) => (w.isDead() ? resolve(null) : w.once('exit', resolve)))));
       process.exit(0);
     }
   });
@@ -108,15 +171,22 @@ function startChild(): Promise<{ child: ChildProcess; info: ServerInfo }> {
   });
 }
 
-/** Resident memory of a process in bytes (Linux /proc), or null elsewhere. */
-function rssOf(pid: number): number | null {
+/** Resident memory of processes together in bytes (Linux /proc), or null elsewhere. */
+function rssOf(pids: number[]): number | null {
   try {
-    const m = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) * 1024 : null;
+    return sum(
+      pids.map((pid) => {
+        const m = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+        if (!m) throw new Error('no VmRSS');
+        return Number(m[1]) * 1024;
+      }),
+    );
   } catch {
     return null;
   }
 }
+
+const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 
 interface Answer {
   status: number;
@@ -227,10 +297,10 @@ async function main(): Promise<void> {
   };
   for (let i = 0; i < 20; i++) await must(setup, base, 'POST', `/v1/companies/${cid}/bookings`, key, nextBooking());
 
-  const rssBaseline = rssOf(info.pid);
+  const rssBaseline = rssOf(info.pids);
   let rssMax = rssBaseline ?? 0;
   const rssTimer = setInterval(() => {
-    const r = rssOf(info.pid);
+    const r = rssOf(info.pids);
     if (r !== null && r > rssMax) rssMax = r;
   }, 100);
 
@@ -246,7 +316,7 @@ async function main(): Promise<void> {
   });
   const stormDone = new Promise<StormResult>((resolve) => stormProcess.once('message', (m) => resolve(m as StormResult)));
   stormProcess.send({ base, key, path: timesPath, body: month, seconds: SECONDS } satisfies StormTask);
-  const [serverCpu0] = cpuOf([info.pid]);
+  const serverCpu0 = sum(cpuOf(info.pids));
   const postgres0 = postgresCpu();
   const kernel0 = kernelCounters();
 
@@ -269,7 +339,7 @@ async function main(): Promise<void> {
     stormBody: month,
   } satisfies ObserverTask);
   const { stormStatus, stormOk, stormRefused, refusedWithoutRetryAfter, stormBytes, stormErrors, cpuMs: stormCpuMs } = await stormDone;
-  const [serverCpu1] = cpuOf([info.pid]);
+  const serverCpu1 = sum(cpuOf(info.pids));
   const postgres1 = postgresCpu();
   const kernel1 = kernelCounters();
   const {
@@ -288,7 +358,6 @@ async function main(): Promise<void> {
   // the storm's start on the clock the server and the observer report in (epoch ms)
   const stormStartedAt = performance.timeOrigin + started;
   clearInterval(rssTimer);
-  type ServerReport = { delay: unknown; served: ServedTimes; firstRequests: [number, FirstRequest][] };
   const {
     delay: eventLoopDelayMs,
     served,
@@ -308,7 +377,15 @@ async function main(): Promise<void> {
   const result = {
     benchmark: 'storm',
     machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, memoryGiB: Math.round(totalmem() / 2 ** 30), node: process.version },
-    setup: { connections: CONNECTIONS, seconds: SECONDS, resources: RESOURCES, entriesPerAnswer: entries, bytesPerAnswer: sample.bytes },
+    setup: {
+      connections: CONNECTIONS,
+      seconds: SECONDS,
+      resources: RESOURCES,
+      entriesPerAnswer: entries,
+      bytesPerAnswer: sample.bytes,
+      serverProcesses: WORKERS,
+      ...(WORKERS > 1 ? { schedulingPolicy: cluster.schedulingPolicy === cluster.SCHED_NONE ? 'none' : 'rr' } : {}),
+    },
     elapsedSeconds: round(elapsed),
     healthMs: { ...summary(health), statuses: healthStatus },
     readyMs: { ...summary(ready), statuses: readyStatus },
@@ -406,6 +483,20 @@ function slowestRefusals(ms: number[], timeline: Observed['excessTimeline'], ser
     .sort((a, b) => b.statusSeen - a.statusSeen)
     .slice(0, 5);
 }
+/** The server's event-loop delay during the storm, ms. */
+interface EventLoopDelay {
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+/** What the server reports after the storm. */
+interface ServerReport {
+  delay: EventLoopDelay;
+  served: ServedTimes;
+  firstRequests: [number, FirstRequest][];
+}
+
 interface ServedTimes {
   refused: number[];
   health: number[];
@@ -645,7 +736,7 @@ if (process.env.BENCH_ROLE === 'observer') {
   setPriority(STORM_NICE);
   runTask(stormClients);
 } else if (process.env.BENCH_ROLE === 'server') {
-  serve().catch((err) => {
+  (WORKERS > 1 && cluster.isPrimary ? serveCluster() : serve()).catch((err) => {
     console.error(err);
     process.exit(1);
   });

@@ -85,8 +85,14 @@ describeWithRedis('rate limits shared through Redis', (redisUrl) => {
   it('requests without credentials share the address allowance across servers; 429 carries Retry-After', async () => {
     await waitForRedis();
     const ip = address();
+    const before = await failures();
     for (let i = 0; i < BURST; i++) expect(await onSecond(null, ip)).toBe(401);
-    const r = await t.call('GET', '/v1/companies', { key: null, remoteAddress: ip });
+    // the first server refuses the next one; a request either server let through unchecked (a
+    // command that outlasted its timeout, counted) spent nothing, so it may take one more each
+    let r = await t.call('GET', '/v1/companies', { key: null, remoteAddress: ip });
+    for (let extra = 0; r.status === 401 && extra < (await failures()) - before; extra++) {
+      r = await t.call('GET', '/v1/companies', { key: null, remoteAddress: ip });
+    }
     expect(r.status).toBe(429);
     expect(r.body.code).toBe('rate_limited');
     expect(Number(r.headers['retry-after'])).toBeGreaterThanOrEqual(1);
@@ -113,9 +119,14 @@ describeWithRedis('rate limits shared through Redis', (redisUrl) => {
     await waitForRedis();
     const ip = address();
     const fresh = await t.keyWith({ '*': ['companies.read'] });
+    const failed = await failures();
     const statuses: number[] = [];
     for (let i = 0; i < BURST + 2; i++) statuses.push(await onSecond(fresh, ip));
-    expect(statuses).toEqual([...Array(BURST).fill(200), 429, 429]);
+    // as above: only a request let through unchecked (counted) passes beyond the allowance
+    const open = (await failures()) - failed;
+    expect(open).toBeLessThan(2);
+    expect(statuses.slice(0, BURST)).toEqual(Array(BURST).fill(200));
+    expect(statuses.slice(BURST).filter((s) => s === 429).length).toBeGreaterThanOrEqual(2 - open);
     expect((await t.call('GET', '/metrics')).text).toMatch(/^rate_limit_store_up 1/m);
   });
 });

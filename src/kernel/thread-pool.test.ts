@@ -45,3 +45,42 @@ describe('errors from a worker thread', () => {
     expect((other as Error).message).toBe('worker thread: internal detail');
   });
 });
+
+describe('a thread that cannot start', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'thread-pool-'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  const poolOf = (name: string, source: string) => {
+    const file = join(dir, name);
+    writeFileSync(file, source);
+    const errors: unknown[] = [];
+    return { pool: new ThreadPool<string, string>(file, 2, { onError: (e) => errors.push(e), taskTimeoutMs: 60_000 }), errors };
+  };
+
+  it('fails the waiting tasks one by one with its error, and nothing waits for ever', async () => {
+    const { pool, errors } = poolOf('throws.js', `throw new Error('cannot load');`);
+    try {
+      const outcomes = await Promise.all(['a', 'b', 'c'].map((task) => pool.run(task).catch((e: unknown) => e)));
+      expect(outcomes.map((e) => (e as Error).message)).toEqual(['cannot load', 'cannot load', 'cannot load']);
+      expect(errors).toHaveLength(3);
+    } finally {
+      await pool.close();
+    }
+  });
+
+  it('fails a waiting task when the thread exits before it is ready', async () => {
+    const { pool } = poolOf('exits.js', `process.exit(3);`);
+    try {
+      const outcomes = await Promise.all(['a', 'b'].map((task) => pool.run(task).catch((e: unknown) => e)));
+      expect(outcomes.map((e) => (e as Error).message)).toEqual([
+        'a worker thread exited before it was ready',
+        'a worker thread exited before it was ready',
+      ]);
+    } finally {
+      await pool.close();
+    }
+  });
+});

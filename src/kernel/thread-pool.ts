@@ -16,7 +16,9 @@ export interface ThreadPoolOptions {
   onError?: (err: unknown) => void;
   /**
    * A task still running after this long is rejected with TaskTimeout and its thread ended (a
-   * new one serves the next task), so that no input can hold a thread for ever.
+   * new one serves the next task), so that no input can hold a thread for ever. It counts from
+   * the moment the task is handed to a thread that has loaded its modules: a thread's own start
+   * (slow on a busy machine, at its lower priority) is not the task's time.
    */
   taskTimeoutMs?: number;
   /** A module each thread requires before `file` (a require hook, to run from TypeScript sources in tests). */
@@ -41,6 +43,8 @@ interface Job<In, Out> {
 export class ThreadPool<In, Out> {
   private readonly idle: Worker[] = [];
   private readonly all = new Set<Worker>();
+  /** Threads still loading their modules: they take a task once they say they are ready. */
+  private readonly starting = new Set<Worker>();
   private readonly queue: Job<In, Out>[] = [];
   private readonly pending = new Map<Worker, Job<In, Out>>();
   /** Threads ended for a task past its time, until they have exited. */
@@ -71,15 +75,26 @@ export class ThreadPool<In, Out> {
   }
 
   private dispatch(): void {
-    while (this.queue.length) {
-      const worker = this.idle.pop() ?? (this.all.size < this.size ? this.spawn() : null);
-      if (!worker) return;
+    while (this.queue.length && this.idle.length) {
+      const worker = this.idle.pop()!;
       const job = this.queue.shift()!;
       this.pending.set(worker, job);
       const ms = this.taskTimeoutMs;
       if (ms !== undefined) job.timer = setTimeout(() => this.overrun(worker, job, ms), ms).unref();
       worker.postMessage(job.task);
     }
+    // new threads for the tasks still waiting, up to the pool's size
+    while (this.queue.length > this.starting.size && this.all.size < this.size) this.spawn();
+  }
+
+  /**
+   * A thread that failed or exited before it was ready takes the oldest waiting task with it
+   * (as a task it had been given would have failed), so that a module that cannot load ends the
+   * tasks waiting for it one by one instead of starting threads for ever.
+   */
+  private failedToStart(worker: Worker, err: unknown): void {
+    if (!this.starting.delete(worker)) return;
+    this.queue.shift()?.reject(err);
   }
 
   /** A task past its time: rejected, and its thread ended (terminate stops even a loop that never yields). */
@@ -98,8 +113,15 @@ export class ThreadPool<In, Out> {
     const worker = new Worker(`${preload}require(${JSON.stringify(this.file)});`, { eval: true });
     worker.unref();
     this.all.add(worker);
-    worker.on('message', (msg: { ok: true; value: Out } | { ok: false; error: SerialisedError }) => {
+    this.starting.add(worker);
+    worker.on('message', (msg: { ready: true } | { ok: true; value: Out } | { ok: false; error: SerialisedError }) => {
       if (this.ending.has(worker)) return;
+      if ('ready' in msg) {
+        this.starting.delete(worker);
+        this.idle.push(worker);
+        this.dispatch();
+        return;
+      }
       const job = this.pending.get(worker);
       this.pending.delete(worker);
       this.idle.push(worker);
@@ -113,12 +135,14 @@ export class ThreadPool<In, Out> {
     worker.on('error', (err) => {
       // A thread that dies takes its task with it; the next task gets a new thread.
       this.onError(err);
+      this.failedToStart(worker, err);
       const job = this.pending.get(worker);
       this.pending.delete(worker);
       clearTimeout(job?.timer);
       job?.reject(err);
     });
     worker.on('exit', () => {
+      this.failedToStart(worker, new Error('a worker thread exited before it was ready'));
       this.all.delete(worker);
       this.ending.delete(worker);
       const i = this.idle.indexOf(worker);
@@ -178,6 +202,8 @@ export function serveTasks<In, Out>(handler: (task: In) => Out | Promise<Out>): 
       port.postMessage({ ok: false, error });
     }
   });
+  // the module and everything it imports are loaded: tasks (and their time-outs) may start
+  port.postMessage({ ready: true });
 }
 
 /**

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PDFDocument } from 'pdf-lib';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { multipart, upload, type Part } from '../helpers/pdf-fixtures';
@@ -625,6 +628,36 @@ describe('a PDF that takes too long to read', () => {
     const r = await withHealth(base, `${path(entity)}/items/${purchase}/pdf`, { key: slow.adminKey });
     expect([r.status, r.body.message]).toEqual([400, 'the PDF template takes more than 1.5 s to read; upload a new template file']);
     expect(Math.max(...r.health)).toBeLessThan(1000);
+  });
+});
+
+describe('a PDF thread that is slow to start', () => {
+  let slowStart: TestApp;
+  let dir: string;
+
+  beforeAll(async () => {
+    // Each PDF thread loads its modules first, here behind a 2.5 s pause: what a cold start of
+    // the sources on a busy machine can take. PDF_TIMEOUT_MS bounds reading a PDF, not that.
+    dir = mkdtempSync(join(tmpdir(), 'pdf-thread-'));
+    const preload = join(dir, 'slow-start.cjs');
+    writeFileSync(
+      preload,
+      `require(${JSON.stringify(join(__dirname, '..', 'helpers', 'swc-register.cjs'))});
+       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 2500);`,
+    );
+    slowStart = await createTestApp({ documents: { gift_card: giftCards }, config: { pdfTimeoutMs: 1500, threadPreload: preload } });
+  });
+  afterAll(async () => {
+    await slowStart?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("reads the first PDF once the thread has started: the time-out counts the PDF's own time", async () => {
+    const company = (await slowStart.company('Cold start')).id;
+    const entity = newId();
+    const r = await upload(slowStart, 'POST', `/v1/companies/${company}/pdf-templates/gift_card/${entity}`, { file: template, fields: [] });
+    expect([r.status, r.body.message]).toEqual([201, 'PDF template created']);
+    expect((await slowStart.call('GET', `/v1/companies/${company}/pdf-templates/gift_card/${entity}`)).status).toBe(200);
   });
 });
 

@@ -113,8 +113,10 @@ export async function createTestApp(
       // PDFs are only ever read on worker threads, which load the TypeScript sources through the
       // same require hook as a server process started from them (jest's own transform does not reach threads).
       THREAD_PRELOAD: join(__dirname, 'swc-register.cjs'),
-      // A thread's first document compiles those sources first, which on a loaded machine can take
-      // longer than the 10 s a running server allows; the tests of the time-out set their own.
+      // A thread's start is not counted in a document's time-out (kernel/thread-pool.ts), but its
+      // first document drawn from scratch compiles pdfkit's sources (pdf-task.ts loads them then),
+      // which on a loaded machine can take longer than the 10 s a running server allows; the tests
+      // of the time-out set their own.
       PDF_TIMEOUT_MS: '60000',
     }),
     ...opts.config,

@@ -43,7 +43,7 @@ export async function startServerProcess(env: Record<string, string> = {}, dataD
       ADMIN_API_KEY: ADMIN_KEY,
       RATE_LIMIT_PER_SECOND: '0',
       LOG_LEVEL: 'info',
-      // a PDF thread's first document compiles the sources first (see test/helpers/app.ts)
+      // a PDF thread's first document drawn from scratch compiles pdfkit's sources (see test/helpers/app.ts)
       PDF_TIMEOUT_MS: '60000',
       ...env,
     },

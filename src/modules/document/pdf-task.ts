@@ -10,8 +10,9 @@ import type { TemplateField } from './template.checks';
  * Work done on a PDF worker thread (pdf-threads.ts): reading an untrusted PDF, drawing on a
  * stored template, and drawing the documents made from scratch (a receipt, a default voucher or
  * membership card), so that no PDF is ever parsed or drawn on the event loop. pdfkit and its
- * fonts are loaded by a thread's first document drawn from scratch, not when it starts: a new
- * thread reads its first upload within the same time-out as any other.
+ * fonts are loaded by a thread's first document drawn from scratch, not when it starts: a
+ * thread that only reads uploads never loads them. (A thread's own start is not counted in a
+ * task's time-out: kernel/thread-pool.ts.)
  */
 export type PdfTask =
   | { kind: 'check'; file: Uint8Array }

@@ -44,6 +44,8 @@ export class RateLimiter implements Limiter {
   async close(): Promise<void> {}
 }
 
+const LATE = Symbol('late');
+
 export interface SharedLimiterEvents {
   /** the store could not be asked: the request was let through */
   onStoreFailure(err: Error): void;
@@ -54,15 +56,23 @@ export interface SharedLimiterEvents {
 /**
  * The same allowance kept in Redis, shared by every process: a window of `burst` requests per
  * `burst / perSecond` seconds (at least one second), counted atomically by one Lua script per
- * request. While Redis cannot be reached the limiter fails open (every request is let
- * through, and the failure is reported); the connection retries on its own and limits resume
- * as soon as Redis answers again.
+ * request. While Redis cannot be reached, or does not answer within `commandTimeoutMs`, the
+ * limiter fails open (the request is let through, and the failure is reported); the connection
+ * retries on its own and limits resume as soon as Redis answers again.
+ *
+ * The time-out is this limiter's own, not the client library's: a turn of the event loop runs
+ * its timers before it reads its sockets, so a timer that expires during a long turn (a storm, a
+ * long synchronous task) would fire before an answer that had long arrived is read, and a busy
+ * process would let its requests through unchecked just when limits matter most. When the time
+ * is up, the decision waits for the same turn's reading of the sockets (`setImmediate`); only
+ * an answer still missing then counts as a failure.
  */
 export class RedisRateLimiter implements Limiter {
   readonly enabled: boolean;
   private redis: Redis;
   private store: RateLimiterRedis;
   private failing = false;
+  private readonly timeoutMs: number;
 
   constructor(
     url: string,
@@ -72,6 +82,7 @@ export class RedisRateLimiter implements Limiter {
     opts: { keyPrefix?: string; commandTimeoutMs?: number } = {},
   ) {
     this.enabled = perSecond > 0;
+    this.timeoutMs = opts.commandTimeoutMs ?? 250;
     // the client library is loaded only when a shared limit is configured
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { Redis: Client } = require('ioredis') as typeof import('ioredis');
@@ -79,7 +90,6 @@ export class RedisRateLimiter implements Limiter {
       // Nothing waits for a connection that is down: the request goes on without a limit.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
-      commandTimeout: opts.commandTimeoutMs ?? 250,
       retryStrategy: (times) => Math.min(100 * times, 2000),
       lazyConnect: !this.enabled,
     });
@@ -97,8 +107,14 @@ export class RedisRateLimiter implements Limiter {
 
   async take(key: string): Promise<number> {
     if (!this.enabled) return 0;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<typeof LATE>((resolve) => {
+      timer = setTimeout(() => setImmediate(resolve, LATE), this.timeoutMs);
+    });
     try {
-      await this.store.consume(key, 1);
+      if ((await Promise.race([this.store.consume(key, 1), late])) === LATE) {
+        return this.failed(new Error(`Redis did not answer within ${this.timeoutMs} ms`));
+      }
       this.recovered();
       return 0;
     } catch (res) {
@@ -106,10 +122,17 @@ export class RedisRateLimiter implements Limiter {
         this.recovered();
         return Math.max(1, Math.ceil(res.msBeforeNext / 1000));
       }
-      this.failing = true;
-      this.events.onStoreFailure(res instanceof Error ? res : new Error(String(res)));
-      return 0;
+      return this.failed(res instanceof Error ? res : new Error(String(res)));
+    } finally {
+      clearTimeout(timer);
     }
+  }
+
+  /** The request goes on without a limit. */
+  private failed(err: Error): number {
+    this.failing = true;
+    this.events.onStoreFailure(err);
+    return 0;
   }
 
   private recovered(): void {

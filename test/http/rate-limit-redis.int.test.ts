@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { buildServer } from '../../src/app/server';
+import { RedisRateLimiter } from '../../src/app/rate-limit';
 import { createTestApp, type TestApp } from '../helpers/app';
 import { describeWithRedis } from '../helpers/redis';
 import { startTcpProxy, type TcpProxy } from '../helpers/tcp-proxy';
@@ -128,5 +129,49 @@ describeWithRedis('rate limits shared through Redis', (redisUrl) => {
     expect(statuses.slice(0, BURST)).toEqual(Array(BURST).fill(200));
     expect(statuses.slice(BURST).filter((s) => s === 429).length).toBeGreaterThanOrEqual(2 - open);
     expect((await t.call('GET', '/metrics')).text).toMatch(/^rate_limit_store_up 1/m);
+  });
+
+  it('lets a request through, counted, when Redis does not answer in time; limits apply again once it answers', async () => {
+    await waitForRedis();
+    // an address without credentials: answered 401 while its allowance lasts, then 429
+    const ip = address();
+    const send = () => t.call('GET', '/v1/companies', { key: null, remoteAddress: ip });
+    let spent = 0;
+    while ((await send()).status === 401 && spent < BURST * 3) spent++;
+    expect(spent).toBeGreaterThanOrEqual(BURST);
+    const before = await failures();
+    relay.hold();
+    try {
+      const started = Date.now();
+      expect((await send()).status).toBe(401);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+      expect((await failures()) - before).toBe(1);
+    } finally {
+      relay.release();
+    }
+    // the late answer is read and ignored; the next request is limited again
+    const r = await send();
+    expect([r.status, r.body.code]).toEqual([429, 'rate_limited']);
+  });
+
+  it('counts an answer that came while the process was busy: a long turn of the event loop lets nothing through unchecked', async () => {
+    const events = { failures: 0, onStoreFailure: () => events.failures++, onStoreBack: () => undefined };
+    const limiter = new RedisRateLimiter(redisUrl, 1, 1, events, { keyPrefix: `rl-busy-${run}-${Date.now()}` });
+    try {
+      // until it is connected and has spent its one request for 'warm-up'
+      for (let i = 0; i < 100 && (await limiter.take('warm-up')) === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      events.failures = 0;
+      const key = `key:${Math.random()}`;
+      expect(await limiter.take(key)).toBe(0);
+      // Redis answers within a millisecond, but this process only reads the answer after a turn
+      // of its event loop longer than the command's time-out (a storm, a long synchronous task)
+      const answer = limiter.take(key);
+      const until = Date.now() + 600;
+      while (Date.now() < until);
+      expect(await answer).toBeGreaterThanOrEqual(1);
+      expect(events.failures).toBe(0);
+    } finally {
+      await limiter.close();
+    }
   });
 });

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DomainError } from '../shared/errors';
-import { ThreadPool } from './thread-pool';
+import { TaskTimeout, ThreadPool } from './thread-pool';
 
 // Threads load the TypeScript sources through the require hook a server started from them uses.
 const PRELOAD = join(__dirname, '..', '..', 'test', 'helpers', 'swc-register.cjs');
@@ -82,5 +82,41 @@ describe('a thread that cannot start', () => {
     } finally {
       await pool.close();
     }
+  });
+});
+
+describe("a task's time-out", () => {
+  let dir: string;
+  let pool: ThreadPool<number, number>;
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'thread-pool-'));
+    const file = join(dir, 'sleeper.js');
+    // a task of n ms, spent sleeping
+    writeFileSync(
+      file,
+      `const { serveTasks } = require(${JSON.stringify(join(__dirname, 'thread-pool.ts'))});
+       serveTasks((ms) => { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms); return ms; });`,
+    );
+    pool = new ThreadPool<number, number>(file, 1, { preload: PRELOAD, taskTimeoutMs: 300 });
+  });
+  afterAll(async () => {
+    await pool.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('ends a task past its time', async () => {
+    expect(await pool.run(0)).toBe(0);
+    await expect(pool.run(5000)).rejects.toBeInstanceOf(TaskTimeout);
+  });
+
+  it('counts a result that arrived in time while the event loop was busy past the time-out', async () => {
+    expect(await pool.run(0)).toBe(0); // the thread is up
+    // from a turn's last phase: the next turn runs its timers before it reads what arrived
+    await new Promise((r) => setImmediate(r));
+    const result = pool.run(50);
+    const until = Date.now() + 700;
+    while (Date.now() < until);
+    expect(await result).toBe(50);
   });
 });

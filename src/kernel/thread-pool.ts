@@ -18,7 +18,8 @@ export interface ThreadPoolOptions {
    * A task still running after this long is rejected with TaskTimeout and its thread ended (a
    * new one serves the next task), so that no input can hold a thread for ever. It counts from
    * the moment the task is handed to a thread that has loaded its modules: a thread's own start
-   * (slow on a busy machine, at its lower priority) is not the task's time.
+   * (slow on a busy machine, at its lower priority) is not the task's time, nor is a result that
+   * arrived in time but waited for a busy event loop to read it.
    */
   taskTimeoutMs?: number;
   /** A module each thread requires before `file` (a require hook, to run from TypeScript sources in tests). */
@@ -80,7 +81,10 @@ export class ThreadPool<In, Out> {
       const job = this.queue.shift()!;
       this.pending.set(worker, job);
       const ms = this.taskTimeoutMs;
-      if (ms !== undefined) job.timer = setTimeout(() => this.overrun(worker, job, ms), ms).unref();
+      // Judged after the turn has read what arrived (setImmediate runs after the reading of the
+      // sockets and threads' messages; timers run before it): a result that came in time while
+      // the event loop was busy counts.
+      if (ms !== undefined) job.timer = setTimeout(() => setImmediate(() => this.overrun(worker, job, ms)), ms).unref();
       worker.postMessage(job.task);
     }
     // new threads for the tasks still waiting, up to the pool's size

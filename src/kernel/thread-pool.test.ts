@@ -6,17 +6,28 @@ import { TaskTimeout, ThreadPool } from './thread-pool';
 
 // Threads load the TypeScript sources through the require hook a server started from them uses.
 const PRELOAD = join(__dirname, '..', '..', 'test', 'helpers', 'swc-register.cjs');
+const SERVE_TASKS = `const { serveTasks } = require(${JSON.stringify(join(__dirname, 'thread-pool.ts'))});`;
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'thread-pool-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A worker module of `source`, written to this run's directory. */
+function workerFile(name: string, source: string): string {
+  const file = join(dir, name);
+  writeFileSync(file, source);
+  return file;
+}
 
 describe('errors from a worker thread', () => {
-  let dir: string;
   let pool: ThreadPool<string, string>;
 
   beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'thread-pool-'));
-    const file = join(dir, 'worker.js');
-    writeFileSync(
-      file,
-      `const { serveTasks } = require(${JSON.stringify(join(__dirname, 'thread-pool.ts'))});
+    const file = workerFile(
+      'worker.js',
+      `${SERVE_TASKS}
        const { invalid, unavailable } = require(${JSON.stringify(join(__dirname, '..', 'shared', 'errors.ts'))});
        serveTasks((task) => {
          if (task === 'busy') throw unavailable('busy', 7);
@@ -26,11 +37,7 @@ describe('errors from a worker thread', () => {
     );
     pool = new ThreadPool<string, string>(file, 1, { preload: PRELOAD });
   });
-
-  afterAll(async () => {
-    await pool.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(async () => pool.close());
 
   it('arrive as the same DomainError, a 503 with its Retry-After', async () => {
     const busy = await pool.run('busy').catch((e: unknown) => e);
@@ -47,17 +54,10 @@ describe('errors from a worker thread', () => {
 });
 
 describe('a thread that cannot start', () => {
-  let dir: string;
-  beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'thread-pool-'));
-  });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
   const poolOf = (name: string, source: string) => {
-    const file = join(dir, name);
-    writeFileSync(file, source);
     const errors: unknown[] = [];
-    return { pool: new ThreadPool<string, string>(file, 2, { onError: (e) => errors.push(e), taskTimeoutMs: 60_000 }), errors };
+    const pool = new ThreadPool<string, string>(workerFile(name, source), 2, { onError: (e) => errors.push(e), taskTimeoutMs: 60_000 });
+    return { pool, errors };
   };
 
   it('fails the waiting tasks one by one with its error, and nothing waits for ever', async () => {
@@ -86,24 +86,18 @@ describe('a thread that cannot start', () => {
 });
 
 describe("a task's time-out", () => {
-  let dir: string;
   let pool: ThreadPool<number, number>;
 
   beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'thread-pool-'));
-    const file = join(dir, 'sleeper.js');
     // a task of n ms, spent sleeping
-    writeFileSync(
-      file,
-      `const { serveTasks } = require(${JSON.stringify(join(__dirname, 'thread-pool.ts'))});
+    const file = workerFile(
+      'sleeper.js',
+      `${SERVE_TASKS}
        serveTasks((ms) => { Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms); return ms; });`,
     );
     pool = new ThreadPool<number, number>(file, 1, { preload: PRELOAD, taskTimeoutMs: 300 });
   });
-  afterAll(async () => {
-    await pool.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(async () => pool.close());
 
   it('ends a task past its time', async () => {
     expect(await pool.run(0)).toBe(0);
